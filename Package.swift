@@ -1,0 +1,71 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+  name: "Limelight",
+  platforms: [.macOS(.v14)],
+  products: [
+    .library(name: "Limelight", targets: ["LimelightModel", "LimelightStore", "LimelightQuery"]),
+    .executable(name: "limelightd", targets: ["limelightd"]),
+    .executable(name: "find-in", targets: ["FindIn"]),
+    .executable(name: "reindex-request", targets: ["ReindexRequest"]),
+    .executable(name: "limelight", targets: ["LimelightControl"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+  ],
+  targets: [
+    // libmagic, from Debian's libmagic-dev.
+    .systemLibrary(name: "CMagic", pkgConfig: "libmagic", providers: [.apt(["libmagic-dev"])]),
+    // Linux headers the Glibc module leaves out (extended attributes).
+    .systemLibrary(name: "CLinux"),
+    // The item model, paths, MIME database and configuration: no SQLite, no I/O beyond reading files.
+    .target(name: "LimelightModel", dependencies: ["CLinux"]),
+    // The index: schema, migrations, writes, generations, durable requests.
+    .target(
+      name: "LimelightStore",
+      dependencies: ["LimelightModel", .product(name: "GRDB", package: "GRDB.swift")]),
+    // Query language and search over the index.
+    .target(name: "LimelightQuery", dependencies: ["LimelightModel", "LimelightStore"]),
+    // Turning a file into an item: content type, tags, text.
+    .target(name: "LimelightImport", dependencies: ["LimelightModel", "CMagic", "CLinux"]),
+    // Crawling, inotify, reconciliation: the watcher's engine.
+    .target(
+      name: "LimelightWatch",
+      dependencies: [
+        "LimelightModel", "LimelightStore", "LimelightImport",
+        .product(name: "Logging", package: "swift-log"),
+      ]),
+    // What the command-line front ends share: errors, exit codes, terminal output.
+    .target(
+      name: "LimelightCLI",
+      dependencies: [
+        "LimelightModel", "LimelightStore", "LimelightQuery",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]),
+    .executableTarget(
+      name: "limelightd",
+      dependencies: [
+        "LimelightWatch", "LimelightCLI",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]),
+    .executableTarget(
+      name: "FindIn",
+      dependencies: ["LimelightCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+    .executableTarget(
+      name: "ReindexRequest",
+      dependencies: ["LimelightCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+    .executableTarget(
+      name: "LimelightControl",
+      dependencies: ["LimelightCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+    .testTarget(
+      name: "LimelightTests",
+      dependencies: ["LimelightModel", "LimelightStore", "LimelightQuery", "LimelightImport", "LimelightWatch"]),
+    .testTarget(
+      name: "LimelightIntegrationTests",
+      dependencies: ["limelightd", "FindIn", "ReindexRequest", "LimelightControl", "LimelightModel"]),
+  ],
+  swiftLanguageModes: [.v6]
+)

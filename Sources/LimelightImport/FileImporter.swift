@@ -1,0 +1,122 @@
+import CLinux
+import Foundation
+import LimelightModel
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Turns one file into a ``FileRecord``: content type from libmagic checked
+/// against the name, a human kind, tags, and text for text-like files.
+///
+/// Not thread-safe (it owns a libmagic handle): use one per worker.
+public final class FileImporter {
+  private let magic: Magic
+  private let mime: MIMEDatabase
+  private let maxTextBytes: Int
+
+  public init(mime: MIMEDatabase, maxTextBytes: Int) {
+    self.magic = Magic()
+    self.mime = mime
+    self.maxTextBytes = maxTextBytes
+  }
+
+  /// The record of `path` as it is now. Never throws: what cannot be read is
+  /// indexed by name and metadata, with the reason kept in `extractionError`.
+  public func record(for path: RawPath, status: FileStatus, hidden: Bool) -> FileRecord {
+    let name = path.lastComponent.string
+    var attributes = AttributeSet(displayName: name)
+    attributes.size = status.isDirectory ? nil : status.size
+    attributes.modified = Date(timeIntervalSince1970: Double(status.modified) / 1e9)
+    attributes.created = status.created.map { Date(timeIntervalSince1970: Double($0) / 1e9) }
+    attributes.keywords = Self.tags(of: path)
+    var failure: String?
+    let type = contentType(of: path, status: status, name: name)
+    attributes.contentType = type
+    attributes.contentTypeTree = mime.ancestors(of: type)
+    attributes.kind = mime.comment(for: type)
+    if status.kind == .regular && attributes.contentTypeTree.contains("text/plain") {
+      do {
+        let bytes = try FileSystem.readPrefix(path, limit: maxTextBytes + 1)
+        let truncated = bytes.count > maxTextBytes
+        let body = truncated ? Array(bytes.prefix(maxTextBytes)) : bytes
+        let needsCharset = String(validating: body.prefix(65_536), as: UTF8.self) == nil
+        let charset = needsCharset ? magic.encoding(of: body.prefix(65_536)) : nil
+        if let text = TextDecoder.decode(body, truncated: truncated, charset: charset) {
+          attributes.textContent = text
+          attributes.contentDescription = AttributeSet.summary(of: text)
+          if type == "text/markdown" { attributes.title = Self.markdownTitle(text) }
+        }
+      } catch {
+        failure = error.description
+      }
+    }
+    return FileRecord(
+      path: path, status: status, attributes: attributes, hidden: hidden, extractionError: failure)
+  }
+
+  /// The content type: libmagic's reading of the content, unless the name says
+  /// something more specific that agrees with it (a `.md` file that libmagic calls
+  /// text/plain is Markdown; a `.docx` it calls application/zip is a Word document).
+  func contentType(of path: RawPath, status: FileStatus, name: String) -> String {
+    switch status.kind {
+    case .directory: return "inode/directory"
+    case .symlink: return "inode/symlink"
+    case .other:
+      // File type bits of st_mode (S_IFMT and friends).
+      switch status.mode & 0o170000 {
+      case 0o010000: return "inode/fifo"
+      case 0o140000: return "inode/socket"
+      case 0o020000: return "inode/chardevice"
+      case 0o060000: return "inode/blockdevice"
+      default: return "application/octet-stream"
+      }
+    case .regular: break
+    }
+    let glob = mime.type(forFileName: name).map(mime.canonical)
+    if status.size == 0 { return glob ?? "application/x-zerosize" }
+    guard let found = magic.mimeType(of: path).map(mime.canonical) else {
+      return glob ?? "application/octet-stream"
+    }
+    return Self.reconcile(magic: found, glob: glob, mime: mime)
+  }
+
+  /// Chooses between what the content and the name say.
+  static func reconcile(magic found: String, glob: String?, mime: MIMEDatabase) -> String {
+    guard let glob, glob != found else { return found }
+    let vague: Set<String> = ["application/octet-stream", "inode/x-empty", "application/x-zerosize"]
+    if vague.contains(found) { return glob }
+    if mime.isSubclass(glob, of: found) { return glob }
+    if found == "text/plain" {
+      // Text content whose name claims a non-text type is text; otherwise trust the name.
+      return mime.isSubclass(glob, of: "text/plain") ? glob : found
+    }
+    // Close relatives: libmagic often names the generic form (application/xml
+    // for an SVG, application/zip for an OpenDocument file).
+    if mime.isSubclass(found, of: glob) { return found }
+    if found.hasPrefix("text/") && mime.isSubclass(glob, of: "text/plain") { return glob }
+    return found
+  }
+
+  /// The tags in the `user.xdg.tags` extended attribute (comma-separated).
+  public static func tags(of path: RawPath) -> [String] {
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    let length = path.withCString { p in
+      buffer.withUnsafeMutableBytes { lgetxattr(p, "user.xdg.tags", $0.baseAddress, $0.count) }
+    }
+    guard length > 0 else { return [] }
+    let text = String(decoding: buffer.prefix(length).prefix { $0 != 0 }, as: UTF8.self)
+    return text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+      .filter { !$0.isEmpty }
+  }
+
+  /// The text of the first ATX heading in the opening lines of a Markdown document.
+  static func markdownTitle(_ text: String) -> String? {
+    for line in text.split(separator: "\n", maxSplits: 40, omittingEmptySubsequences: true).prefix(40)
+    where line.hasPrefix("# ") {
+      let title = line.dropFirst(2).trimmingCharacters(in: .whitespaces)
+      return title.isEmpty ? nil : String(title.prefix(AttributeSet.descriptionLimit))
+    }
+    return nil
+  }
+}

@@ -1,0 +1,219 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// What the watcher indexes and how, from `limelight.conf`.
+///
+/// The built-in defaults equal the shipped `etc/limelight/limelight.conf`. A system
+/// file, then the user's `$XDG_CONFIG_HOME/limelight/limelight.conf`, are read over
+/// them: `root` lines in a file replace the roots from before it, `exclude` lines
+/// add patterns, `unexclude` lines remove them.
+public struct Configuration: Equatable, Sendable {
+  /// Folders to index; `~` stands for the home folder.
+  public var roots: [String]
+  /// Glob patterns of names (or of trailing paths, when they hold a "/") never indexed.
+  public var excludes: [String]
+  /// Whether dot-named files and folders are indexed (they then rank last).
+  public var indexHidden: Bool
+  /// The most text read from one file, in bytes.
+  public var maxTextBytes: Int
+  /// How long a file that is still being written must stay quiet before it is indexed, in seconds.
+  public var settleSeconds: Double
+  /// How often folders that could not be watched are rescanned, in seconds.
+  public var rescanSeconds: Double
+  /// The most folders watched with inotify (0: as many as the kernel allows).
+  public var maxWatches: Int
+
+  /// Names of the markers that keep a folder and all below it out of the index.
+  public static let markerFiles = [".noindex", ".metadata_never_index"]
+
+  public static let defaults = Configuration(
+    roots: ["~"],
+    excludes: [
+      ".cache", ".ccache", ".Trash", ".Trash-*", "Trash", ".local/share/Trash", ".thumbnails",
+      ".git", ".hg", ".svn", ".bzr", "_darcs", "CVS", "node_modules", "bower_components",
+      "__pycache__", ".mypy_cache", ".pytest_cache", ".tox", ".venv", ".gradle", ".build",
+      ".build-*", ".cargo/registry", ".rustup", ".npm", ".m2/repository", "*.o", "*.pyc",
+      "*.class", "*.swp", "*~", "*.part", "*.crdownload",
+    ],
+    indexHidden: false, maxTextBytes: 1 << 20, settleSeconds: 1.0, rescanSeconds: 300,
+    maxWatches: 0)
+
+  /// A mistake in a configuration file, with where it is.
+  public struct ParseError: Error, CustomStringConvertible, Sendable {
+    public var file: String
+    public var line: Int
+    public var message: String
+    public var description: String { "\(file):\(line): \(message)" }
+  }
+
+  /// The configuration for an index location: defaults, then system, then user files.
+  public static func load(for location: IndexLocation) throws -> Configuration {
+    var config = defaults
+    var files: [RawPath] = location.systemConfigDirectories.reversed().map {
+      $0.appending("limelight.conf")
+    }
+    files.append(location.userConfigFile)
+    var seen: Set<RawPath> = []
+    for file in files where !seen.contains(file) {
+      seen.insert(file)
+      guard FileSystem.status(file) != nil else { continue }
+      guard let text = FileSystem.readText(file) else {
+        throw ParseError(file: file.string, line: 0, message: "cannot be read")
+      }
+      try config.apply(text, file: file.string)
+    }
+    return config
+  }
+
+  /// Reads one file's settings over this configuration.
+  public mutating func apply(_ text: String, file: String) throws(ParseError) {
+    var rootsFromThisFile: [String] = []
+    for (number, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false)
+      .enumerated()
+    {
+      let line = rawLine.trimmingWhitespace()
+      if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
+      func fail(_ message: String) -> ParseError {
+        ParseError(file: file, line: number + 1, message: message)
+      }
+      guard let eq = line.firstIndex(of: "=") else {
+        throw fail("expected 'key = value', found '\(line)'")
+      }
+      let key = line[..<eq].trimmingWhitespace().lowercased()
+      let value = line[line.index(after: eq)...].trimmingWhitespace()
+      switch key {
+      case "root":
+        guard !value.isEmpty else { throw fail("'root' needs a folder") }
+        guard value.hasPrefix("/") || value == "~" || value.hasPrefix("~/") else {
+          throw fail("'root' must be an absolute path or start with ~/, found '\(value)'")
+        }
+        rootsFromThisFile.append(value)
+      case "exclude":
+        guard !value.isEmpty else { throw fail("'exclude' needs a pattern") }
+        if !excludes.contains(value) { excludes.append(value) }
+      case "unexclude":
+        guard !value.isEmpty else { throw fail("'unexclude' needs a pattern") }
+        excludes.removeAll { $0 == value }
+      case "index-hidden":
+        switch value.lowercased() {
+        case "yes", "true", "on", "1": indexHidden = true
+        case "no", "false", "off", "0": indexHidden = false
+        default: throw fail("'index-hidden' is yes or no, found '\(value)'")
+        }
+      case "max-text-size":
+        guard let bytes = Self.parseSize(value), bytes >= 0 else {
+          throw fail("'max-text-size' is a size such as 1M or 512k, found '\(value)'")
+        }
+        maxTextBytes = bytes
+      case "settle-time":
+        guard let seconds = Double(value), seconds >= 0, seconds <= 3600 else {
+          throw fail("'settle-time' is a number of seconds from 0 to 3600, found '\(value)'")
+        }
+        settleSeconds = seconds
+      case "rescan-interval":
+        guard let seconds = Double(value), seconds >= 1 else {
+          throw fail("'rescan-interval' is a number of seconds of at least 1, found '\(value)'")
+        }
+        rescanSeconds = seconds
+      case "max-watches":
+        guard let count = Int(value), count >= 0 else {
+          throw fail("'max-watches' is a whole number (0 for the kernel's limit), found '\(value)'")
+        }
+        maxWatches = count
+      default:
+        throw fail(
+          "unknown key '\(key)' (known: root, exclude, unexclude, index-hidden, max-text-size, settle-time, rescan-interval, max-watches)"
+        )
+      }
+    }
+    if !rootsFromThisFile.isEmpty { roots = rootsFromThisFile }
+  }
+
+  /// "1M", "512k", "2G" or a plain number of bytes.
+  public static func parseSize(_ text: String) -> Int? {
+    let lower = text.lowercased().replacingSuffix("b", with: "")
+    let multipliers: [(String, Int)] = [("k", 1 << 10), ("m", 1 << 20), ("g", 1 << 30)]
+    for (suffix, factor) in multipliers where lower.hasSuffix(suffix) {
+      guard let number = Double(lower.dropLast()), number >= 0 else { return nil }
+      return Int(number * Double(factor))
+    }
+    return Int(lower)
+  }
+
+  /// The roots as absolute, normalized paths.
+  public func resolvedRoots(home: RawPath) -> [RawPath] {
+    var result: [RawPath] = []
+    for root in roots {
+      let path: RawPath
+      if root == "~" {
+        path = home
+      } else if root.hasPrefix("~/") {
+        path = home.appending(String(root.dropFirst(2)))
+      } else {
+        path = RawPath(root)
+      }
+      let normalized = path.lexicallyNormalized
+      if !result.contains(normalized) { result.append(normalized) }
+    }
+    // A root inside another root is already covered.
+    return result.filter { root in !result.contains { $0 != root && root.isInside($0) } }
+  }
+}
+
+extension StringProtocol {
+  func trimmingWhitespace() -> String {
+    var s = Substring(self)
+    while let first = s.first, first.isWhitespace { s = s.dropFirst() }
+    while let last = s.last, last.isWhitespace { s = s.dropLast() }
+    return String(s)
+  }
+}
+
+extension String {
+  func replacingSuffix(_ suffix: String, with replacement: String) -> String {
+    hasSuffix(suffix) ? String(dropLast(suffix.count)) + replacement : self
+  }
+}
+
+/// Decides which paths stay out of the index.
+public struct ExclusionRules: Sendable {
+  public var patterns: [String]
+  public var indexHidden: Bool
+  /// Folders never indexed whatever the patterns say (the index's own files).
+  public var alwaysExcluded: [RawPath]
+
+  public init(configuration: Configuration, alwaysExcluded: [RawPath]) {
+    self.patterns = configuration.excludes
+    self.indexHidden = configuration.indexHidden
+    self.alwaysExcluded = alwaysExcluded
+  }
+
+  /// Whether `path` (inside `root`) is left out, judged on its own name and
+  /// trailing components; the caller walks top-down, so a left-out folder takes
+  /// everything below it along.
+  public func excludes(_ path: RawPath, root: RawPath) -> Bool {
+    if path == root { return alwaysExcluded.contains { root.isInside($0) } }
+    if alwaysExcluded.contains(where: { path.isInside($0) }) { return true }
+    let name = path.lastComponent
+    if !indexHidden && name.isHiddenName { return true }
+    let relative = path.relative(to: root).string
+    let nameString = name.string
+    for pattern in patterns {
+      if pattern.contains("/") {
+        let depth = pattern.split(separator: "/").count
+        let tail = relative.split(separator: "/", omittingEmptySubsequences: true).suffix(depth)
+          .joined(separator: "/")
+        if fnmatch(pattern, tail, FNM_PATHNAME | FNM_PERIOD) == 0 { return true }
+      } else if fnmatch(pattern, nameString, 0) == 0 {
+        return true
+      }
+    }
+    return false
+  }
+
+  /// Whether a folder holds one of the markers that keep it out of the index.
+  public static func hasNoIndexMarker(_ folder: RawPath) -> Bool {
+    Configuration.markerFiles.contains { FileSystem.status(folder.appending($0)) != nil }
+  }
+}

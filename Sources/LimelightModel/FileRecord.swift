@@ -1,0 +1,55 @@
+/// A file as an importer saw it: where it is, what `lstat` said, and its attributes.
+/// The store turns it into an item, keeping the id of the file at that path.
+public struct FileRecord: Sendable {
+  public var path: RawPath
+  public var status: FileStatus
+  public var attributes: AttributeSet
+  /// Whether a component of the path below its root is dot-named (such items rank last).
+  public var hidden: Bool
+  /// Why the content could not be read, when it could not.
+  public var extractionError: String?
+
+  public init(
+    path: RawPath, status: FileStatus, attributes: AttributeSet, hidden: Bool,
+    extractionError: String? = nil
+  ) {
+    self.path = path
+    self.status = status
+    self.attributes = attributes
+    self.hidden = hidden
+    self.extractionError = extractionError
+  }
+}
+
+/// What the index remembers of a file to decide, without reading it, whether it changed.
+public struct StoredFileState: Sendable, Equatable {
+  public var rowID: Int64
+  public var device: UInt64
+  public var inode: UInt64
+  public var size: Int64
+  public var modified: Int64
+  public var changed: Int64
+  public var isFolder: Bool
+
+  public init(
+    rowID: Int64, device: UInt64, inode: UInt64, size: Int64, modified: Int64, changed: Int64,
+    isFolder: Bool
+  ) {
+    self.rowID = rowID
+    self.device = device
+    self.inode = inode
+    self.size = size
+    self.modified = modified
+    self.changed = changed
+    self.isFolder = isFolder
+  }
+
+  /// Whether the content may differ from what was indexed (identity, size or modification time).
+  public func contentDiffers(from status: FileStatus) -> Bool {
+    status.inode != inode || status.device != device || status.size != size
+      || status.modified != modified || status.isDirectory != isFolder
+  }
+
+  /// Whether only metadata (tags, mode) may differ.
+  public func metadataDiffers(from status: FileStatus) -> Bool { status.changed != changed }
+}

@@ -1,0 +1,154 @@
+import CLinux
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// An error from a system call, with the path it concerned.
+public struct SystemError: Error, CustomStringConvertible, Sendable {
+  public var operation: String
+  public var path: RawPath?
+  public var code: Int32
+
+  public init(_ operation: String, path: RawPath? = nil, code: Int32 = errno) {
+    self.operation = operation
+    self.path = path
+    self.code = code
+  }
+
+  public var description: String {
+    let reason = String(cString: strerror(code))
+    if let path { return "\(operation) \(path.string): \(reason)" }
+    return "\(operation): \(reason)"
+  }
+}
+
+/// What `lstat` says of a path, in the terms the index uses.
+public struct FileStatus: Equatable, Sendable {
+  public enum FileKind: Sendable { case regular, directory, symlink, other }
+  public var kind: FileKind
+  public var device: UInt64
+  public var inode: UInt64
+  public var size: Int64
+  /// Modification time in nanoseconds since 1970.
+  public var modified: Int64
+  /// Status change time in nanoseconds since 1970.
+  public var changed: Int64
+  /// Creation (birth) time in nanoseconds since 1970 where the file system keeps it.
+  public var created: Int64?
+  public var mode: UInt32
+
+  public var isDirectory: Bool { kind == .directory }
+}
+
+/// Thin wrappers over the system calls the index needs, on raw paths.
+public enum FileSystem {
+  /// `lstat`: the entry itself, not what a link points to.
+  public static func status(_ path: RawPath) -> FileStatus? {
+    var st = stat()
+    let result = path.withCString { lstat($0, &st) }
+    guard result == 0 else { return nil }
+    let kind: FileStatus.FileKind
+    switch st.st_mode & S_IFMT {
+    case S_IFREG: kind = .regular
+    case S_IFDIR: kind = .directory
+    case S_IFLNK: kind = .symlink
+    default: kind = .other
+    }
+    func nanos(_ t: timespec) -> Int64 { Int64(t.tv_sec) * 1_000_000_000 + Int64(t.tv_nsec) }
+    return FileStatus(
+      kind: kind, device: UInt64(st.st_dev), inode: UInt64(st.st_ino), size: Int64(st.st_size),
+      modified: nanos(st.st_mtim), changed: nanos(st.st_ctim), created: birthTime(path),
+      mode: UInt32(st.st_mode))
+  }
+
+  /// Birth time through statx, where the file system records it.
+  static func birthTime(_ path: RawPath) -> Int64? {
+    var seconds: Int64 = 0
+    var nanoseconds: UInt32 = 0
+    guard path.withCString({ limelight_birth_time($0, &seconds, &nanoseconds) }) == 0 else {
+      return nil
+    }
+    return seconds * 1_000_000_000 + Int64(nanoseconds)
+  }
+
+  /// The names in a folder, without "." and "..".
+  public static func entries(of directory: RawPath) throws(SystemError) -> [RawPath] {
+    guard let dir = directory.withCString({ opendir($0) }) else {
+      throw SystemError("cannot read folder", path: directory)
+    }
+    defer { closedir(dir) }
+    var names: [RawPath] = []
+    while let entry = readdir(dir) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw -> [UInt8] in
+        Array(raw.prefix { $0 != 0 })
+      }
+      if name == [UInt8(ascii: ".")] || name == [UInt8(ascii: "."), UInt8(ascii: ".")] { continue }
+      names.append(RawPath(bytes: name))
+    }
+    return names
+  }
+
+  /// `mkdir -p` with a mode for the folders it creates.
+  public static func makeDirectories(_ path: RawPath, mode: mode_t = 0o755) throws(SystemError) {
+    if let st = status(path) {
+      if st.isDirectory { return }
+      throw SystemError("not a folder", path: path, code: ENOTDIR)
+    }
+    let parent = path.parent
+    if parent != path { try makeDirectories(parent, mode: mode) }
+    let result = path.withCString { mkdir($0, mode) }
+    if result != 0 && errno != EEXIST { throw SystemError("cannot create folder", path: path) }
+  }
+
+  /// Reads at most `limit` bytes from the start of a regular file.
+  public static func readPrefix(_ path: RawPath, limit: Int) throws(SystemError) -> [UInt8] {
+    let fd = path.withCString { open($0, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK) }
+    guard fd >= 0 else { throw SystemError("cannot open", path: path) }
+    defer { close(fd) }
+    var buffer = [UInt8](repeating: 0, count: max(0, limit))
+    var filled = 0
+    while filled < limit {
+      let n = buffer.withUnsafeMutableBytes { raw in
+        read(fd, raw.baseAddress! + filled, limit - filled)
+      }
+      if n < 0 {
+        if errno == EINTR { continue }
+        throw SystemError("cannot read", path: path)
+      }
+      if n == 0 { break }
+      filled += n
+    }
+    buffer.removeSubrange(filled...)
+    return buffer
+  }
+
+  /// Writes a whole file (used for small state files), replacing it atomically.
+  public static func writeFile(_ path: RawPath, contents: [UInt8], mode: mode_t = 0o600)
+    throws(SystemError)
+  {
+    let temporary = RawPath(bytes: path.bytes + Array(".tmp-\(getpid())".utf8))
+    let fd = temporary.withCString { open($0, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode) }
+    guard fd >= 0 else { throw SystemError("cannot write", path: temporary) }
+    let written = contents.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+    close(fd)
+    guard written == contents.count else { throw SystemError("cannot write", path: temporary) }
+    let renamed = temporary.withCString { from in path.withCString { to in rename(from, to) } }
+    guard renamed == 0 else { throw SystemError("cannot replace", path: path) }
+  }
+
+  /// Touches a file so that an inotify watch on its folder sees CLOSE_WRITE.
+  public static func touch(_ path: RawPath) {
+    let fd = path.withCString { open($0, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600) }
+    if fd >= 0 {
+      _ = write(fd, "!", 1)
+      close(fd)
+    }
+  }
+
+  /// Reads a whole text file as UTF-8 (lossy), or nil when it cannot be opened.
+  public static func readText(_ path: RawPath, limit: Int = 64 << 20) -> String? {
+    guard let bytes = try? readPrefix(path, limit: limit) else { return nil }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+}

@@ -1,0 +1,77 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Where one Limelight instance keeps its files, from the XDG base directory
+/// variables. Pointing `XDG_*` at a temporary folder gives an isolated instance.
+public struct IndexLocation: Sendable {
+  /// `$XDG_DATA_HOME/limelight`: the index database and the watcher's lock.
+  public var dataDirectory: RawPath
+  /// `$XDG_CONFIG_HOME/limelight`: the user's configuration.
+  public var configDirectory: RawPath
+  /// `$XDG_RUNTIME_DIR/limelight` (or a private folder in the data directory when
+  /// the variable is unset): the wake-up file that requests touch.
+  public var runtimeDirectory: RawPath
+  /// `$XDG_CACHE_HOME`: its `thumbnails/` folder is the shared freedesktop cache.
+  public var cacheHome: RawPath
+  /// The user's home folder, the default root.
+  public var home: RawPath
+  /// System configuration folders searched before the user's (`$XDG_CONFIG_DIRS`, then /etc).
+  public var systemConfigDirectories: [RawPath]
+
+  public var databasePath: RawPath { dataDirectory.appending("index.sqlite") }
+  public var lockPath: RawPath { dataDirectory.appending("limelightd.lock") }
+  public var wakePath: RawPath { runtimeDirectory.appending("wake") }
+  public var userConfigFile: RawPath { configDirectory.appending("limelight.conf") }
+
+  /// The location the environment describes.
+  public static func fromEnvironment(_ environment: [String: String] = ProcessEnvironment.current)
+    -> IndexLocation
+  {
+    func absolute(_ name: String) -> RawPath? {
+      guard let value = environment[name], value.hasPrefix("/") else { return nil }
+      return RawPath(value).lexicallyNormalized
+    }
+    let home = absolute("HOME") ?? ProcessEnvironment.passwordHome() ?? RawPath("/")
+    let data = (absolute("XDG_DATA_HOME") ?? home.appending(".local/share")).appending("limelight")
+    let config = (absolute("XDG_CONFIG_HOME") ?? home.appending(".config")).appending("limelight")
+    let cache = absolute("XDG_CACHE_HOME") ?? home.appending(".cache")
+    let runtime = absolute("XDG_RUNTIME_DIR")?.appending("limelight") ?? data.appending("run")
+    var system: [RawPath] = []
+    for entry in (environment["XDG_CONFIG_DIRS"] ?? "/etc/xdg").split(separator: ":")
+    where entry.hasPrefix("/") {
+      system.append(RawPath(String(entry)).appending("limelight"))
+    }
+    system.append(RawPath("/etc/limelight"))
+    return IndexLocation(
+      dataDirectory: data, configDirectory: config, runtimeDirectory: runtime, cacheHome: cache,
+      home: home, systemConfigDirectories: system)
+  }
+
+  /// Creates the private folders (mode 0700) this instance writes to.
+  public func createPrivateDirectories() throws {
+    try FileSystem.makeDirectories(dataDirectory, mode: 0o700)
+    try FileSystem.makeDirectories(runtimeDirectory, mode: 0o700)
+  }
+}
+
+/// The process environment as a dictionary, read once.
+public enum ProcessEnvironment {
+  public static var current: [String: String] {
+    var result: [String: String] = [:]
+    var pointer = environ
+    while let entry = pointer.pointee {
+      let pair = String(cString: entry)
+      if let eq = pair.firstIndex(of: "=") {
+        result[String(pair[..<eq])] = String(pair[pair.index(after: eq)...])
+      }
+      pointer += 1
+    }
+    return result
+  }
+
+  static func passwordHome() -> RawPath? {
+    guard let entry = getpwuid(getuid()), let dir = entry.pointee.pw_dir else { return nil }
+    return RawPath(String(cString: dir))
+  }
+}

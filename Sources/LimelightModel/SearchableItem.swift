@@ -1,0 +1,80 @@
+import Foundation
+
+/// The reserved domain that holds the user's files.
+public let fileDomain = "limelight.files"
+
+/// One searchable thing: a file, a folder, or an application's item
+/// (the `CSSearchableItem` of Limelight).
+public struct SearchableItem: Sendable, Equatable {
+  /// Unique within the index. For files it is made once and kept across renames.
+  public var id: String
+  /// Dotted and hierarchical (`com.example.notes`); files are in ``fileDomain``.
+  public var domain: String
+  /// What the user opens: `file:///…` for files.
+  public var uri: String
+  /// The file's path (files only), as raw bytes.
+  public var path: RawPath?
+  public var attributes: AttributeSet
+  /// When an application item disappears; files never expire.
+  public var expirationDate: Date?
+
+  public init(
+    id: String, domain: String, uri: String, path: RawPath? = nil, attributes: AttributeSet,
+    expirationDate: Date? = nil
+  ) {
+    self.id = id
+    self.domain = domain
+    self.uri = uri
+    self.path = path
+    self.attributes = attributes
+    self.expirationDate = expirationDate
+  }
+}
+
+/// The attributes of an item (the `CSSearchableItemAttributeSet` of Limelight).
+public struct AttributeSet: Sendable, Equatable {
+  public var displayName: String
+  public var title: String?
+  /// A MIME type, e.g. `text/markdown`.
+  public var contentType: String?
+  /// The content type and its ancestors, most specific first (`text/x-python`, `text/plain`, `text/*`).
+  public var contentTypeTree: [String] = []
+  /// A human description of the type: "PNG image".
+  public var kind: String?
+  public var keywords: [String] = []
+  /// A short summary, at most 300 characters.
+  public var contentDescription: String?
+  /// The full text (searchable, never printed).
+  public var textContent: String?
+  public var thumbnailPath: String?
+  public var size: Int64?
+  public var created: Date?
+  public var modified: Date?
+  public var lastUsed: Date?
+  public var added: Date?
+  public var authors: [String] = []
+
+  public init(displayName: String) { self.displayName = displayName }
+
+  /// The longest description kept.
+  public static let descriptionLimit = 300
+
+  /// `text` with runs of white space folded, cut at ``descriptionLimit`` characters.
+  public static func summary(of text: String) -> String? {
+    var out = ""
+    var pendingSpace = false
+    for ch in text {
+      if ch.isWhitespace || ch.isNewline {
+        pendingSpace = !out.isEmpty
+        continue
+      }
+      if pendingSpace {
+        out.append(" ")
+        pendingSpace = false
+      }
+      out.append(ch)
+      if out.count >= descriptionLimit { break }
+    }
+    return out.isEmpty ? nil : out
+  }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import GRDB
+import LimelightModel
+
+/// What `limelight status` reports: the watcher's own account (kept in `meta`)
+/// and counts read from the index.
+public struct IndexStatus: Sendable, Codable {
+  public var running: Bool
+  public var state: String
+  public var pid: Int?
+  public var generation: Int64
+  public var items: Int
+  public var files: Int
+  public var folders: Int
+  public var applicationItems: Int
+  public var pendingRequests: Int
+  public var queue: Int
+  public var watchedFolders: Int
+  public var unwatchedFolders: Int
+  public var watchLimitReached: Bool
+  public var overflows: Int
+  public var crawlSeen: Int
+  public var crawlDone: Bool
+  public var paused: Bool
+  public var roots: [String]
+  public var failures: Int
+  public var recentFailures: [Failure]
+  public var lastError: String?
+  public var databaseBytes: Int64
+  public var updated: Date?
+
+  public struct Failure: Sendable, Codable {
+    public var path: String
+    public var message: String
+  }
+}
+
+extension IndexStore {
+  /// The status of this index; `running` comes from the caller, who checks the watcher's lock.
+  public func status(running: Bool) throws -> IndexStatus {
+    try read { db in
+      func meta<T: DatabaseValueConvertible>(_ key: String) throws -> T? {
+        try T.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key])
+      }
+      let counts = try Row.fetchOne(
+        db,
+        sql: """
+          SELECT count(*) AS items,
+            sum(domain = ? AND isFolder = 0) AS files,
+            sum(domain = ? AND isFolder = 1) AS folders,
+            sum(domain != ?) AS apps
+          FROM item
+          """, arguments: [fileDomain, fileDomain, fileDomain])
+      let failures = try Int.fetchOne(db, sql: "SELECT count(*) FROM failure") ?? 0
+      let recent = try Row.fetchAll(
+        db, sql: "SELECT path, message FROM failure ORDER BY time DESC LIMIT 5"
+      ).map {
+        IndexStatus.Failure(
+          path: RawPath(bytes: Array($0["path"] as Data)).string, message: $0["message"])
+      }
+      let pending = try Int.fetchOne(
+        db, sql: "SELECT count(*) FROM request WHERE doneGeneration IS NULL") ?? 0
+      let rootsJSON: String = try meta("status.roots") ?? "[]"
+      let roots =
+        (try? JSONSerialization.jsonObject(with: Data(rootsJSON.utf8)) as? [String]) ?? []
+      let size =
+        (FileSystem.status(location.databasePath)?.size ?? 0)
+        + (FileSystem.status(RawPath(location.databasePath.string + "-wal"))?.size ?? 0)
+      let paused: Bool = try meta("paused") ?? false
+      let recordedState: String = try meta("status.state") ?? "stopped"
+      return IndexStatus(
+        running: running,
+        state: running ? (paused ? "paused" : recordedState) : "stopped",
+        pid: running ? try meta("status.pid") : nil,
+        generation: try meta("generation") ?? 0,
+        items: counts?["items"] ?? 0, files: counts?["files"] ?? 0,
+        folders: counts?["folders"] ?? 0, applicationItems: counts?["apps"] ?? 0,
+        pendingRequests: pending,
+        queue: running ? try meta("status.queue") ?? 0 : 0,
+        watchedFolders: running ? try meta("status.watches") ?? 0 : 0,
+        unwatchedFolders: running ? try meta("status.unwatched") ?? 0 : 0,
+        watchLimitReached: running ? try meta("status.watchLimit") ?? false : false,
+        overflows: try meta("status.overflows") ?? 0,
+        crawlSeen: try meta("status.crawlSeen") ?? 0,
+        crawlDone: try meta("status.crawlDone") ?? false,
+        paused: paused, roots: roots, failures: failures, recentFailures: recent,
+        lastError: try meta("status.lastError"), databaseBytes: size,
+        updated: (try meta("status.updated") as Double?).map { Date(timeIntervalSince1970: $0) })
+    }
+  }
+}

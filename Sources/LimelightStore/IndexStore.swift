@@ -1,0 +1,87 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+import GRDB
+import LimelightModel
+
+/// The on-disk index: one SQLite database in WAL mode, written by the watcher and
+/// read by any number of processes at once.
+public final class IndexStore: Sendable {
+  public let location: IndexLocation
+  let pool: DatabasePool
+
+  /// Why the index could not be opened.
+  public enum OpenError: Error, CustomStringConvertible {
+    case missing(RawPath)
+    case unusable(RawPath, String)
+
+    public var description: String {
+      switch self {
+      case .missing(let path):
+        return
+          "no index at \(path.string): start limelightd (or run 'limelightd --once') to build it"
+      case .unusable(let path, let reason):
+        return "cannot open the index at \(path.string): \(reason)"
+      }
+    }
+  }
+
+  /// Opens (and, with `create`, creates) the index of a location, upgrading its schema.
+  public static func open(_ location: IndexLocation, create: Bool) throws -> IndexStore {
+    let path = location.databasePath
+    if !create && FileSystem.status(path) == nil { throw OpenError.missing(path) }
+    if create { try location.createPrivateDirectories() }
+    do {
+      var configuration = GRDB.Configuration()
+      configuration.busyMode = .timeout(10)
+      configuration.prepareDatabase { db in
+        try db.execute(sql: "PRAGMA synchronous = NORMAL")
+      }
+      let umask = Glibc.umask(0o077)
+      defer { _ = Glibc.umask(umask) }
+      let pool = try DatabasePool(path: path.string, configuration: configuration)
+      try Schema.migrator.migrate(pool)
+      return IndexStore(location: location, pool: pool)
+    } catch let error as DatabaseError {
+      throw OpenError.unusable(path, error.message ?? error.description)
+    }
+  }
+
+  init(location: IndexLocation, pool: DatabasePool) {
+    self.location = location
+    self.pool = pool
+  }
+
+  /// Runs `body` in one write transaction that advances the index generation.
+  @discardableResult
+  public func write<T>(_ body: (IndexWriter) throws -> T) throws -> T {
+    try pool.write { db in
+      let generation = try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'generation'")
+        ?? 0
+      try db.execute(
+        sql: "UPDATE meta SET value = ? WHERE key = 'generation'", arguments: [generation + 1])
+      return try body(IndexWriter(db: db, generation: generation + 1))
+    }
+  }
+
+  /// Runs `body` on a consistent snapshot of the index.
+  public func read<T>(_ body: (Database) throws -> T) throws -> T {
+    try pool.read(body)
+  }
+
+  /// The current index generation.
+  public func generation() throws -> Int64 {
+    try read { db in
+      try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'generation'") ?? 0
+    }
+  }
+
+  /// Copies what remains of the write-ahead log into the database file.
+  public func checkpoint() {
+    _ = try? pool.writeWithoutTransaction { db in
+      try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+    }
+  }
+}

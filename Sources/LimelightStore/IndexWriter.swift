@@ -1,0 +1,297 @@
+import Foundation
+import GRDB
+import LimelightModel
+
+/// The writes of one transaction; everything it changes is stamped with its generation.
+public struct IndexWriter {
+  public let db: Database
+  /// The generation this transaction creates.
+  public let generation: Int64
+
+  /// What `upsert` did.
+  public enum UpsertOutcome: Sendable { case inserted, updated }
+
+  /// Adds or replaces the item of a file, keeping the id already given to that path.
+  @discardableResult
+  public func upsert(_ record: FileRecord) throws -> UpsertOutcome {
+    let pathData = Data(record.path.bytes)
+    let existing = try Row.fetchOne(
+      db, sql: "SELECT rowid, id, added FROM item WHERE path = ?", arguments: [pathData])
+    let attributes = record.attributes
+    let now = Date().timeIntervalSince1970
+    let id: String = existing?["id"] ?? Self.newFileID()
+    let added: Double = existing?["added"] ?? now
+    let tree = attributes.contentTypeTree
+    let classes = KindClass.classes(for: tree).map(\.rawValue).sorted()
+    let arguments: StatementArguments = [
+      id, fileDomain, FileURI.uri(for: record.path), pathData, attributes.displayName,
+      attributes.title, attributes.contentType, Self.spaced(tree), attributes.kind,
+      Self.spaced(classes), Self.json(attributes.keywords), attributes.contentDescription,
+      attributes.thumbnailPath, Self.json(attributes.authors), attributes.size,
+      attributes.created?.timeIntervalSince1970, attributes.modified?.timeIntervalSince1970,
+      added, Int64(bitPattern: record.status.device), Int64(bitPattern: record.status.inode),
+      record.status.modified, record.status.changed, record.status.isDirectory,
+      record.hidden, record.path.depth, generation, record.extractionError,
+    ]
+    let rowID: Int64
+    let outcome: UpsertOutcome
+    if let existing {
+      rowID = existing["rowid"]
+      try db.cachedStatement(
+        sql: """
+          UPDATE item SET id = ?, domain = ?, uri = ?, path = ?, displayName = ?, title = ?,
+            contentType = ?, contentTypeTree = ?, kind = ?, kindClasses = ?, keywords = ?,
+            contentDescription = ?, thumbnailPath = ?, authors = ?, size = ?, created = ?,
+            modified = ?, added = ?, device = ?, inode = ?, mtimeNs = ?, ctimeNs = ?, isFolder = ?,
+            hidden = ?, depth = ?, generation = ?, extractionError = ?
+          WHERE rowid = \(rowID)
+          """
+      ).execute(arguments: arguments)
+      try db.cachedStatement(sql: "DELETE FROM item_text WHERE rowid = ?").execute(arguments: [
+        rowID
+      ])
+      outcome = .updated
+    } else {
+      try db.cachedStatement(
+        sql: """
+          INSERT INTO item (id, domain, uri, path, displayName, title, contentType,
+            contentTypeTree, kind, kindClasses, keywords, contentDescription, thumbnailPath,
+            authors, size, created, modified, added, device, inode, mtimeNs, ctimeNs, isFolder,
+            hidden, depth, generation, extractionError)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+          """
+      ).execute(arguments: arguments)
+      rowID = db.lastInsertedRowID
+      outcome = .inserted
+    }
+    try db.cachedStatement(
+      sql: "INSERT INTO item_text (rowid, name, keywords, path, content) VALUES (?, ?, ?, ?, ?)"
+    ).execute(arguments: [
+      rowID, NameWords.searchableName(attributes.displayName),
+      Self.keywordText(attributes.keywords, title: attributes.title), record.path.string,
+      attributes.textContent ?? "",
+    ])
+    try clearFailure(record.path)
+    return outcome
+  }
+
+  /// Updates what a metadata change (tags, mode, times) can alter, keeping the text.
+  public func updateMetadata(path: RawPath, status: FileStatus, keywords: [String]) throws {
+    let pathData = Data(path.bytes)
+    guard
+      let row = try Row.fetchOne(
+        db, sql: "SELECT rowid, title FROM item WHERE path = ?", arguments: [pathData])
+    else { return }
+    let rowID: Int64 = row["rowid"]
+    try db.execute(
+      sql: """
+        UPDATE item SET keywords = ?, ctimeNs = ?, mtimeNs = ?, modified = ?, generation = ?
+        WHERE rowid = ?
+        """,
+      arguments: [
+        Self.json(keywords), status.changed, status.modified,
+        Double(status.modified) / 1e9, generation, rowID,
+      ])
+    try db.execute(
+      sql: "UPDATE item_text SET keywords = ? WHERE rowid = ?",
+      arguments: [Self.keywordText(keywords, title: row["title"]), rowID])
+  }
+
+  /// Moves the item at `old` (and, for a folder, everything below it) to `new`,
+  /// keeping ids and text. An item already at `new` is replaced.
+  /// Returns the number of items moved.
+  @discardableResult
+  public func move(from old: RawPath, to new: RawPath, hidden: (RawPath) -> Bool) throws -> Int {
+    guard old != new else { return 0 }
+    try removeTree(new, keepingRoot: false, except: old)
+    var moved = 0
+    for (rowID, path) in try paths(inTreeOf: old) {
+      let target = path.rebased(from: old, to: new)
+      try db.cachedStatement(
+        sql: """
+          UPDATE item SET path = ?, uri = ?, displayName = ?, depth = ?, hidden = ?, generation = ?
+          WHERE rowid = ?
+          """
+      ).execute(arguments: [
+        Data(target.bytes), FileURI.uri(for: target), target.lastComponent.string, target.depth,
+        hidden(target), generation, rowID,
+      ])
+      try db.cachedStatement(sql: "UPDATE item_text SET name = ?, path = ? WHERE rowid = ?")
+        .execute(arguments: [
+          NameWords.searchableName(target.lastComponent.string), target.string, rowID,
+        ])
+      moved += 1
+    }
+    return moved
+  }
+
+  /// The rowids and paths of `root` and everything below it.
+  public func paths(inTreeOf root: RawPath) throws -> [(Int64, RawPath)] {
+    let (low, high) = Self.subtreeBounds(root)
+    let rows = try Row.fetchAll(
+      db,
+      sql: "SELECT rowid, path FROM item WHERE path = ? OR (path > ? AND path < ?)",
+      arguments: [Data(root.bytes), low, high])
+    return rows.map { ($0["rowid"], RawPath(bytes: Array($0["path"] as Data))) }
+  }
+
+  /// Removes the item at `root` and everything below it. Returns how many went.
+  @discardableResult
+  public func removeTree(_ root: RawPath, keepingRoot: Bool = false, except: RawPath? = nil) throws
+    -> Int
+  {
+    let (low, high) = Self.subtreeBounds(root)
+    var sql = "SELECT rowid, id, domain, uri, path FROM item WHERE (path > ? AND path < ?)"
+    var arguments: StatementArguments = [low, high]
+    if !keepingRoot {
+      sql += " OR path = ?"
+      arguments += [Data(root.bytes)]
+    }
+    var removed = 0
+    for row in try Row.fetchAll(db, sql: sql, arguments: arguments) {
+      let path = RawPath(bytes: Array(row["path"] as Data))
+      if let except, path.isInside(except) { continue }
+      try removeRow(row)
+      removed += 1
+    }
+    return removed
+  }
+
+  private func removeRow(_ row: Row) throws {
+    let rowID: Int64 = row["rowid"]
+    try db.cachedStatement(sql: "DELETE FROM item WHERE rowid = ?").execute(arguments: [rowID])
+    try db.cachedStatement(sql: "DELETE FROM item_text WHERE rowid = ?").execute(arguments: [
+      rowID
+    ])
+    try db.cachedStatement(sql: "INSERT INTO removal (generation, id, domain, uri) VALUES (?, ?, ?, ?)")
+      .execute(arguments: [generation, row["id"] as String, row["domain"] as String, row["uri"] as String])
+  }
+
+  /// Removes every file item (for `erase`). Returns how many went.
+  @discardableResult
+  public func removeAllFiles() throws -> Int {
+    let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM item WHERE domain = ?", arguments: [fileDomain]) ?? 0
+    try db.execute(
+      sql: "DELETE FROM item_text WHERE rowid IN (SELECT rowid FROM item WHERE domain = ?)",
+      arguments: [fileDomain])
+    try db.execute(sql: "DELETE FROM item WHERE domain = ?", arguments: [fileDomain])
+    try db.execute(sql: "DELETE FROM failure")
+    try db.execute(sql: "DELETE FROM removal")
+    return count
+  }
+
+  /// What the index remembers of the files at and below `root`, by path.
+  public func fileStates(under root: RawPath) throws -> [RawPath: StoredFileState] {
+    let (low, high) = Self.subtreeBounds(root)
+    var result: [RawPath: StoredFileState] = [:]
+    let cursor = try Row.fetchCursor(
+      db,
+      sql: """
+        SELECT rowid, path, device, inode, size, mtimeNs, ctimeNs, isFolder FROM item
+        WHERE path = ? OR (path > ? AND path < ?)
+        """,
+      arguments: [Data(root.bytes), low, high])
+    while let row = try cursor.next() {
+      let path = RawPath(bytes: Array(row["path"] as Data))
+      result[path] = StoredFileState(
+        rowID: row["rowid"], device: UInt64(bitPattern: row["device"] ?? 0),
+        inode: UInt64(bitPattern: row["inode"] ?? 0), size: row["size"] ?? -1,
+        modified: row["mtimeNs"] ?? 0, changed: row["ctimeNs"] ?? 0, isFolder: row["isFolder"])
+    }
+    return result
+  }
+
+  /// The stored state of one path.
+  public func fileState(at path: RawPath) throws -> StoredFileState? {
+    guard
+      let row = try Row.fetchOne(
+        db,
+        sql: "SELECT rowid, device, inode, size, mtimeNs, ctimeNs, isFolder FROM item WHERE path = ?",
+        arguments: [Data(path.bytes)])
+    else { return nil }
+    return StoredFileState(
+      rowID: row["rowid"], device: UInt64(bitPattern: row["device"] ?? 0),
+      inode: UInt64(bitPattern: row["inode"] ?? 0), size: row["size"] ?? -1,
+      modified: row["mtimeNs"] ?? 0, changed: row["ctimeNs"] ?? 0, isFolder: row["isFolder"])
+  }
+
+  /// Removes file items under no root at all (after roots were removed from the configuration).
+  @discardableResult
+  public func removeFiles(outside roots: [RawPath]) throws -> Int {
+    var removed = 0
+    let rows = try Row.fetchAll(
+      db, sql: "SELECT rowid, id, domain, uri, path FROM item WHERE domain = ?",
+      arguments: [fileDomain])
+    for row in rows {
+      let path = RawPath(bytes: Array(row["path"] as Data))
+      if !roots.contains(where: { path.isInside($0) }) {
+        try removeRow(row)
+        removed += 1
+      }
+    }
+    return removed
+  }
+
+  /// Records that a path could not be read.
+  public func recordFailure(_ path: RawPath, message: String) throws {
+    try db.execute(
+      sql: "INSERT OR REPLACE INTO failure (path, message, time) VALUES (?, ?, ?)",
+      arguments: [Data(path.bytes), message, Date().timeIntervalSince1970])
+  }
+
+  public func clearFailure(_ path: RawPath) throws {
+    try db.cachedStatement(sql: "DELETE FROM failure WHERE path = ?").execute(arguments: [
+      Data(path.bytes)
+    ])
+  }
+
+  /// Forgets removals older than `keep` generations.
+  public func pruneRemovals(keep: Int64 = 10_000) throws {
+    try db.execute(sql: "DELETE FROM removal WHERE generation < ?", arguments: [generation - keep])
+  }
+
+  /// Sets a value in the meta table.
+  public func setMeta(_ key: String, _ value: (any DatabaseValueConvertible)?) throws {
+    try db.execute(
+      sql: "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", arguments: [key, value])
+  }
+
+  /// Marks a request as carried out by this transaction.
+  public func complete(_ request: IndexRequest, outcome: String) throws {
+    try db.execute(
+      sql: "UPDATE request SET doneGeneration = ?, outcome = ? WHERE id = ?",
+      arguments: [generation, outcome, request.id])
+  }
+
+  // MARK: - Helpers
+
+  /// Blob bounds that select everything strictly below a folder: "/" is 0x2F and
+  /// "0" is 0x30, so `folder + "/" < path < folder + "0"` is the subtree.
+  static func subtreeBounds(_ root: RawPath) -> (Data, Data) {
+    var base = root.bytes
+    if base.last == UInt8(ascii: "/") { base.removeLast() }
+    return (Data(base + [UInt8(ascii: "/")]), Data(base + [UInt8(ascii: "0")]))
+  }
+
+  static func newFileID() -> String {
+    var generator = SystemRandomNumberGenerator()
+    let value = generator.next() as UInt64
+    let hex = String(value, radix: 16)
+    return "f" + String(repeating: "0", count: 16 - hex.count) + hex
+  }
+
+  static func spaced(_ words: [String]) -> String {
+    words.isEmpty ? "" : " " + words.joined(separator: " ") + " "
+  }
+
+  static func json(_ strings: [String]) -> String {
+    guard let data = try? JSONSerialization.data(withJSONObject: strings),
+      let text = String(data: data, encoding: .utf8)
+    else { return "[]" }
+    return text
+  }
+
+  static func keywordText(_ keywords: [String], title: String?) -> String {
+    ([title].compactMap { $0 } + keywords).joined(separator: " \u{1F} ")
+  }
+}

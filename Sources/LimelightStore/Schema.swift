@@ -1,0 +1,90 @@
+import GRDB
+
+/// The index's tables, created and upgraded by migrations.
+///
+/// - `item`: one row per searchable item, files and application items alike; file
+///   identity (device, inode, size, times) lets a restart skip unchanged files and
+///   recognise moves.
+/// - `item_text`: the FTS5 index over name, keywords, path and content, keyed by
+///   `item.rowid`. Its name column also carries the name split at case and digit
+///   changes, so later fuzzy matching has words to work on.
+/// - `meta`: the index generation and the watcher's status.
+/// - `request`: durable requests (reindex, pause, erase); `doneGeneration` is set in
+///   the transaction that carries one out.
+/// - `removal`: which items went away at which generation, for `--live` followers.
+/// - `failure`: files or folders that could not be read, and why.
+enum Schema {
+  static var migrator: DatabaseMigrator {
+    var migrator = DatabaseMigrator()
+    migrator.registerMigration("v1") { db in
+      try db.execute(
+        sql: """
+          CREATE TABLE item (
+            rowid INTEGER PRIMARY KEY,
+            id TEXT NOT NULL UNIQUE,
+            domain TEXT NOT NULL,
+            uri TEXT NOT NULL,
+            path BLOB UNIQUE,
+            displayName TEXT NOT NULL,
+            title TEXT,
+            contentType TEXT,
+            contentTypeTree TEXT NOT NULL DEFAULT '',
+            kind TEXT,
+            kindClasses TEXT NOT NULL DEFAULT '',
+            keywords TEXT NOT NULL DEFAULT '[]',
+            contentDescription TEXT,
+            thumbnailPath TEXT,
+            authors TEXT NOT NULL DEFAULT '[]',
+            customAttributes TEXT,
+            size INTEGER,
+            created REAL,
+            modified REAL,
+            lastUsed REAL,
+            added REAL NOT NULL,
+            expirationDate REAL,
+            device INTEGER,
+            inode INTEGER,
+            mtimeNs INTEGER,
+            ctimeNs INTEGER,
+            isFolder INTEGER NOT NULL DEFAULT 0,
+            hidden INTEGER NOT NULL DEFAULT 0,
+            depth INTEGER NOT NULL DEFAULT 0,
+            useCount INTEGER NOT NULL DEFAULT 0,
+            generation INTEGER NOT NULL,
+            extractionError TEXT
+          );
+          CREATE INDEX item_domain ON item(domain);
+          CREATE INDEX item_identity ON item(device, inode);
+          CREATE INDEX item_generation ON item(generation);
+          CREATE VIRTUAL TABLE item_text USING fts5(
+            name, keywords, path, content,
+            tokenize = 'unicode61 remove_diacritics 2',
+            prefix = '2 3'
+          );
+          CREATE TABLE meta (key TEXT PRIMARY KEY, value) WITHOUT ROWID;
+          INSERT INTO meta(key, value) VALUES ('generation', 0);
+          CREATE TABLE request (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            kind TEXT NOT NULL,
+            payload TEXT NOT NULL DEFAULT '[]',
+            created REAL NOT NULL,
+            doneGeneration INTEGER,
+            outcome TEXT
+          );
+          CREATE TABLE removal (
+            generation INTEGER NOT NULL,
+            id TEXT NOT NULL,
+            domain TEXT NOT NULL,
+            uri TEXT NOT NULL
+          );
+          CREATE INDEX removal_generation ON removal(generation);
+          CREATE TABLE failure (
+            path BLOB PRIMARY KEY,
+            message TEXT NOT NULL,
+            time REAL NOT NULL
+          );
+          """)
+    }
+    return migrator
+  }
+}
