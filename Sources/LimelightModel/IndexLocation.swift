@@ -49,7 +49,7 @@ public struct IndexLocation: Sendable {
   }
 
   /// Creates the private folders (mode 0700) this instance writes to.
-  public func createPrivateDirectories() throws {
+  public func createPrivateDirectories() throws(SystemError) {
     try FileSystem.makeDirectories(dataDirectory, mode: 0o700)
     try FileSystem.makeDirectories(runtimeDirectory, mode: 0o700)
   }

@@ -67,9 +67,9 @@ public struct IndexWriter {
     try db.cachedStatement(
       sql: "INSERT INTO item_text (rowid, name, keywords, path, content) VALUES (?, ?, ?, ?, ?)"
     ).execute(arguments: [
-      rowID, NameWords.searchableName(attributes.displayName),
-      Self.keywordText(attributes.keywords, title: attributes.title), record.path.string,
-      attributes.textContent ?? "",
+      rowID, SearchText.fold(NameWords.searchableName(attributes.displayName)),
+      SearchText.fold(Self.keywordText(attributes.keywords, title: attributes.title)),
+      SearchText.fold(record.path.string), SearchText.fold(attributes.textContent ?? ""),
     ])
     try clearFailure(record.path)
     return outcome
@@ -94,7 +94,7 @@ public struct IndexWriter {
       ])
     try db.execute(
       sql: "UPDATE item_text SET keywords = ? WHERE rowid = ?",
-      arguments: [Self.keywordText(keywords, title: row["title"]), rowID])
+      arguments: [SearchText.fold(Self.keywordText(keywords, title: row["title"])), rowID])
   }
 
   /// Moves the item at `old` (and, for a folder, everything below it) to `new`,
@@ -118,7 +118,8 @@ public struct IndexWriter {
       ])
       try db.cachedStatement(sql: "UPDATE item_text SET name = ?, path = ? WHERE rowid = ?")
         .execute(arguments: [
-          NameWords.searchableName(target.lastComponent.string), target.string, rowID,
+          SearchText.fold(NameWords.searchableName(target.lastComponent.string)),
+          SearchText.fold(target.string), rowID,
         ])
       moved += 1
     }

@@ -1,0 +1,78 @@
+import ArgumentParser
+import LimelightCLI
+import LimelightModel
+import LimelightQuery
+
+@main
+struct FindIn: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "find-in",
+    abstract: "Find files and application items in the Limelight index.",
+    discussion: """
+      Words are ANDed; each matches as a prefix, ignoring case and accents, in names,
+      keywords, paths and text. "exact phrase", -excluded, a OR b and parentheses
+      combine them. Filters: kind:KIND (image, audio, video, text, pdf, document,
+      spreadsheet, presentation, archive, code, folder, app), ext:EXT[,EXT], in:DIR,
+      name:WORD, tag:WORD, type:MIME (image/* allowed), domain:DOMAIN.
+
+      Output: one URI per line when standard output is not a terminal; a readable
+      list on a terminal. Exit status: 0 when something matched, 1 when nothing did,
+      2 on a usage or query error. See find-in(1).
+      """)
+
+  @Argument(
+    parsing: .allUnrecognized,
+    help: ArgumentHelp("The words to find (a '-word' excludes).", valueName: "query"))
+  var query: [String] = []
+
+  @Flag(name: .long, help: "Print JSON Lines, one object per result.")
+  var json = false
+
+  @Flag(name: [.customShort("0"), .customLong("null")], help: "Separate URIs with NUL bytes.")
+  var null = false
+
+  @Option(name: .long, help: "Print at most N results (default: all; 20 on a terminal).")
+  var limit: Int?
+
+  @Flag(name: .long, help: "Print only the number of matches.")
+  var count = false
+
+  @Option(name: .customLong("in"), help: "Only items at or below this folder.")
+  var folder: String?
+
+  func run() throws {
+    let words = query.filter { $0 != "--" }
+    if let limit, limit < 0 { throw CommandFailure("--limit must be 0 or more, not \(limit)") }
+    if json && null { throw CommandFailure("--json and --null cannot be used together") }
+    let location = IndexLocation.fromEnvironment()
+    var parser = QueryParser(home: location.home)
+    var node: QueryNode
+    do {
+      node = try parser.parse(words.joined(separator: " "))
+      if let folder { node = .and([node, try parser.parse("in:" + folder)]) }
+    } catch {
+      throw CommandFailure(error.message)
+    }
+    let engine = SearchEngine(store: try openIndex())
+    if count {
+      let total = try engine.count(node)
+      print(total)
+      if total == 0 { throw CommandFailure("", status: ExitStatus.notFound) }
+      return
+    }
+    let terminal = Terminal.standardOutput()
+    let format: ResultFormat =
+      json ? .json : null ? .nullSeparated : terminal.isTerminal ? .human(terminal) : .uris
+    var shown = limit
+    if case .human = format, limit == nil { shown = 20 }
+    let results = try engine.search(node, limit: shown.map { $0 + 1 })
+    let printed = shown.map { Array(results.prefix($0)) } ?? results
+    ResultPrinter(format: format, engine: engine, query: node, home: location.home).print(printed)
+    if case .human = format, results.count > printed.count {
+      printError("… more results: use --limit N to see them, or pipe the output for all")
+    }
+    if results.isEmpty { throw CommandFailure("", status: ExitStatus.notFound) }
+  }
+
+  static func main() { mainWithStatus() }
+}

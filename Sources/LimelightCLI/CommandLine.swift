@@ -1,0 +1,132 @@
+import ArgumentParser
+import Foundation
+import LimelightModel
+import LimelightStore
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// An error a command reports as "name: message" with its own exit status.
+public struct CommandFailure: Error, CustomStringConvertible {
+  public var message: String
+  public var status: Int32
+  public init(_ message: String, status: Int32 = 2) {
+    self.message = message
+    self.status = status
+  }
+  public var description: String { message }
+}
+
+/// Exit statuses shared by every command.
+public enum ExitStatus {
+  public static let success: Int32 = 0
+  /// Nothing matched (find-in), a wait that timed out (reindex-request).
+  public static let notFound: Int32 = 1
+  /// A usage or query error, or an index that cannot be used.
+  public static let usage: Int32 = 2
+}
+
+extension ParsableCommand {
+  /// Parses and runs the command, mapping every error to a one-line message and
+  /// the documented status: usage errors exit 2, never with a stack trace.
+  public static func mainWithStatus(arguments: [String]? = nil) -> Never {
+    let name = configuration.commandName ?? "limelight"
+    do {
+      var command = try parseAsRoot(arguments)
+      try command.run()
+      Glibc.exit(ExitStatus.success)
+    } catch let failure as CommandFailure {
+      if !failure.message.isEmpty { printError("\(name): \(failure.message)") }
+      Glibc.exit(failure.status)
+    } catch let error as IndexStore.OpenError {
+      printError("\(name): \(error)")
+      Glibc.exit(ExitStatus.usage)
+    } catch let error as ExitCode {
+      Glibc.exit(error.rawValue)
+    } catch {
+      let code = exitCode(for: error)
+      if code == .success {
+        print(fullMessage(for: error))
+        Glibc.exit(0)
+      }
+      let message = fullMessage(for: error)
+      if message.isEmpty {
+        printError("\(name): \(error)")
+      } else {
+        printError(message.hasPrefix("Error: ") ? "\(name): " + message.dropFirst(7) : message)
+      }
+      Glibc.exit(code == .validationFailure || code.rawValue == 64 ? ExitStatus.usage : code.rawValue)
+    }
+  }
+}
+
+/// Writes a line to standard error.
+public func printError(_ message: String) {
+  FileHandle.standardError.write(Data((message + "\n").utf8))
+}
+
+/// Opens the index of the environment's location; a missing index is a clear error.
+public func openIndex(create: Bool = false) throws -> IndexStore {
+  try IndexStore.open(IndexLocation.fromEnvironment(), create: create)
+}
+
+/// What the terminal can show.
+public struct Terminal: Sendable {
+  public var isTerminal: Bool
+  public var color: Bool
+
+  public static func standardOutput() -> Terminal {
+    let tty = isatty(STDOUT_FILENO) == 1
+    let noColor = ProcessEnvironment.current["NO_COLOR"].map { !$0.isEmpty } ?? false
+    let dumb = ProcessEnvironment.current["TERM"] == "dumb"
+    return Terminal(isTerminal: tty, color: tty && !noColor && !dumb)
+  }
+
+  public func bold(_ text: String) -> String { color ? "\u{1B}[1m\(text)\u{1B}[0m" : text }
+  public func dim(_ text: String) -> String { color ? "\u{1B}[2m\(text)\u{1B}[0m" : text }
+  public func highlight(_ text: String) -> String {
+    color ? "\u{1B}[1;33m\(text)\u{1B}[0m" : "[\(text)]"
+  }
+}
+
+/// Buffered standard output for commands that print many lines.
+public final class OutputBuffer {
+  private var buffer: [UInt8] = []
+
+  public init() { buffer.reserveCapacity(1 << 16) }
+
+  public func write(_ text: String) {
+    buffer.append(contentsOf: text.utf8)
+    if buffer.count >= 1 << 16 { flush() }
+  }
+
+  public func write(bytes: [UInt8]) {
+    buffer.append(contentsOf: bytes)
+    if buffer.count >= 1 << 16 { flush() }
+  }
+
+  public func flush() {
+    var offset = 0
+    while offset < buffer.count {
+      let n = buffer[offset...].withUnsafeBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+      if n <= 0 {
+        if n < 0 && errno == EINTR { continue }
+        break  // A closed pipe: the reader has what it wanted.
+      }
+      offset += n
+    }
+    buffer.removeAll(keepingCapacity: true)
+  }
+
+  deinit { flush() }
+}
+
+/// "2026-11-22 14:03", or "today 14:03".
+public func shortDate(_ date: Date?) -> String {
+  guard let date else { return "" }
+  let formatter = DateFormatter()
+  formatter.locale = Locale(identifier: "en_US_POSIX")
+  formatter.dateFormat = Calendar.current.isDateInToday(date) ? "'today' HH:mm" : "yyyy-MM-dd HH:mm"
+  return formatter.string(from: date)
+}

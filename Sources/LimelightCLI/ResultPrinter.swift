@@ -1,0 +1,106 @@
+import Foundation
+import LimelightModel
+import LimelightQuery
+
+/// How `find-in` prints results: the output contract of scripts and people.
+public enum ResultFormat {
+  /// One URI per line (stdout is not a terminal).
+  case uris
+  /// URIs separated by NUL bytes (`-0`).
+  case nullSeparated
+  /// JSON Lines (`--json`).
+  case json
+  /// Name, kind, date, path and snippet, for a person at a terminal.
+  case human(Terminal)
+}
+
+public struct ResultPrinter {
+  let format: ResultFormat
+  let engine: SearchEngine
+  let query: QueryNode
+  let home: RawPath
+  let output = OutputBuffer()
+
+  public init(format: ResultFormat, engine: SearchEngine, query: QueryNode, home: RawPath) {
+    self.format = format
+    self.engine = engine
+    self.query = query
+    self.home = home
+  }
+
+  public func print(_ results: [SearchResult]) {
+    for result in results { print(result) }
+    output.flush()
+  }
+
+  func print(_ result: SearchResult) {
+    switch format {
+    case .uris:
+      output.write(result.uri + "\n")
+    case .nullSeparated:
+      output.write(bytes: Array(result.uri.utf8) + [0])
+    case .json:
+      output.write(json(result) + "\n")
+    case .human(let terminal):
+      var line = terminal.bold(result.displayName)
+      let details = [result.kind ?? result.contentType ?? "", shortDate(result.modified)]
+        .filter { !$0.isEmpty }.joined(separator: " · ")
+      if !details.isEmpty { line += "  " + terminal.dim(details) }
+      output.write(line + "\n")
+      let location = result.path.map(displayPath) ?? result.uri
+      output.write("  " + terminal.dim(location) + "\n")
+      if let snippet = engine.snippet(
+        for: result, query: query, open: "\u{1}", close: "\u{2}")
+      {
+        output.write("  " + highlight(snippet, terminal) + "\n")
+      }
+    }
+  }
+
+  func displayPath(_ path: RawPath) -> String {
+    // Control characters (a newline in a name) would break the layout.
+    let text = path.isInside(home) && home.bytes.count > 1
+      ? "~" + String(decoding: path.bytes.dropFirst(home.bytes.count), as: UTF8.self) : path.string
+    return String(String.UnicodeScalarView(text.unicodeScalars.map { $0.value < 0x20 ? "?" : $0 }))
+  }
+
+  func highlight(_ snippet: String, _ terminal: Terminal) -> String {
+    var out = ""
+    var marked = ""
+    var inside = false
+    for ch in snippet {
+      if ch == "\u{1}" {
+        inside = true
+      } else if ch == "\u{2}" {
+        out += terminal.highlight(marked)
+        marked = ""
+        inside = false
+      } else if ch.unicodeScalars.first!.value < 0x20 {
+        if inside { marked.append(" ") } else { out.append(" ") }
+      } else if inside {
+        marked.append(ch)
+      } else {
+        out.append(ch)
+      }
+    }
+    return out + marked
+  }
+
+  func json(_ result: SearchResult) -> String {
+    var object: [String: Any] = [
+      "uri": result.uri, "id": result.id, "domain": result.domain,
+      "displayName": result.displayName, "score": (-result.score * 1000).rounded() / 1000,
+      "contentType": result.contentType ?? NSNull(), "kind": result.kind ?? NSNull(),
+    ]
+    if let path = result.path { object["path"] = path.string }
+    if let size = result.size { object["size"] = size }
+    if let modified = result.modified {
+      object["modified"] = ISO8601DateFormatter().string(from: modified)
+    }
+    guard
+      let data = try? JSONSerialization.data(
+        withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+    else { return "{}" }
+    return String(decoding: data, as: UTF8.self)
+  }
+}

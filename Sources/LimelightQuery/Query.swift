@@ -1,0 +1,271 @@
+import LimelightModel
+
+/// A parsed query: words, phrases, exclusions, alternatives and filters.
+public indirect enum QueryNode: Equatable, Sendable {
+  /// Text to find. `prefix`: the last word may be the start of a longer one.
+  /// `column`: only in that part of the item (name, keywords).
+  case text(String, prefix: Bool, column: TextColumn?)
+  case filter(Filter)
+  case and([QueryNode])
+  case or([QueryNode])
+  case not(QueryNode)
+  /// Matches nothing (a word with no letters or digits).
+  case nothing
+}
+
+/// The indexed text columns a query can name.
+public enum TextColumn: String, Sendable {
+  case name, keywords, path, content
+}
+
+/// A condition on an item's attributes.
+public enum Filter: Equatable, Sendable {
+  case kind(KindClass)
+  /// File name extensions, lower-cased, without the dot.
+  case extensions([String])
+  /// Items at or below a folder.
+  case inFolder(RawPath)
+  /// A MIME type or pattern (`image/*`), matched against the type and its ancestors.
+  case contentType(String)
+  case domain(String)
+}
+
+/// A query the user got wrong, with the part at fault.
+public struct QueryError: Error, CustomStringConvertible, Sendable {
+  public var message: String
+  public init(_ message: String) { self.message = message }
+  public var description: String { message }
+}
+
+/// Reads the query language of `find-in`.
+///
+/// Words are ANDed, each matching as a prefix; `"exact phrase"`; `-word` and
+/// `-"phrase"` exclude; `a OR b` (also `|`); parentheses group; `kind:`, `ext:`,
+/// `in:`, `name:`, `tag:`, `type:` and `domain:` filter. Any other string is text:
+/// nothing the user types reaches SQLite's FTS syntax unquoted.
+public struct QueryParser {
+  private var tokens: [Token] = []
+  private var position = 0
+  private let currentDirectory: () -> RawPath
+  private let home: RawPath
+
+  enum Token: Equatable {
+    case word(String)
+    case phrase(String)
+    case minus
+    case or
+    case open
+    case close
+  }
+
+  public init(home: RawPath, currentDirectory: @escaping () -> RawPath = { RawPath.absolute(".") }) {
+    self.home = home
+    self.currentDirectory = currentDirectory
+  }
+
+  /// Parses a query; an empty query or a malformed filter throws ``QueryError``.
+  public mutating func parse(_ query: String) throws(QueryError) -> QueryNode {
+    tokens = Self.tokenize(query)
+    position = 0
+    if tokens.isEmpty { throw QueryError("the query is empty: give a word to find") }
+    var nodes: [QueryNode] = []
+    while position < tokens.count {
+      if tokens[position] == .close {
+        position += 1  // A stray ")" is ignored.
+        continue
+      }
+      nodes.append(try parseOr())
+    }
+    let query = Self.simplify(.and(nodes))
+    return query == .and([]) ? .nothing : query
+  }
+
+  static func tokenize(_ query: String) -> [Token] {
+    var tokens: [Token] = []
+    var current = ""
+    var chars = Array(query)
+    chars.append(" ")
+    var i = 0
+    func endWord() {
+      guard !current.isEmpty else { return }
+      tokens.append(current == "OR" || current == "|" || current == "||" ? .or : .word(current))
+      current = ""
+    }
+    while i < chars.count {
+      let ch = chars[i]
+      if ch.isWhitespace {
+        endWord()
+      } else if ch == "\"" && (current.isEmpty || current.hasSuffix(":")) {
+        // A phrase, alone or as a filter's value (name:"two words").
+        var phrase = ""
+        i += 1
+        while i < chars.count - 1 && chars[i] != "\"" {
+          phrase.append(chars[i])
+          i += 1
+        }
+        if current.isEmpty {
+          tokens.append(.phrase(phrase))
+        } else {
+          current += phrase
+          tokens.append(.word(current))
+          current = ""
+        }
+      } else if ch == "-" && current.isEmpty && i + 1 < chars.count && !chars[i + 1].isWhitespace
+        && (tokens.isEmpty || tokens.last != .minus)
+      {
+        tokens.append(.minus)
+      } else if ch == "(" && current.isEmpty {
+        tokens.append(.open)
+      } else if ch == ")" {
+        endWord()
+        tokens.append(.close)
+      } else {
+        current.append(ch)
+      }
+      i += 1
+    }
+    return tokens
+  }
+
+  private mutating func parseOr() throws(QueryError) -> QueryNode {
+    var alternatives = [try parseAnd()]
+    while position < tokens.count, tokens[position] == .or {
+      position += 1
+      if position >= tokens.count || tokens[position] == .close { break }
+      alternatives.append(try parseAnd())
+    }
+    return alternatives.count == 1 ? alternatives[0] : .or(alternatives)
+  }
+
+  private mutating func parseAnd() throws(QueryError) -> QueryNode {
+    var parts: [QueryNode] = []
+    while position < tokens.count {
+      let token = tokens[position]
+      if token == .or || token == .close { break }
+      parts.append(try parseUnary())
+    }
+    return parts.count == 1 ? parts[0] : .and(parts)
+  }
+
+  private mutating func parseUnary() throws(QueryError) -> QueryNode {
+    let token = tokens[position]
+    position += 1
+    switch token {
+    case .minus:
+      guard position < tokens.count, tokens[position] != .or, tokens[position] != .close else {
+        return .and([])
+      }
+      return .not(try parseUnary())
+    case .open:
+      var inner: [QueryNode] = []
+      while position < tokens.count && tokens[position] != .close {
+        inner.append(try parseOr())
+      }
+      if position < tokens.count { position += 1 }
+      return inner.count == 1 ? inner[0] : .and(inner)
+    case .phrase(let text):
+      return Self.textNode(text, prefix: false, column: nil)
+    case .word(let word):
+      return try wordNode(word)
+    case .or, .close:
+      return .and([])
+    }
+  }
+
+  /// A word with no letter or digit is dropped (an empty group), as a tokenizer would.
+  static func textNode(_ text: String, prefix: Bool, column: TextColumn?) -> QueryNode {
+    SearchText.hasWordCharacters(text) ? .text(text, prefix: prefix, column: column) : .and([])
+  }
+
+  private func wordNode(_ word: String) throws(QueryError) -> QueryNode {
+    guard let colon = word.firstIndex(of: ":"), colon != word.startIndex else {
+      return Self.textNode(word, prefix: true, column: nil)
+    }
+    let name = word[..<colon].lowercased()
+    let value = String(word[word.index(after: colon)...])
+    let filterNames = ["kind", "ext", "in", "name", "tag", "type", "domain"]
+    guard filterNames.contains(name) else { return Self.textNode(word, prefix: true, column: nil) }
+    guard !value.isEmpty else {
+      throw QueryError("'\(name):' needs a value, as in \(Self.example(name))")
+    }
+    switch name {
+    case "kind":
+      guard let kind = KindClass.named(value) else {
+        throw QueryError(
+          "unknown kind '\(value)' in '\(word)': use one of "
+            + KindClass.allCases.map(\.rawValue).joined(separator: ", "))
+      }
+      return .filter(.kind(kind))
+    case "ext":
+      let extensions = value.split(separator: ",").map {
+        $0.drop(while: { $0 == "." }).lowercased()
+      }.filter { !$0.isEmpty }
+      guard !extensions.isEmpty, extensions.allSatisfy({ !$0.contains("/") }) else {
+        throw QueryError("'\(word)' is not an extension list: write ext:pdf or ext:jpg,png")
+      }
+      return .filter(.extensions(extensions))
+    case "in":
+      return .filter(.inFolder(resolveFolder(value)))
+    case "name":
+      return Self.textNode(value, prefix: true, column: .name)
+    case "tag":
+      return Self.textNode(value, prefix: true, column: .keywords)
+    case "type":
+      let lower = value.lowercased()
+      let allowed = lower.allSatisfy { $0.isLetter || $0.isNumber || "/.+-_*".contains($0) }
+      guard allowed, lower.contains("/") || lower == "*" else {
+        throw QueryError("'\(word)' is not a MIME type: write type:image/png or type:text/*")
+      }
+      return .filter(.contentType(lower))
+    default:
+      guard value.allSatisfy({ $0.isLetter || $0.isNumber || "._-".contains($0) }) else {
+        throw QueryError("'\(word)' is not a domain: write domain:com.example.notes")
+      }
+      return .filter(.domain(value))
+    }
+  }
+
+  private func resolveFolder(_ value: String) -> RawPath {
+    if value == "~" { return home }
+    if value.hasPrefix("~/") { return home.appending(String(value.dropFirst(2))).lexicallyNormalized }
+    if value.hasPrefix("/") { return RawPath(value).lexicallyNormalized }
+    return currentDirectory().appending(value).lexicallyNormalized
+  }
+
+  static func example(_ filter: String) -> String {
+    switch filter {
+    case "kind": return "kind:pdf"
+    case "ext": return "ext:md"
+    case "in": return "in:~/Documents"
+    case "name": return "name:report"
+    case "tag": return "tag:work"
+    case "type": return "type:image/*"
+    default: return "domain:com.example.notes"
+    }
+  }
+
+  /// Flattens nested ANDs and ORs and drops empty groups.
+  static func simplify(_ node: QueryNode) -> QueryNode {
+    switch node {
+    case .and(let parts):
+      var flat: [QueryNode] = []
+      for part in parts.map(simplify) {
+        if case .and(let inner) = part { flat.append(contentsOf: inner) } else { flat.append(part) }
+      }
+      return flat.count == 1 ? flat[0] : .and(flat)
+    case .or(let parts):
+      var flat: [QueryNode] = []
+      for part in parts.map(simplify) {
+        if case .or(let inner) = part { flat.append(contentsOf: inner) } else if part != .and([]) {
+          flat.append(part)
+        }
+      }
+      return flat.count == 1 ? flat[0] : .or(flat)
+    case .not(let inner):
+      let simple = simplify(inner)
+      return simple == .and([]) ? simple : .not(simple)
+    default:
+      return node
+    }
+  }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import GRDB
+import LimelightModel
+
+/// Turns a ``QueryNode`` into SQL over the index. User text only ever reaches
+/// SQLite as bound parameters, and inside FTS5 expressions only as quoted strings.
+struct SQLCompiler {
+  var arguments: [any DatabaseValueConvertible] = []
+
+  /// The FTS5 expression for a node made only of text (no filters, no negation).
+  static func ftsExpression(_ node: QueryNode) -> String? {
+    switch node {
+    case .text(let text, let prefix, let column):
+      let quoted = "\"" + SearchText.fold(text).replacingOccurrences(of: "\"", with: "\"\"") + "\""
+      let phrase = prefix ? quoted + " *" : quoted
+      return column.map { "\($0.rawValue) : \(phrase)" } ?? phrase
+    case .and(let parts) where !parts.isEmpty:
+      let inner = parts.compactMap(ftsExpression)
+      return inner.count == parts.count ? "(" + inner.joined(separator: " AND ") + ")" : nil
+    case .or(let parts) where !parts.isEmpty:
+      let inner = parts.compactMap(ftsExpression)
+      return inner.count == parts.count ? "(" + inner.joined(separator: " OR ") + ")" : nil
+    default:
+      return nil
+    }
+  }
+
+  /// The same expression, restricted to names (for ranking name matches first).
+  static func nameExpression(_ node: QueryNode) -> String? {
+    switch node {
+    case .text(let text, let prefix, _):
+      return ftsExpression(.text(text, prefix: prefix, column: .name))
+    case .and(let parts) where !parts.isEmpty:
+      let inner = parts.compactMap(nameExpression)
+      return inner.count == parts.count ? "(" + inner.joined(separator: " AND ") + ")" : nil
+    case .or(let parts) where !parts.isEmpty:
+      let inner = parts.compactMap(nameExpression)
+      return inner.count == parts.count ? "(" + inner.joined(separator: " OR ") + ")" : nil
+    default:
+      return nil
+    }
+  }
+
+  /// A SQL condition on `item` for any node.
+  mutating func condition(_ node: QueryNode) -> String {
+    if let fts = Self.ftsExpression(node) {
+      arguments.append(fts)
+      return "item.rowid IN (SELECT rowid FROM item_text WHERE item_text MATCH ?)"
+    }
+    switch node {
+    case .text:
+      return "0"  // Unreachable: text always has an FTS expression.
+    case .filter(let filter):
+      return condition(filter)
+    case .and(let parts):
+      if parts.isEmpty { return "1" }
+      return "(" + parts.map { condition($0) }.joined(separator: " AND ") + ")"
+    case .or(let parts):
+      if parts.isEmpty { return "0" }
+      return "(" + parts.map { condition($0) }.joined(separator: " OR ") + ")"
+    case .not(let inner):
+      return "NOT " + condition(inner)
+    case .nothing:
+      return "0"
+    }
+  }
+
+  mutating func condition(_ filter: Filter) -> String {
+    switch filter {
+    case .kind(let kind):
+      arguments.append(" \(kind.rawValue) ")
+      return "instr(item.kindClasses, ?) > 0"
+    case .extensions(let extensions):
+      let parts = extensions.map { ext in
+        arguments.append(ext.utf8.count + 1)
+        arguments.append("." + ext)
+        return "lower(substr(item.displayName, -?)) = ?"
+      }
+      return "(" + parts.joined(separator: " OR ") + ")"
+    case .inFolder(let folder):
+      var base = folder.bytes
+      if base.count > 1 && base.last == UInt8(ascii: "/") { base.removeLast() }
+      if base == [UInt8(ascii: "/")] { base = [] }
+      arguments.append(Data(base + [UInt8(ascii: "/")]))
+      arguments.append(Data(base + [UInt8(ascii: "0")]))
+      return "(item.path > ? AND item.path < ?)"
+    case .contentType(let pattern):
+      arguments.append("* " + pattern + " *")
+      return "item.contentTypeTree GLOB ?"
+    case .domain(let domain):
+      arguments.append(domain)
+      arguments.append(domain.utf8.count + 1)
+      arguments.append(domain + ".")
+      return "(item.domain = ? OR substr(item.domain, 1, ?) = ?)"
+    }
+  }
+}

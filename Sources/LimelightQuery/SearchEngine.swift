@@ -1,0 +1,130 @@
+import Foundation
+import GRDB
+import LimelightModel
+import LimelightStore
+
+/// One item found by a query.
+public struct SearchResult: Sendable {
+  public var rowID: Int64
+  public var id: String
+  public var domain: String
+  public var uri: String
+  public var path: RawPath?
+  public var displayName: String
+  public var contentType: String?
+  public var kind: String?
+  public var modified: Date?
+  public var size: Int64?
+  public var isFolder: Bool
+  /// Lower is better: the rank that ordered the results.
+  public var score: Double
+}
+
+/// Runs queries against the index.
+public struct SearchEngine: Sendable {
+  public let store: IndexStore
+
+  public init(store: IndexStore) { self.store = store }
+
+  /// The best matches first; `limit` nil for all of them.
+  public func search(_ query: QueryNode, limit: Int? = nil) throws -> [SearchResult] {
+    let (sql, arguments) = build(query, counting: false, limit: limit)
+    return try store.read { db in
+      try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)).map(Self.result)
+    }
+  }
+
+  /// How many items match.
+  public func count(_ query: QueryNode) throws -> Int {
+    let (sql, arguments) = build(query, counting: true, limit: nil)
+    return try store.read { db in
+      try Int.fetchOne(db, sql: sql, arguments: StatementArguments(arguments)) ?? 0
+    }
+  }
+
+  /// A fragment of the item's text around the match, the matched words between
+  /// `open` and `close`, or nil when the match is not in the text.
+  public func snippet(for result: SearchResult, query: QueryNode, open: String, close: String)
+    -> String?
+  {
+    guard let expression = SQLCompiler.ftsExpression(Self.positiveText(query) ?? .nothing) else {
+      return nil
+    }
+    let text = try? store.read { db in
+      try String.fetchOne(
+        db,
+        sql: """
+          SELECT snippet(item_text, 3, ?, ?, '…', 16) FROM item_text
+          WHERE item_text MATCH ? AND rowid = ?
+          """, arguments: [open, close, expression, result.rowID])
+    }
+    guard let text, text.contains(open) else { return nil }
+    return text.split(whereSeparator: \.isNewline).joined(separator: " ")
+  }
+
+  /// The text that must match, ANDed at the top of the query (what FTS can rank).
+  static func positiveText(_ query: QueryNode) -> QueryNode? {
+    let parts: [QueryNode]
+    if case .and(let all) = query { parts = all } else { parts = [query] }
+    let text = parts.filter { SQLCompiler.ftsExpression($0) != nil }
+    if text.isEmpty { return nil }
+    return text.count == 1 ? text[0] : .and(text)
+  }
+
+  func build(_ query: QueryNode, counting: Bool, limit: Int?) -> (String, [any DatabaseValueConvertible]) {
+    let parts: [QueryNode]
+    if case .and(let all) = query { parts = all } else { parts = [query] }
+    let text = Self.positiveText(query)
+    var compiler = SQLCompiler()
+    var sql: String
+    var joinArguments: [any DatabaseValueConvertible] = []
+    let columns = """
+      item.rowid, item.id, item.domain, item.uri, item.path, item.displayName, item.contentType,
+      item.kind, item.modified, item.size, item.isFolder
+      """
+    if let text, let fts = SQLCompiler.ftsExpression(text) {
+      joinArguments.append(fts)
+      if counting {
+        sql = "SELECT count(*) FROM item_text JOIN item ON item.rowid = item_text.rowid"
+      } else {
+        // Name matches first, then BM25 over name, keywords, path and content.
+        var tier = "1"
+        if let names = SQLCompiler.nameExpression(text) {
+          tier =
+            "CASE WHEN item.rowid IN (SELECT rowid FROM item_text WHERE item_text MATCH ?) THEN 0 ELSE 1 END"
+          joinArguments.insert(names, at: 0)
+        }
+        sql = """
+          SELECT \(columns), \(tier) AS tier, bm25(item_text, 10.0, 6.0, 2.0, 1.0) AS score
+          FROM item_text JOIN item ON item.rowid = item_text.rowid
+          """
+      }
+      sql += " WHERE item_text MATCH ?"
+    } else {
+      sql =
+        counting
+        ? "SELECT count(*) FROM item WHERE 1"
+        : "SELECT \(columns), 1 AS tier, 0.0 AS score FROM item WHERE 1"
+    }
+    let rest = parts.filter { SQLCompiler.ftsExpression($0) == nil }
+    for part in rest { sql += " AND " + compiler.condition(part) }
+    sql += " AND (item.expirationDate IS NULL OR item.expirationDate > ?)"
+    compiler.arguments.append(Date().timeIntervalSince1970)
+    if !counting {
+      sql +=
+        " ORDER BY item.hidden, tier, score + item.depth * 0.05, item.modified DESC, item.displayName, item.rowid"
+      if let limit { sql += " LIMIT \(max(0, limit))" }
+    }
+    return (sql, joinArguments + compiler.arguments)
+  }
+
+  static func result(_ row: Row) -> SearchResult {
+    let pathData: Data? = row["path"]
+    return SearchResult(
+      rowID: row["rowid"], id: row["id"], domain: row["domain"], uri: row["uri"],
+      path: pathData.map { RawPath(bytes: Array($0)) }, displayName: row["displayName"],
+      contentType: row["contentType"], kind: row["kind"],
+      modified: (row["modified"] as Double?).map { Date(timeIntervalSince1970: $0) },
+      size: row["size"], isFolder: row["isFolder"], score: row["score"])
+  }
+}

@@ -1,0 +1,63 @@
+import Dispatch
+import Foundation
+import LimelightImport
+import LimelightModel
+
+/// A file waiting to be read.
+struct ImportJob: Sendable {
+  var path: RawPath
+  var status: FileStatus
+  var hidden: Bool
+}
+
+/// Runs importers on several files at once, one importer (and so one libmagic
+/// handle) per worker.
+final class Extractor: @unchecked Sendable {
+  private let importers: [FileImporter]
+
+  init(mime: MIMEDatabase, maxTextBytes: Int, workers: Int) {
+    importers = (0..<max(1, workers)).map { _ in
+      FileImporter(mime: mime, maxTextBytes: maxTextBytes)
+    }
+  }
+
+  /// The records of `jobs`, in order.
+  func extract(_ jobs: [ImportJob]) -> [FileRecord] {
+    if jobs.isEmpty { return [] }
+    let results = ResultSlots(count: jobs.count)
+    let workers = min(importers.count, jobs.count)
+    DispatchQueue.concurrentPerform(iterations: workers) { worker in
+      let importer = importers[worker]
+      while let index = results.claim() {
+        let job = jobs[index]
+        results.store(importer.record(for: job.path, status: job.status, hidden: job.hidden), at: index)
+      }
+    }
+    return results.values()
+  }
+}
+
+/// Slots that workers claim one by one and fill.
+private final class ResultSlots: @unchecked Sendable {
+  private let lock = NSLock()
+  private var next = 0
+  private var slots: [FileRecord?]
+
+  init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+  func claim() -> Int? {
+    lock.lock()
+    defer { lock.unlock() }
+    guard next < slots.count else { return nil }
+    next += 1
+    return next - 1
+  }
+
+  func store(_ record: FileRecord, at index: Int) {
+    lock.lock()
+    slots[index] = record
+    lock.unlock()
+  }
+
+  func values() -> [FileRecord] { slots.map { $0! } }
+}

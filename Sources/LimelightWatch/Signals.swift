@@ -1,0 +1,39 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// SIGTERM, SIGINT and SIGHUP ask the watcher to commit what it has and stop.
+/// The handler only sets a flag and writes to a pipe that the event loop polls.
+enum StopSignal {
+  nonisolated(unsafe) static var requested: sig_atomic_t = 0
+  nonisolated(unsafe) static var pipeWrite: Int32 = -1
+  nonisolated(unsafe) static var pipeRead: Int32 = -1
+
+  static func install() {
+    var fds: [Int32] = [-1, -1]
+    if pipe(&fds) == 0 {
+      for fd in fds {
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        _ = fcntl(fd, F_SETFL, O_NONBLOCK)
+      }
+      pipeRead = fds[0]
+      pipeWrite = fds[1]
+    }
+    for sig in [SIGTERM, SIGINT, SIGHUP] {
+      signal(sig) { _ in
+        StopSignal.requested = 1
+        if StopSignal.pipeWrite >= 0 { _ = write(StopSignal.pipeWrite, "x", 1) }
+      }
+    }
+    signal(SIGPIPE, SIG_IGN)
+  }
+
+  static var isRequested: Bool { requested != 0 }
+}
+
+/// Seconds on a clock that never jumps.
+func monotonicNow() -> Double {
+  var ts = timespec()
+  clock_gettime(CLOCK_MONOTONIC, &ts)
+  return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+}

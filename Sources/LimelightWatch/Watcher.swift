@@ -1,0 +1,652 @@
+import Foundation
+import LimelightImport
+import LimelightModel
+import LimelightStore
+import Logging
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The watcher's engine: it reconciles the roots with the index, then follows
+/// inotify, carrying out durable requests as they come.
+///
+/// Everything runs on one thread around `poll(2)`: events, settle timers and
+/// requests are handled in order, and only content extraction fans out to
+/// worker threads. Writes are gathered into batches, one transaction each.
+public final class Watcher {
+  let store: IndexStore
+  let location: IndexLocation
+  let configuration: Configuration
+  let roots: [RawPath]
+  let rules: ExclusionRules
+  let extractor: Extractor
+  let logger: Logger
+  let watching: Bool
+
+  var inotify: Inotify?
+  var wakeInotify: Inotify?
+  var watchPaths: [Int32: RawPath] = [:]
+  var watchOf: [RawPath: Int32] = [:]
+  /// Folders that could not be watched (the kernel's limit): rescanned on a timer.
+  var unwatched: Set<RawPath> = []
+  var watchLimitReached = false
+  var overflows = 0
+  var nextUnwatchedRescan = 0.0
+
+  /// Paths whose change waits for the file to settle.
+  var due: [RawPath: PendingChange] = [:]
+  /// MOVED_FROM halves waiting for their MOVED_TO, by cookie.
+  var pendingMoves: [UInt32: (path: RawPath, deadline: Double, isFolder: Bool)] = [:]
+  /// Folders to reconcile with the disk (new folders, marker changes, overflows).
+  var rescanQueue: [RawPath] = []
+  var batch: [Operation] = []
+  var paused = false
+  var crawlSeen = 0
+  var crawlDone = false
+  var lastError: String?
+  var statusChanged = true
+
+  struct PendingChange {
+    var deadline: Double
+    var firstSeen: Double
+    /// Re-read even when size and time look unchanged (a rename that changed the extension).
+    var force: Bool
+  }
+
+  enum Operation {
+    case importFile(ImportJob)
+    case metadata(RawPath, FileStatus)
+    case move(RawPath, RawPath)
+    case remove(RawPath)
+    case failure(RawPath, String)
+    case complete(IndexRequest, String)
+  }
+
+  /// Commit after this many operations while crawling.
+  static let batchSize = 512
+
+  public init(
+    store: IndexStore, configuration: Configuration, roots: [RawPath], watching: Bool,
+    logger: Logger
+  ) {
+    self.store = store
+    self.location = store.location
+    self.configuration = configuration
+    self.roots = roots
+    self.rules = ExclusionRules(
+      configuration: configuration,
+      alwaysExcluded: [
+        store.location.dataDirectory, store.location.runtimeDirectory,
+        store.location.cacheHome.appending("thumbnails"),
+      ])
+    let workers = max(1, min(4, ProcessInfo.processInfo.activeProcessorCount))
+    self.extractor = Extractor(
+      mime: MIMEDatabase(), maxTextBytes: configuration.maxTextBytes, workers: workers)
+    self.logger = logger
+    self.watching = watching
+  }
+
+  // MARK: - Running
+
+  /// Crawls, then (unless `watching` is false) follows changes until a stop signal.
+  public func run() throws {
+    StopSignal.install()
+    if watching {
+      inotify = try Inotify()
+      let wake = try Inotify()
+      try? FileSystem.makeDirectories(location.runtimeDirectory, mode: 0o700)
+      _ = wake.addWatch(
+        location.runtimeDirectory,
+        mask: UInt32(IN_CLOSE_WRITE) | UInt32(IN_ATTRIB) | UInt32(IN_MOVED_TO) | UInt32(IN_CREATE))
+      wakeInotify = wake
+    }
+    paused = (try? store.read { db in try Bool.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'paused'") }) ?? false
+    try store.write { writer in
+      try writer.setMeta("status.pid", Int(getpid()))
+      try writer.setMeta("status.state", paused ? "paused" : "crawling")
+      try writer.setMeta("status.crawlDone", false)
+      try writer.setMeta("status.crawlSeen", 0)
+      let rootsJSON = try JSONSerialization.data(withJSONObject: roots.map(\.string))
+      try writer.setMeta("status.roots", String(decoding: rootsJSON, as: UTF8.self))
+      try writer.removeFiles(outside: roots)
+    }
+    for root in roots where FileSystem.status(root)?.isDirectory != true {
+      note("root \(root.string) is missing or not a folder; it is checked again on each rescan")
+    }
+    processRequests()
+    if !paused || !watching { initialCrawl() }
+    if watching && !StopSignal.isRequested { eventLoop() }
+    flush()
+    try? store.write { writer in
+      try writer.setMeta("status.state", "stopped")
+      try writer.pruneRemovals()
+    }
+    try? store.pruneRequests()
+    store.checkpoint()
+  }
+
+  func initialCrawl() {
+    let started = monotonicNow()
+    for root in roots where !StopSignal.isRequested { reconcile(root, force: false) }
+    flush()
+    if StopSignal.isRequested { return }
+    crawlDone = true
+    statusChanged = true
+    flush()
+    logger.info(
+      "crawl done",
+      metadata: [
+        "entries": "\(crawlSeen)", "seconds": "\(String(format: "%.1f", monotonicNow() - started))",
+        "watches": "\(watchPaths.count)",
+      ])
+  }
+
+  func eventLoop() {
+    nextUnwatchedRescan = monotonicNow() + configuration.rescanSeconds
+    while !StopSignal.isRequested {
+      var fds = [pollfd(fd: StopSignal.pipeRead, events: Int16(POLLIN), revents: 0)]
+      if let wake = wakeInotify { fds.append(pollfd(fd: wake.fd, events: Int16(POLLIN), revents: 0)) }
+      if !paused, let inotify { fds.append(pollfd(fd: inotify.fd, events: Int16(POLLIN), revents: 0)) }
+      let ready = poll(&fds, nfds_t(fds.count), pollTimeout())
+      if ready < 0 && errno != EINTR { break }
+      if StopSignal.isRequested { break }
+      if let wake = wakeInotify, !wake.readEvents().isEmpty { processRequests() }
+      if !paused, let inotify {
+        let events = inotify.readEvents()
+        if !events.isEmpty { handle(events) }
+      }
+      if paused { continue }
+      processDue()
+      processRescans()
+      flush()
+    }
+  }
+
+  /// Milliseconds until the next timer, or -1 to sleep until something happens.
+  func pollTimeout() -> Int32 {
+    if paused { return -1 }
+    var next = Double.infinity
+    for change in due.values { next = min(next, change.deadline) }
+    for move in pendingMoves.values { next = min(next, move.deadline) }
+    if !unwatched.isEmpty || roots.contains(where: { watchOf[$0] == nil }) {
+      next = min(next, nextUnwatchedRescan)
+    }
+    if !rescanQueue.isEmpty { return 0 }
+    guard next.isFinite else { return -1 }
+    return Int32(max(0, min(3_600_000, ((next - monotonicNow()) * 1000).rounded(.up))))
+  }
+
+  // MARK: - Events
+
+  func handle(_ events: [InotifyEvent]) {
+    let now = monotonicNow()
+    for event in events {
+      if event.has(IN_Q_OVERFLOW) {
+        overflows += 1
+        statusChanged = true
+        logger.warning("inotify queue overflowed; rescanning every root")
+        rescanQueue.append(contentsOf: roots)
+        continue
+      }
+      if event.has(IN_IGNORED) {
+        if let path = watchPaths.removeValue(forKey: event.watch), watchOf[path] == event.watch {
+          watchOf[path] = nil
+        }
+        continue
+      }
+      guard let folder = watchPaths[event.watch] else { continue }
+      guard let name = event.name else {
+        if event.has(IN_DELETE_SELF) && roots.contains(folder) {
+          batch.append(.remove(folder))
+          unwatchTree(folder)
+        }
+        continue
+      }
+      let path = folder.appending(name)
+      let isFolder = event.has(IN_ISDIR)
+      if Configuration.markerFiles.contains(name.string) {
+        rescanQueue.append(folder)
+        continue
+      }
+      guard let eventRoot = root(of: path) else { continue }
+      let excluded = rules.excludes(path, root: eventRoot)
+      if event.has(IN_MOVED_FROM) {
+        pendingMoves[event.cookie] = (path, now + 0.05, isFolder)
+        continue
+      }
+      if event.has(IN_MOVED_TO) {
+        if let from = pendingMoves.removeValue(forKey: event.cookie) {
+          if excluded {
+            removeNow(from.path, isFolder: from.isFolder)
+          } else if root(of: from.path) != nil && !rules.excludes(from.path, root: eventRoot) {
+            moveNow(from: from.path, to: path, isFolder: isFolder)
+          } else {
+            arrived(path, isFolder: isFolder, now: now)
+          }
+        } else if !excluded {
+          arrived(path, isFolder: isFolder, now: now)
+        }
+        continue
+      }
+      if excluded { continue }
+      if event.has(IN_DELETE) {
+        removeNow(path, isFolder: isFolder)
+      } else if event.has(IN_CREATE) {
+        if isFolder {
+          arrived(path, isFolder: true, now: now)
+        } else {
+          schedule(path, delay: configuration.settleSeconds, now: now)
+        }
+      } else if event.has(IN_CLOSE_WRITE) || event.has(IN_ATTRIB) {
+        schedule(path, delay: 0.02, now: now, settled: true)
+      } else if event.has(IN_MODIFY) {
+        schedule(path, delay: configuration.settleSeconds, now: now)
+      }
+    }
+  }
+
+  /// Indexes `path` once it has been quiet for `delay` seconds; a file written
+  /// without pause is still indexed after ten settle periods (at least 5 s).
+  func schedule(_ path: RawPath, delay: Double, now: Double, settled: Bool = false, force: Bool = false) {
+    var change = due[path] ?? PendingChange(deadline: now + delay, firstSeen: now, force: force)
+    let latest = change.firstSeen + max(5, configuration.settleSeconds * 10)
+    change.deadline = settled ? now + delay : min(max(change.deadline, now + delay), latest)
+    change.force = change.force || force
+    due[path] = change
+  }
+
+  func arrived(_ path: RawPath, isFolder: Bool, now: Double) {
+    if isFolder {
+      rescanQueue.append(path)
+    } else {
+      schedule(path, delay: 0.02, now: now, settled: true)
+    }
+  }
+
+  func removeNow(_ path: RawPath, isFolder: Bool) {
+    for key in due.keys where key.isInside(path) { due[key] = nil }
+    batch.append(.remove(path))
+    if isFolder { unwatchTree(path) }
+  }
+
+  func moveNow(from old: RawPath, to new: RawPath, isFolder: Bool) {
+    for (key, change) in due where key.isInside(old) {
+      due[key] = nil
+      due[key.rebased(from: old, to: new)] = change
+    }
+    batch.append(.move(old, new))
+    if isFolder {
+      for (path, wd) in watchOf where path.isInside(old) {
+        let target = path.rebased(from: old, to: new)
+        watchOf[path] = nil
+        watchOf[target] = wd
+        watchPaths[wd] = target
+      }
+      for path in unwatched where path.isInside(old) {
+        unwatched.remove(path)
+        unwatched.insert(path.rebased(from: old, to: new))
+      }
+      // Entries inside may have been excluded (or not) under the old name.
+      rescanQueue.append(new)
+    } else if Self.fileExtension(old) != Self.fileExtension(new) {
+      // Another extension may mean another content type: read it again.
+      schedule(new, delay: 0.02, now: monotonicNow(), settled: true, force: true)
+    }
+  }
+
+  static func fileExtension(_ path: RawPath) -> [UInt8] {
+    let name = path.lastComponent.bytes
+    guard let dot = name.lastIndex(of: UInt8(ascii: ".")) else { return [] }
+    return Array(name[dot...]).map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 }
+  }
+
+  /// Carries out settled changes and unpaired moves whose time has come.
+  func processDue() {
+    let now = monotonicNow()
+    for (cookie, move) in pendingMoves where move.deadline <= now {
+      pendingMoves[cookie] = nil
+      removeNow(move.path, isFolder: move.isFolder)
+    }
+    let ready = due.filter { $0.value.deadline <= now }
+    guard !ready.isEmpty else { return }
+    for path in ready.keys { due[path] = nil }
+    flush()  // moves and removals first, so stored states below are current
+    let stored = (try? store.fileStates(at: Array(ready.keys))) ?? [:]
+    for (path, change) in ready {
+      consider(path, stored: stored[path], force: change.force)
+    }
+  }
+
+  /// Decides what a path needs, comparing the disk with what the index remembers.
+  func consider(_ path: RawPath, stored: StoredFileState?, force: Bool) {
+    guard let status = FileSystem.status(path) else {
+      if stored != nil { batch.append(.remove(path)) }
+      return
+    }
+    if status.isDirectory && watchOf[path] == nil && inotify != nil && stored == nil {
+      rescanQueue.append(path)
+      return
+    }
+    if let stored, !force, !stored.contentDiffers(from: status) {
+      if stored.metadataDiffers(from: status) { batch.append(.metadata(path, status)) }
+      return
+    }
+    batch.append(.importFile(ImportJob(path: path, status: status, hidden: isHidden(path))))
+  }
+
+  func processRescans() {
+    while !rescanQueue.isEmpty && !StopSignal.isRequested && !paused {
+      let folder = rescanQueue.removeFirst()
+      rescanQueue.removeAll { $0.isInside(folder) }
+      reconcile(folder, force: false)
+      flush()
+    }
+    if monotonicNow() >= nextUnwatchedRescan {
+      nextUnwatchedRescan = monotonicNow() + configuration.rescanSeconds
+      var folders = Array(unwatched)
+      folders.append(contentsOf: roots.filter { watchOf[$0] == nil })
+      let tops = folders.filter { f in !folders.contains { $0 != f && f.isInside($0) } }
+      for folder in tops where !StopSignal.isRequested {
+        logger.debug("rescanning an unwatched folder", metadata: ["folder": "\(folder.string)"])
+        reconcile(folder, force: false)
+        flush()
+      }
+    }
+  }
+
+  // MARK: - Reconciling
+
+  /// Brings the index in line with the disk at and below `top`, watching every
+  /// folder before listing it so that nothing created meanwhile is missed.
+  /// Unchanged files (same identity, size and time) are not read again, unless `force`.
+  func reconcile(_ top: RawPath, force: Bool) {
+    guard let root = root(of: top) else { return }
+    if isExcluded(top, root: root) {
+      batch.append(.remove(top))
+      unwatchTree(top)
+      return
+    }
+    flush()
+    var stored: [RawPath: StoredFileState]
+    do {
+      stored = try store.fileStates(under: top)
+    } catch {
+      note("cannot read the index: \(error)")
+      return
+    }
+    guard let topStatus = FileSystem.status(top) else {
+      if !stored.isEmpty { batch.append(.remove(top)) }
+      unwatchTree(top)
+      return
+    }
+    var byIdentity: [FileKey: RawPath]?
+    var seen: Set<RawPath> = []
+
+    func visit(_ path: RawPath, _ status: FileStatus) {
+      seen.insert(path)
+      crawlSeen += 1
+      if let old = stored[path] {
+        if force || old.contentDiffers(from: status) {
+          batch.append(.importFile(ImportJob(path: path, status: status, hidden: isHidden(path))))
+        } else if old.metadataDiffers(from: status) {
+          batch.append(.metadata(path, status))
+        }
+        return
+      }
+      // A path the index does not know: perhaps something it knows, moved while
+      // the watcher was down. Same device and inode, and the old path gone.
+      if byIdentity == nil {
+        byIdentity = [:]
+        for (p, s) in stored where s.inode != 0 { byIdentity![FileKey(s.device, s.inode)] = p }
+      }
+      if let oldPath = byIdentity![FileKey(status.device, status.inode)], oldPath != path,
+        !seen.contains(oldPath), FileSystem.status(oldPath)?.inode != status.inode,
+        let old = stored[oldPath], old.isFolder == status.isDirectory
+      {
+        batch.append(.move(oldPath, path))
+        byIdentity![FileKey(status.device, status.inode)] = nil
+        for (p, s) in stored where p.isInside(oldPath) {
+          stored[p] = nil
+          stored[p.rebased(from: oldPath, to: path)] = s
+        }
+        visit(path, status)
+        return
+      }
+      batch.append(.importFile(ImportJob(path: path, status: status, hidden: isHidden(path))))
+    }
+
+    if top == root || !isExcluded(top, root: root) { visit(top, topStatus) }
+    var stack: [RawPath] = topStatus.isDirectory ? [top] : []
+    while let folder = stack.popLast() {
+      if StopSignal.isRequested { return }
+      if ExclusionRules.hasNoIndexMarker(folder) {
+        batch.append(.remove(folder))
+        unwatchTree(folder)
+        for p in stored.keys where p.isInside(folder) { seen.insert(p) }
+        continue
+      }
+      if inotify != nil { watch(folder) }
+      let names: [RawPath]
+      do {
+        names = try FileSystem.entries(of: folder)
+      } catch {
+        // Keep what was indexed below a folder that cannot be read now.
+        batch.append(.failure(folder, error.description))
+        for p in stored.keys where p.isInside(folder) { seen.insert(p) }
+        continue
+      }
+      for name in names {
+        let path = folder.appending(name)
+        guard !rules.excludes(path, root: root), let status = FileSystem.status(path) else {
+          continue
+        }
+        visit(path, status)
+        if status.isDirectory { stack.append(path) }
+      }
+      if batch.count >= Self.batchSize { flush() }
+    }
+    for path in stored.keys where !seen.contains(path) { batch.append(.remove(path)) }
+  }
+
+  struct FileKey: Hashable {
+    var device: UInt64
+    var inode: UInt64
+    init(_ device: UInt64, _ inode: UInt64) {
+      self.device = device
+      self.inode = inode
+    }
+  }
+
+  func watch(_ folder: RawPath) {
+    guard let inotify, watchOf[folder] == nil else { return }
+    if configuration.maxWatches > 0 && watchPaths.count >= configuration.maxWatches {
+      markUnwatched(folder)
+      return
+    }
+    switch inotify.addWatch(folder) {
+    case .success(let wd):
+      if let previous = watchPaths[wd], previous != folder { watchOf[previous] = nil }
+      watchPaths[wd] = folder
+      watchOf[folder] = wd
+      unwatched.remove(folder)
+    case .failure(let error):
+      if error.code == ENOSPC {
+        markUnwatched(folder)
+      } else if error.code != ENOENT && error.code != ENOTDIR {
+        batch.append(.failure(folder, error.description))
+      }
+    }
+  }
+
+  func markUnwatched(_ folder: RawPath) {
+    if !watchLimitReached {
+      note(
+        "the inotify watch limit is reached: folders beyond it are rescanned every \(Int(configuration.rescanSeconds)) s (raise fs.inotify.max_user_watches to watch them all)"
+      )
+    }
+    watchLimitReached = true
+    unwatched.insert(folder)
+    statusChanged = true
+  }
+
+  func unwatchTree(_ folder: RawPath) {
+    for (path, wd) in watchOf where path.isInside(folder) {
+      inotify?.removeWatch(wd)
+      watchOf[path] = nil
+      watchPaths[wd] = nil
+    }
+    for path in unwatched where path.isInside(folder) { unwatched.remove(path) }
+  }
+
+  // MARK: - Paths
+
+  func root(of path: RawPath) -> RawPath? {
+    roots.filter { path.isInside($0) }.max { $0.bytes.count < $1.bytes.count }
+  }
+
+  /// Whether a dot-named component lies between the root and the path.
+  func isHidden(_ path: RawPath) -> Bool {
+    guard let root = root(of: path) else { return false }
+    return path.relative(to: root).bytes.split(separator: UInt8(ascii: "/")).contains {
+      $0.first == UInt8(ascii: ".")
+    }
+  }
+
+  /// Whether a path or any folder between it and its root is left out.
+  func isExcluded(_ path: RawPath, root: RawPath) -> Bool {
+    var current = path
+    while current != root && current.isInside(root) {
+      if rules.excludes(current, root: root) { return true }
+      let parent = current.parent
+      if parent != root && ExclusionRules.hasNoIndexMarker(parent) { return true }
+      current = parent
+    }
+    return ExclusionRules.hasNoIndexMarker(root) && path != root
+  }
+
+  // MARK: - Requests
+
+  func processRequests() {
+    let requests: [IndexRequest]
+    do { requests = try store.pendingRequests() } catch {
+      note("cannot read requests: \(error)")
+      return
+    }
+    for request in requests {
+      if StopSignal.isRequested { return }
+      switch request.kind {
+      case .pause:
+        paused = true
+        setPaused(true, completing: request)
+      case .resume:
+        let wasPaused = paused
+        paused = false
+        setPaused(false, completing: request)
+        if wasPaused && !crawlDone { initialCrawl() }
+      case .erase:
+        if paused && watching { continue }
+        flush()
+        do {
+          try store.write { writer in _ = try writer.removeAllFiles() }
+        } catch { note("cannot erase the index: \(error)") }
+        unwatchTree(RawPath("/"))
+        crawlDone = false
+        for root in roots { reconcile(root, force: true) }
+        crawlDone = true
+        batch.append(.complete(request, "erased and crawled again"))
+        flush()
+      case .all:
+        if paused && watching { continue }
+        for root in roots { reconcile(root, force: true) }
+        batch.append(.complete(request, "reindexed every root"))
+        flush()
+      case .paths:
+        if paused && watching { continue }
+        var outside: [String] = []
+        for path in request.paths {
+          if root(of: path) != nil { reconcile(path, force: true) } else { outside.append(path.string) }
+        }
+        let outcome =
+          outside.isEmpty ? "reindexed" : "not under any root: " + outside.joined(separator: ", ")
+        batch.append(.complete(request, outcome))
+        flush()
+      }
+    }
+  }
+
+  func setPaused(_ value: Bool, completing request: IndexRequest) {
+    flush()
+    do {
+      try store.write { writer in
+        try writer.setMeta("paused", value)
+        try writer.setMeta("status.state", value ? "paused" : (crawlDone ? "watching" : "crawling"))
+        try writer.complete(request, outcome: value ? "paused" : "resumed")
+      }
+    } catch { note("cannot record the pause: \(error)") }
+  }
+
+  // MARK: - Writing
+
+  /// Commits the batch in one transaction (which advances the generation).
+  func flush() {
+    guard !batch.isEmpty || statusChanged else { return }
+    let operations = batch
+    batch.removeAll(keepingCapacity: true)
+    let jobs = operations.compactMap { op -> ImportJob? in
+      if case .importFile(let job) = op { return job }
+      return nil
+    }
+    let records = extractor.extract(jobs)
+    var nextRecord = 0
+    let hidden = { [self] (path: RawPath) in isHidden(path) }
+    do {
+      try store.write { writer in
+        for op in operations {
+          switch op {
+          case .importFile:
+            let record = records[nextRecord]
+            nextRecord += 1
+            try writer.upsert(record)
+            if let message = record.extractionError {
+              try writer.recordFailure(record.path, message: message)
+            }
+          case .metadata(let path, let status):
+            try writer.updateMetadata(path: path, status: status, keywords: FileImporter.tags(of: path))
+          case .move(let old, let new):
+            try writer.move(from: old, to: new, hidden: hidden)
+          case .remove(let path):
+            try writer.removeTree(path)
+          case .failure(let path, let message):
+            try writer.recordFailure(path, message: message)
+          case .complete(let request, let outcome):
+            try writer.complete(request, outcome: outcome)
+          }
+        }
+        try writeStatus(writer)
+      }
+      statusChanged = false
+    } catch {
+      note("cannot write to the index: \(error)")
+    }
+  }
+
+  func writeStatus(_ writer: IndexWriter) throws {
+    try writer.setMeta("status.state", paused ? "paused" : (crawlDone ? "watching" : "crawling"))
+    try writer.setMeta("status.queue", due.count + rescanQueue.count + pendingMoves.count)
+    try writer.setMeta("status.watches", watchPaths.count)
+    try writer.setMeta("status.unwatched", unwatched.count)
+    try writer.setMeta("status.watchLimit", watchLimitReached)
+    try writer.setMeta("status.overflows", overflows)
+    try writer.setMeta("status.crawlSeen", crawlSeen)
+    try writer.setMeta("status.crawlDone", crawlDone)
+    try writer.setMeta("status.lastError", lastError)
+    try writer.setMeta("status.updated", Date().timeIntervalSince1970)
+  }
+
+  func note(_ message: String) {
+    logger.warning("\(message)")
+    lastError = message
+    statusChanged = true
+  }
+}

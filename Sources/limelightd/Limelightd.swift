@@ -1,0 +1,86 @@
+import ArgumentParser
+import LimelightCLI
+import LimelightModel
+import LimelightStore
+import LimelightWatch
+import Logging
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+@main
+struct Limelightd: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "limelightd",
+    abstract: "Index the configured folders and keep the Limelight index current.",
+    discussion: """
+      The first run crawls every root; later runs reconcile the index with the disk
+      without reading unchanged files again, then follow changes with inotify until
+      SIGTERM or SIGINT. Roots and exclusions come from limelight.conf(5). The index
+      lives in $XDG_DATA_HOME/limelight. See limelightd(8).
+      """)
+
+  @Option(
+    name: .customLong("root"),
+    help: ArgumentHelp("Index this folder instead of the configured roots (repeatable).", valueName: "dir"))
+  var roots: [String] = []
+
+  @Flag(name: .long, help: "Crawl and index the roots, then exit (like updatedb).")
+  var once = false
+
+  @Flag(name: [.short, .long], help: "Log every step.")
+  var verbose = false
+
+  @Flag(name: [.short, .long], help: "Log only errors.")
+  var quiet = false
+
+  func run() throws {
+    let level: Logger.Level = verbose ? .debug : quiet ? .error : .info
+    LoggingSystem.bootstrap { label in
+      var handler = StreamLogHandler.standardError(label: label)
+      handler.logLevel = level
+      return handler
+    }
+    let logger = Logger(label: "limelightd")
+    let location = IndexLocation.fromEnvironment()
+    let configuration: Configuration
+    do {
+      configuration = try Configuration.load(for: location)
+    } catch let error as Configuration.ParseError {
+      throw CommandFailure("bad configuration: \(error)")
+    }
+    var rootPaths: [RawPath]
+    if roots.isEmpty {
+      rootPaths = configuration.resolvedRoots(home: location.home)
+    } else {
+      rootPaths = []
+      for root in roots {
+        let path = RawPath.absolute(root)
+        guard let status = FileSystem.status(path) else {
+          throw CommandFailure("--root \(root): no such folder")
+        }
+        guard status.isDirectory else { throw CommandFailure("--root \(root): not a folder") }
+        rootPaths.append(path)
+      }
+      var custom = configuration
+      custom.roots = rootPaths.map(\.string)
+      rootPaths = custom.resolvedRoots(home: location.home)
+    }
+    let lock: WatcherLock
+    do { lock = try WatcherLock(location: location) } catch { throw CommandFailure(error.description) }
+    let store = try IndexStore.open(location, create: true)
+    logger.info(
+      "indexing", metadata: ["roots": "\(rootPaths.map(\.string).joined(separator: ", "))", "once": "\(once)"])
+    let watcher = Watcher(
+      store: store, configuration: configuration, roots: rootPaths, watching: !once, logger: logger)
+    do {
+      try watcher.run()
+    } catch {
+      throw CommandFailure("\(error)", status: 1)
+    }
+    withExtendedLifetime(lock) {}
+  }
+
+  static func main() { mainWithStatus() }
+}
