@@ -75,6 +75,13 @@ public final class FileImporter {
     }
     let glob = mime.type(forFileName: name).map(mime.canonical)
     if status.size == 0 { return glob ?? "application/x-zerosize" }
+    // libmagic's text checks cost milliseconds a file: when the name says text,
+    // checking that the content is not binary is enough to trust it.
+    if let glob, mime.isSubclass(glob, of: "text/plain"),
+      let head = try? FileSystem.readPrefix(path, limit: 8192), !TextDecoder.looksBinary(head)
+    {
+      return glob
+    }
     guard let found = magic.mimeType(of: path).map(mime.canonical) else {
       return glob ?? "application/octet-stream"
     }

@@ -129,10 +129,12 @@ public struct IndexWriter {
   /// The rowids and paths of `root` and everything below it.
   public func paths(inTreeOf root: RawPath) throws -> [(Int64, RawPath)] {
     let (low, high) = Self.subtreeBounds(root)
-    let rows = try Row.fetchAll(
-      db,
-      sql: "SELECT rowid, path FROM item WHERE path = ? OR (path > ? AND path < ?)",
-      arguments: [Data(root.bytes), low, high])
+    // Two indexed lookups: an OR of both would scan the table.
+    let rows =
+      try Row.fetchAll(
+        db, sql: "SELECT rowid, path FROM item WHERE path = ?", arguments: [Data(root.bytes)])
+      + Row.fetchAll(
+        db, sql: "SELECT rowid, path FROM item WHERE path > ? AND path < ?", arguments: [low, high])
     return rows.map { ($0["rowid"], RawPath(bytes: Array($0["path"] as Data))) }
   }
 
@@ -142,14 +144,14 @@ public struct IndexWriter {
     -> Int
   {
     let (low, high) = Self.subtreeBounds(root)
-    var sql = "SELECT rowid, id, domain, uri, path FROM item WHERE (path > ? AND path < ?)"
-    var arguments: StatementArguments = [low, high]
+    let columns = "SELECT rowid, id, domain, uri, path FROM item"
+    var rows = try Row.fetchAll(
+      db, sql: "\(columns) WHERE path > ? AND path < ?", arguments: [low, high])
     if !keepingRoot {
-      sql += " OR path = ?"
-      arguments += [Data(root.bytes)]
+      rows += try Row.fetchAll(db, sql: "\(columns) WHERE path = ?", arguments: [Data(root.bytes)])
     }
     var removed = 0
-    for row in try Row.fetchAll(db, sql: sql, arguments: arguments) {
+    for row in rows {
       let path = RawPath(bytes: Array(row["path"] as Data))
       if let except, path.isInside(except) { continue }
       try removeRow(row)
@@ -185,14 +187,11 @@ public struct IndexWriter {
   public func fileStates(under root: RawPath) throws -> [RawPath: StoredFileState] {
     let (low, high) = Self.subtreeBounds(root)
     var result: [RawPath: StoredFileState] = [:]
-    let cursor = try Row.fetchCursor(
-      db,
-      sql: """
-        SELECT rowid, path, device, inode, size, mtimeNs, ctimeNs, isFolder FROM item
-        WHERE path = ? OR (path > ? AND path < ?)
-        """,
-      arguments: [Data(root.bytes), low, high])
-    while let row = try cursor.next() {
+    let columns = "SELECT rowid, path, device, inode, size, mtimeNs, ctimeNs, isFolder FROM item"
+    let rows =
+      try Row.fetchAll(db, sql: "\(columns) WHERE path = ?", arguments: [Data(root.bytes)])
+      + Row.fetchAll(db, sql: "\(columns) WHERE path > ? AND path < ?", arguments: [low, high])
+    for row in rows {
       let path = RawPath(bytes: Array(row["path"] as Data))
       result[path] = StoredFileState(
         rowID: row["rowid"], device: UInt64(bitPattern: row["device"] ?? 0),

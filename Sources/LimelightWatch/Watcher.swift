@@ -443,8 +443,8 @@ public final class Watcher {
         }
         visit(path, status)
         if status.isDirectory { stack.append(path) }
+        if batch.count >= Self.batchSize { flush() }
       }
-      if batch.count >= Self.batchSize { flush() }
     }
     for path in stored.keys where !seen.contains(path) { batch.append(.remove(path)) }
   }

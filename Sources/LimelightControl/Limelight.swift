@@ -1,0 +1,120 @@
+import ArgumentParser
+import Foundation
+import LimelightCLI
+import LimelightModel
+import LimelightStore
+
+@main
+struct Limelight: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "limelight",
+    abstract: "Control the Limelight index.",
+    discussion: "See limelight(1).",
+    subcommands: [Status.self, Pause.self, Resume.self, Erase.self])
+
+  static func main() { mainWithStatus() }
+}
+
+struct Status: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Show the watcher's state, progress, queue, watches and errors.")
+
+  @Flag(name: .long, help: "Print one JSON object.")
+  var json = false
+
+  func run() throws {
+    let location = IndexLocation.fromEnvironment()
+    let store = try openIndex()
+    let status = try store.status(running: watcherIsRunning(location))
+    if json {
+      let encoder = JSONEncoder()
+      encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+      encoder.dateEncodingStrategy = .iso8601
+      print(String(decoding: try encoder.encode(status), as: UTF8.self))
+      return
+    }
+    var lines: [(String, String)] = [
+      ("watcher", status.running ? "\(status.state) (pid \(status.pid.map(String.init) ?? "?"))" : "stopped"),
+      ("index", "\(location.databasePath.string) (\(byteCount(status.databaseBytes)))"),
+      ("items", "\(status.items): \(status.files) files, \(status.folders) folders, \(status.applicationItems) from applications"),
+      ("generation", "\(status.generation)"),
+      ("first crawl", status.crawlDone ? "done (\(status.crawlSeen) entries seen)" : "in progress (\(status.crawlSeen) entries seen)"),
+      ("roots", status.roots.isEmpty ? "none yet" : status.roots.joined(separator: ", ")),
+    ]
+    if status.running {
+      lines.append(("queue", "\(status.queue) waiting, \(status.pendingRequests) requests"))
+      var watches = "\(status.watchedFolders) folders"
+      if status.watchLimitReached {
+        watches += "; LIMIT REACHED: \(status.unwatchedFolders) folders are rescanned on a timer instead"
+      }
+      lines.append(("watches", watches))
+    } else if status.pendingRequests > 0 {
+      lines.append(("requests", "\(status.pendingRequests) kept until limelightd starts"))
+    }
+    if status.paused { lines.append(("paused", "yes: 'limelight resume' continues")) }
+    if status.overflows > 0 { lines.append(("overflows", "\(status.overflows) (each rescanned)")) }
+    lines.append(("errors", "\(status.failures)"))
+    for failure in status.recentFailures {
+      lines.append(("", "\(failure.path): \(failure.message)"))
+    }
+    if let last = status.lastError { lines.append(("last warning", last)) }
+    let width = lines.map(\.0.count).max() ?? 0
+    for (key, value) in lines {
+      print((key.isEmpty ? "" : key + ":").padding(toLength: width + 2, withPad: " ", startingAt: 0) + value)
+    }
+  }
+
+  func byteCount(_ bytes: Int64) -> String {
+    ByteCountFormatter.string(fromByteCount: bytes, countStyle: .file)
+  }
+}
+
+/// A request that the watcher carries out (now, or when it next starts).
+protocol WatcherRequestCommand: ParsableCommand {
+  var kind: IndexRequest.Kind { get }
+  var done: String { get }
+}
+
+extension WatcherRequestCommand {
+  func submit(wait: Bool, timeout: Double?) throws {
+    let location = IndexLocation.fromEnvironment()
+    let store = try IndexStore.open(location, create: true)
+    let id = try store.submit(kind)
+    guard watcherIsRunning(location) else {
+      print("limelightd is not running: it will \(done) when it starts")
+      return
+    }
+    if wait {
+      guard try waitForRequest(id, in: store, timeout: timeout) != nil else {
+        throw CommandFailure("timed out waiting for the watcher", status: ExitStatus.notFound)
+      }
+    }
+  }
+}
+
+struct Pause: WatcherRequestCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Stop indexing until 'limelight resume' (changes are caught up then).")
+  var kind: IndexRequest.Kind { .pause }
+  var done: String { "stay paused" }
+  func run() throws { try submit(wait: true, timeout: 30) }
+}
+
+struct Resume: WatcherRequestCommand {
+  static let configuration = CommandConfiguration(abstract: "Resume indexing after a pause.")
+  var kind: IndexRequest.Kind { .resume }
+  var done: String { "resume" }
+  func run() throws { try submit(wait: true, timeout: 30) }
+}
+
+struct Erase: WatcherRequestCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Forget every indexed file and crawl the roots again.")
+
+  @Flag(name: .long, help: "Wait until the new crawl is done.")
+  var wait = false
+
+  var kind: IndexRequest.Kind { .erase }
+  var done: String { "erase the index and crawl again" }
+  func run() throws { try submit(wait: wait, timeout: nil) }
+}
