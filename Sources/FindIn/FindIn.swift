@@ -41,6 +41,14 @@ struct FindIn: ParsableCommand {
   var folder: String?
 
   func run() throws {
+    // Unknown "--options" are mistakes; after a "--" every word is part of the query.
+    let afterTerminator = CommandLine.arguments.firstIndex(of: "--").map {
+      Set(CommandLine.arguments[($0 + 1)...])
+    } ?? []
+    if let option = query.first(where: { $0.hasPrefix("--") && $0.count > 2 && !afterTerminator.contains($0) }) {
+      throw CommandFailure(
+        "unknown option '\(option)' (to search for it, put it after --: find-in -- \(option))")
+    }
     let words = query.filter { $0 != "--" }
     if let limit, limit < 0 { throw CommandFailure("--limit must be 0 or more, not \(limit)") }
     if json && null { throw CommandFailure("--json and --null cannot be used together") }

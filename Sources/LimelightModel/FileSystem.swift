@@ -38,6 +38,20 @@ public struct FileStatus: Equatable, Sendable {
   public var created: Int64?
   public var mode: UInt32
 
+  public init(
+    kind: FileKind, device: UInt64, inode: UInt64, size: Int64, modified: Int64, changed: Int64,
+    created: Int64?, mode: UInt32
+  ) {
+    self.kind = kind
+    self.device = device
+    self.inode = inode
+    self.size = size
+    self.modified = modified
+    self.changed = changed
+    self.created = created
+    self.mode = mode
+  }
+
   public var isDirectory: Bool { kind == .directory }
 }
 

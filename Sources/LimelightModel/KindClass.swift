@@ -57,7 +57,8 @@ public enum KindClass: String, CaseIterable, Sendable {
     "text/x-java", "text/x-kotlin", "text/x-scala", "text/x-csharp", "text/x-haskell",
     "text/x-lua", "text/x-tcl", "text/x-fortran", "text/x-pascal", "text/x-asm", "text/x-patch",
     "text/x-diff", "application/x-awk", "text/x-meson", "text/x-dsrc", "text/x-erlang",
-    "text/x-elixir", "text/x-nim", "text/x-ocaml", "text/x-zig", "text/x-dart",
+    "text/x-elixir", "text/x-nim", "text/x-ocaml", "text/x-zig", "text/x-dart", "text/x-julia",
+    "text/x-groovy", "text/x-protobuf", "text/x-hcl",
   ]
 
   /// The classes of a content type, given the type with its ancestors.

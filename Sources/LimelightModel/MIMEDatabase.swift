@@ -102,12 +102,26 @@ public final class MIMEDatabase: @unchecked Sendable {
       index = lower[lower.index(after: dot)...].firstIndex(of: ".")
     }
     if let best { return best.type }
+    if let dot = lower.lastIndex(of: "."), let type = Self.extraSuffixes[String(lower[lower.index(after: dot)...])] {
+      return type
+    }
     var other: Glob?
     for glob in otherGlobs where fnmatch(glob.pattern, glob.caseSensitive ? name : lower, 0) == 0 {
       if other == nil || glob.weight > other!.weight { other = glob }
     }
     return other?.type
   }
+
+  /// Source and data formats common on desktops that older shared-mime-info
+  /// releases do not know; used only when the database has no glob for a name.
+  static let extraSuffixes: [String: String] = [
+    "swift": "text/x-swift", "kt": "text/x-kotlin", "kts": "text/x-kotlin", "rs": "text/rust",
+    "go": "text/x-go", "ts": "application/typescript", "tsx": "application/typescript",
+    "jsx": "text/javascript", "mjs": "text/javascript", "toml": "application/toml",
+    "zig": "text/x-zig", "nim": "text/x-nim", "dart": "text/x-dart", "ex": "text/x-elixir",
+    "exs": "text/x-elixir", "jl": "text/x-julia", "gradle": "text/x-groovy", "proto": "text/x-protobuf",
+    "hcl": "text/x-hcl", "tf": "text/x-hcl", "cmake": "text/x-cmake",
+  ]
 
   /// Whether `type` is `ancestor` or descends from it.
   public func isSubclass(_ type: String, of ancestor: String) -> Bool {
@@ -124,6 +138,9 @@ public final class MIMEDatabase: @unchecked Sendable {
       var next = parents[result[index]] ?? []
       // Implicit rules of the specification.
       if result[index].hasPrefix("text/") && result[index] != "text/plain" { next.append("text/plain") }
+      if Self.extraSuffixes.values.contains(result[index]) && !result[index].hasPrefix("text/") {
+        next.append("text/plain")
+      }
       for parent in next where !seen.contains(parent) {
         seen.insert(parent)
         result.append(parent)

@@ -69,6 +69,7 @@ public struct AttributeSet: Sendable, Equatable {
         continue
       }
       if pendingSpace {
+        if out.count + 2 > descriptionLimit { break }
         out.append(" ")
         pendingSpace = false
       }

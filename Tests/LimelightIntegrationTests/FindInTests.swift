@@ -1,0 +1,149 @@
+import Foundation
+import LimelightModel
+import Testing
+
+/// `find-in` against an index built by `limelightd --once`: what a user sees.
+@Suite struct FindInTests {
+  let instance: Instance
+
+  init() throws {
+    instance = try Instance()
+    try instance.write("Documents/notes.txt", "The quick brown fox visits the Café du Monde.\n")
+    try instance.write("Documents/README.md", "# Holiday Plans\n\nVisit the lighthouse at dawn.\n")
+    try instance.write("Documents/report-2024.csv", "region,total\nnorth,12\n")
+    try instance.write("Code/main.py", "def lighthouse_keeper():\n    return 42\n")
+    try instance.write("Code/fooBar.swift", "let answer = 42\n")
+    try instance.write(".secret/hidden.txt", "lighthouse in a hidden folder\n")
+    try instance.write("Music/.noindex", "")
+    try instance.write("Music/song-lyrics.txt", "lighthouse song\n")
+    try instance.write("node_modules/pkg/index.js", "lighthouse module\n")
+    try instance.indexOnce()
+  }
+
+  @Test func findsByNamePrefixAndText() throws {
+    #expect(try instance.findPaths("note") == ["Documents/notes.txt"])
+    #expect(try instance.findPaths("quick", "brown") == ["Documents/notes.txt"])
+    #expect(try instance.findPaths("holiday") == ["Documents/README.md"])
+    // Case and accents do not matter, either way round.
+    #expect(try instance.findPaths("CAFE") == ["Documents/notes.txt"])
+    #expect(try instance.findPaths("café") == ["Documents/notes.txt"])
+    // Path components are searchable.
+    #expect(Set(try instance.findPaths("documents", "report")) == ["Documents/report-2024.csv"])
+    // camelCase parts of names.
+    #expect(try instance.findPaths("bar") == ["Code/fooBar.swift"])
+  }
+
+  @Test func skipsHiddenExcludedAndMarkedFolders() throws {
+    let found = Set(try instance.findPaths("lighthouse"))
+    #expect(found == ["Documents/README.md", "Code/main.py"])
+  }
+
+  @Test func namesRankBeforeContent() throws {
+    try instance.write("lighthouse.txt", "nothing else\n")
+    try instance.indexOnce()
+    #expect(try instance.findPaths("lighthouse").first == "lighthouse.txt")
+  }
+
+  @Test func exitStatusTellsWhetherAnythingMatched() throws {
+    #expect(try instance.run("find-in", ["fox"]).status == 0)
+    let none = try instance.run("find-in", ["zyzzyva"])
+    #expect(none.status == 1)
+    #expect(none.stdout.isEmpty)
+    let empty = try instance.run("find-in", [])
+    #expect(empty.status == 2)
+    #expect(empty.stderr.contains("empty"))
+  }
+
+  @Test func filters() throws {
+    #expect(try instance.findPaths("kind:code") .sorted() == ["Code/fooBar.swift", "Code/main.py"])
+    #expect(try instance.findPaths("ext:md") == ["Documents/README.md"])
+    #expect(try instance.findPaths("ext:.CSV") == ["Documents/report-2024.csv"])
+    #expect(try instance.findPaths("42", "in:Code").sorted() == ["Code/fooBar.swift", "Code/main.py"])
+    #expect(try instance.findPaths("42", "in:\(instance.home)/Code", "ext:py") == ["Code/main.py"])
+    #expect(try instance.run("find-in", ["--in", "Documents", "visit"]).lines.count == 2)
+    #expect(try instance.findPaths("kind:folder", "code") == ["Code"])
+    #expect(try instance.findPaths("type:text/markdown") == ["Documents/README.md"])
+    #expect(try instance.findPaths("type:text/*", "fox") == ["Documents/notes.txt"])
+  }
+
+  @Test func malformedFiltersAreUsageErrors() throws {
+    let badKind = try instance.run("find-in", ["kind:spaceship"])
+    #expect(badKind.status == 2)
+    #expect(badKind.stderr.contains("spaceship"))
+    #expect(try instance.run("find-in", ["ext:"]).status == 2)
+    #expect(try instance.run("find-in", ["type:nonsense"]).status == 2)
+    #expect(try instance.run("find-in", ["--limit", "-3", "fox"]).status == 2)
+    #expect(try instance.run("find-in", ["--no-such-flag-really"]).status != 0)
+  }
+
+  @Test func phrasesExclusionsAndAlternatives() throws {
+    #expect(try instance.findPaths("\"brown fox\"") == ["Documents/notes.txt"])
+    #expect(try instance.findPaths("\"fox brown\"").isEmpty)
+    #expect(try instance.findPaths("lighthouse", "-keeper") == ["Documents/README.md"])
+    #expect(
+      Set(try instance.findPaths("fox", "OR", "holiday")) == ["Documents/notes.txt", "Documents/README.md"])
+    #expect(
+      Set(try instance.findPaths("(fox", "OR", "holiday)", "-dawn")) == ["Documents/notes.txt"])
+  }
+
+  @Test func outputModes() throws {
+    let json = try instance.run("find-in", ["--json", "fox"])
+    #expect(json.status == 0)
+    let object = try JSONSerialization.jsonObject(with: Data(json.lines[0].utf8)) as? [String: Any]
+    for key in ["uri", "path", "id", "domain", "displayName", "contentType", "kind", "score"] {
+      #expect(object?[key] != nil, "missing \(key)")
+    }
+    #expect(object?["path"] as? String == instance.path("Documents/notes.txt"))
+    #expect(object?["contentType"] as? String == "text/plain")
+    #expect(object?["domain"] as? String == "limelight.files")
+
+    let nul = try instance.run("find-in", ["-0", "lighthouse"])
+    #expect(nul.stdoutBytes.filter { $0 == 0 }.count == 2)
+    #expect(!nul.stdoutBytes.contains(UInt8(ascii: "\n")))
+
+    #expect(try instance.run("find-in", ["--limit", "1", "lighthouse"]).lines.count == 1)
+    #expect(try instance.run("find-in", ["--count", "lighthouse"]).stdout == "2\n")
+    #expect(try instance.run("find-in", ["--count", "zyzzyva"]).status == 1)
+  }
+
+  @Test func contentTypesFromContentAndName() throws {
+    let json = try instance.run("find-in", ["--json", "holiday"]).stdout
+    #expect(json.contains("\"contentType\":\"text/markdown\""))
+    let python = try instance.run("find-in", ["--json", "main.py"]).stdout
+    #expect(python.contains("\"contentType\":\"text/x-python"))
+  }
+
+  @Test func worksWithoutAnIndex() throws {
+    let fresh = try Instance()
+    let result = try fresh.run("find-in", ["anything"])
+    #expect(result.status == 2)
+    #expect(result.stderr.contains("no index"))
+  }
+}
+
+/// Any string is a valid query: no crash, no SQLite or FTS5 syntax error leaking out.
+@Suite struct HostileQueryTests {
+  static let shared: Instance = {
+    let instance = try! Instance()
+    try! instance.write("notes.txt", "plain words for hostile queries\n")
+    try! instance.indexOnce()
+    return instance
+  }()
+
+  @Test(arguments: [
+    "\"", "\"\"", "'", "*", "**", "(", ")", "(((", ")))", "NEAR(a b)", "NOT", "AND", "OR", "a OR",
+    "OR b", "-", "--", "- -", "-(", "a:b", ":", "::", "col:val", "name:", "^", "a*b", "{name}:x",
+    "\\", "%", "_", "'; DROP TABLE item; --", "\u{0}", "x\u{0}y", "😀", "\u{202E}evil", "a\"b\"c",
+    "-\"", "\"unterminated phrase", "name:\"two words", "ext:a,b,,c", "in:/nonexistent/\u{1}",
+    "kind:pdf OR (", String(repeating: "a", count: 10_000), String(repeating: "(", count: 500),
+    String(repeating: "a OR ", count: 200), "NEAR", "+", "a + b", "a:", ":a", "\u{FFFF}",
+  ])
+  func hostileQueriesNeverBreak(query: String) throws {
+    let result = try Self.shared.run("find-in", ["--", query])
+    #expect([0, 1, 2].contains(result.status), "status \(result.status): \(result.stderr)")
+    #expect(!result.stderr.contains("SQLite"), "\(result.stderr)")
+    #expect(!result.stderr.contains("fts5"), "\(result.stderr)")
+    #expect(!result.stderr.contains("Fatal"), "\(result.stderr)")
+  }
+
+}

@@ -1,0 +1,204 @@
+import Foundation
+import LimelightModel
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// What a command printed and how it ended.
+struct CommandResult {
+  var status: Int32
+  var stdout: String
+  var stderr: String
+  var stdoutBytes: [UInt8]
+
+  var lines: [String] { stdout.split(separator: "\n").map(String.init) }
+}
+
+/// An isolated Limelight instance: a home folder and XDG folders in a fresh
+/// temporary folder, and the built executables run against them.
+final class Instance: @unchecked Sendable {
+  let base: String
+  let home: String
+  var watcher: Process?
+  private var watcherLog: String { base + "/limelightd.log" }
+
+  static let binDirectory: String = {
+    if let dir = ProcessInfo.processInfo.environment["LIMELIGHT_BIN_DIR"] { return dir }
+    let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
+    return (exe as NSString).deletingLastPathComponent
+  }()
+
+  init() throws {
+    let template = FileManager.default.temporaryDirectory.appendingPathComponent("limelight-test-XXXXXX").path
+    var bytes = Array(template.utf8CString)
+    guard let made = mkdtemp(&bytes) else { throw SystemError("mkdtemp") }
+    base = String(cString: made)
+    home = base + "/home"
+    for dir in ["home", "xdg/data", "xdg/config/limelight", "xdg/cache", "xdg/run"] {
+      try FileManager.default.createDirectory(atPath: base + "/" + dir, withIntermediateDirectories: true)
+    }
+  }
+
+  deinit {
+    stopWatcher()
+    try? FileManager.default.removeItem(atPath: base)
+  }
+
+  var environment: [String: String] {
+    var env = ProcessInfo.processInfo.environment
+    env["HOME"] = home
+    env["XDG_DATA_HOME"] = base + "/xdg/data"
+    env["XDG_CONFIG_HOME"] = base + "/xdg/config"
+    env["XDG_CACHE_HOME"] = base + "/xdg/cache"
+    env["XDG_RUNTIME_DIR"] = base + "/xdg/run"
+    env["XDG_CONFIG_DIRS"] = base + "/xdg/system-config"
+    env["NO_COLOR"] = "1"
+    return env
+  }
+
+  /// Runs one of the built executables to completion.
+  @discardableResult
+  func run(_ tool: String, _ arguments: [String], stdin: String? = nil) throws -> CommandResult {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: Self.binDirectory + "/" + tool)
+    process.arguments = arguments
+    process.environment = environment
+    process.currentDirectoryURL = URL(fileURLWithPath: home)
+    let out = base + "/out-\(UUID().uuidString)"
+    let err = out + ".err"
+    _ = FileManager.default.createFile(atPath: out, contents: nil)
+    _ = FileManager.default.createFile(atPath: err, contents: nil)
+    defer {
+      try? FileManager.default.removeItem(atPath: out)
+      try? FileManager.default.removeItem(atPath: err)
+    }
+    process.standardOutput = FileHandle(forWritingAtPath: out)
+    process.standardError = FileHandle(forWritingAtPath: err)
+    process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
+    try process.run()
+    process.waitUntilExit()
+    let outData = FileManager.default.contents(atPath: out) ?? Data()
+    let errData = FileManager.default.contents(atPath: err) ?? Data()
+    return CommandResult(
+      status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+      stderr: String(decoding: errData, as: UTF8.self), stdoutBytes: Array(outData))
+  }
+
+  /// `find-in` with its URIs as lines.
+  func find(_ words: String...) throws -> [String] {
+    try run("find-in", words).lines
+  }
+
+  /// The paths `find-in` prints, relative to the home folder.
+  func findPaths(_ words: String...) throws -> [String] {
+    try run("find-in", words).lines.compactMap { uri in
+      FileURI.path(from: uri).map { String(decoding: $0.bytes, as: UTF8.self) }
+    }.map { $0.hasPrefix(home + "/") ? String($0.dropFirst(home.count + 1)) : $0 }
+  }
+
+  func indexOnce(_ extra: [String] = []) throws {
+    let result = try run("limelightd", ["--once", "--quiet"] + extra)
+    #expect(result.status == 0, "limelightd --once failed: \(result.stderr)")
+  }
+
+  /// Starts the watcher and waits for its first crawl to finish.
+  func startWatcher(_ extra: [String] = []) throws {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: Self.binDirectory + "/limelightd")
+    process.arguments = ["--verbose"] + extra
+    process.environment = environment
+    _ = FileManager.default.createFile(atPath: watcherLog, contents: nil)
+    let log = FileHandle(forWritingAtPath: watcherLog)
+    log?.seekToEndOfFile()
+    process.standardOutput = log
+    process.standardError = log
+    process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
+    try process.run()
+    watcher = process
+    try waitFor("the first crawl") {
+      let status = try self.run("limelight", ["status", "--json"])
+      return status.stdout.contains("\"crawlDone\":true") && status.stdout.contains("\"running\":true")
+    }
+  }
+
+  /// Sends SIGTERM and waits for the watcher to exit; returns its status.
+  @discardableResult
+  func stopWatcher() -> Int32? {
+    guard let process = watcher else { return nil }
+    watcher = nil
+    if process.isRunning {
+      kill(process.processIdentifier, SIGTERM)
+      let deadline = Date().addingTimeInterval(30)
+      while process.isRunning && Date() < deadline { usleep(20_000) }
+      if process.isRunning {
+        Issue.record("limelightd ignored SIGTERM\n--- watcher log ---\n\(log)")
+        kill(process.processIdentifier, SIGKILL)
+      }
+      process.waitUntilExit()
+    }
+    return process.terminationStatus
+  }
+
+  var log: String { (try? String(contentsOfFile: watcherLog, encoding: .utf8)) ?? "" }
+
+  /// Polls `condition` until it holds; fails the test (with the watcher's log) after `seconds`.
+  func waitFor(_ what: String, seconds: Double = 30, _ condition: () throws -> Bool) throws {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+      if try condition() { return }
+      usleep(50_000)
+    }
+    Issue.record("timed out waiting for \(what)\n--- watcher log ---\n\(log)")
+    throw CancellationError()
+  }
+
+  /// Waits until `find-in words` prints exactly these home-relative paths (in any order).
+  func waitForPaths(_ words: [String], _ expected: Set<String>, seconds: Double = 30) throws {
+    var last: [String] = []
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+      last = try run("find-in", words).lines.compactMap { uri in
+        FileURI.path(from: uri).map { String(decoding: $0.bytes, as: UTF8.self) }
+      }.map { $0.hasPrefix(home + "/") ? String($0.dropFirst(home.count + 1)) : $0 }
+      if Set(last) == expected { return }
+      usleep(50_000)
+    }
+    Issue.record("find-in \(words) gave \(last), expected \(expected)\n--- watcher log ---\n\(log)")
+    throw CancellationError()
+  }
+
+  // MARK: - Files
+
+  func path(_ relative: String) -> String { home + "/" + relative }
+
+  func write(_ relative: String, _ text: String) throws {
+    let full = path(relative)
+    try FileManager.default.createDirectory(
+      atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+    try Data(text.utf8).write(to: URL(fileURLWithPath: full))
+  }
+
+  func write(_ relative: String, bytes: [UInt8]) throws {
+    try Data(bytes).write(to: URL(fileURLWithPath: path(relative)))
+  }
+
+  func mkdir(_ relative: String) throws {
+    try FileManager.default.createDirectory(atPath: path(relative), withIntermediateDirectories: true)
+  }
+
+  func move(_ from: String, _ to: String) throws {
+    let source = from.hasPrefix("/") ? from : path(from)
+    let target = to.hasPrefix("/") ? to : path(to)
+    guard rename(source, target) == 0 else { throw SystemError("rename", path: RawPath(source)) }
+  }
+
+  func remove(_ relative: String) throws {
+    try FileManager.default.removeItem(atPath: path(relative))
+  }
+
+  func config(_ text: String) throws {
+    try Data(text.utf8).write(to: URL(fileURLWithPath: base + "/xdg/config/limelight/limelight.conf"))
+  }
+}

@@ -1,0 +1,255 @@
+import Foundation
+import LimelightModel
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The watcher following changes with inotify, as a user sees them through `find-in`.
+@Suite struct WatcherTests {
+  @Test func createModifyRenameMoveDelete() throws {
+    let instance = try Instance()
+    try instance.mkdir("inbox")
+    try instance.mkdir("archive/2025")
+    try instance.startWatcher()
+
+    // Create, then find.
+    try instance.write("inbox/memo.txt", "albatross sighting\n")
+    try instance.waitForPaths(["albatross"], ["inbox/memo.txt"])
+    let id = try itemID(instance, "albatross")
+
+    // Modify: the new text is found and the old is not.
+    try instance.write("inbox/memo.txt", "cormorant sighting\n")
+    try instance.waitForPaths(["cormorant"], ["inbox/memo.txt"])
+    try instance.waitForPaths(["albatross"], [])
+
+    // Rename in place keeps the id and the text.
+    try instance.move("inbox/memo.txt", "inbox/sightings.txt")
+    try instance.waitForPaths(["sightings"], ["inbox/sightings.txt"])
+    #expect(try instance.findPaths("memo").isEmpty)
+    #expect(try itemID(instance, "cormorant") == id)
+
+    // Move to another folder inside the root.
+    try instance.move("inbox/sightings.txt", "archive/2025/sightings.txt")
+    try instance.waitForPaths(["cormorant"], ["archive/2025/sightings.txt"])
+    #expect(try itemID(instance, "cormorant") == id)
+
+    // Delete.
+    try instance.remove("archive/2025/sightings.txt")
+    try instance.waitForPaths(["cormorant"], [])
+  }
+
+  @Test func savesThroughATemporaryFileAreIndexedUnderTheRealName() throws {
+    let instance = try Instance()
+    try instance.startWatcher()
+    // What editors do: write a temporary file, then rename it over the target.
+    try Data("heron draft\n".utf8).write(to: URL(fileURLWithPath: instance.path("draft.txt")), options: .atomic)
+    try instance.waitForPaths(["heron"], ["draft.txt"])
+    try Data("egret final\n".utf8).write(to: URL(fileURLWithPath: instance.path("draft.txt")), options: .atomic)
+    try instance.waitForPaths(["egret"], ["draft.txt"])
+    try instance.waitForPaths(["heron"], [])
+  }
+
+  @Test func foldersMoveAndDisappearWithEverythingInThem() throws {
+    let instance = try Instance()
+    let outside = instance.base + "/outside"
+    try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
+    try instance.startWatcher()
+
+    // A new tree, several levels deep, created in one go.
+    try instance.mkdir("project/src/deep/er")
+    try instance.write("project/src/deep/er/kestrel.txt", "kestrel\n")
+    try instance.write("project/src/osprey.txt", "osprey\n")
+    try instance.waitForPaths(["kestrel"], ["project/src/deep/er/kestrel.txt"])
+
+    // Rename the top folder: everything below follows, and keeps being watched.
+    try instance.move("project", "renamed")
+    try instance.waitForPaths(["kestrel"], ["renamed/src/deep/er/kestrel.txt"])
+    try instance.write("renamed/src/deep/er/later.txt", "merlin\n")
+    try instance.waitForPaths(["merlin"], ["renamed/src/deep/er/later.txt"])
+
+    // Move out of the roots: gone. Move back in: found again.
+    try instance.move("renamed", outside + "/renamed")
+    try instance.waitForPaths(["kestrel"], [])
+    try instance.waitForPaths(["osprey"], [])
+    try instance.move(outside + "/renamed", "back")
+    try instance.waitForPaths(["kestrel"], ["back/src/deep/er/kestrel.txt"])
+    try instance.waitForPaths(["merlin"], ["back/src/deep/er/later.txt"])
+
+    // Delete the whole tree.
+    try instance.remove("back")
+    try instance.waitForPaths(["kestrel"], [])
+    try instance.waitForPaths(["back"], [])
+    try instance.waitForPaths(["src"], [])
+  }
+
+  @Test func markersAndExclusionsApplyLive() throws {
+    let instance = try Instance()
+    try instance.write("photos/puffin.txt", "puffin\n")
+    try instance.startWatcher()
+    try instance.waitForPaths(["puffin"], ["photos/puffin.txt"])
+    try instance.write("photos/.noindex", "")
+    try instance.waitForPaths(["puffin"], [])
+    try instance.remove("photos/.noindex")
+    try instance.waitForPaths(["puffin"], ["photos/puffin.txt"])
+    // Renamed to a hidden name: out of the index; and back.
+    try instance.move("photos", ".photos")
+    try instance.waitForPaths(["puffin"], [])
+    try instance.move(".photos", "photos")
+    try instance.waitForPaths(["puffin"], ["photos/puffin.txt"])
+  }
+
+  @Test func oneWatcherPerIndexAndACleanStop() throws {
+    let instance = try Instance()
+    try instance.startWatcher()
+    let second = try instance.run("limelightd", ["--once"])
+    #expect(second.status == 2)
+    #expect(second.stderr.contains("already running"))
+    #expect(instance.stopWatcher() == 0)
+    let status = try instance.run("limelight", ["status"])
+    #expect(status.stdout.contains("stopped"))
+  }
+
+  @Test func burstThatOverflowsTheQueueEndsMatchingTheDisk() throws {
+    let instance = try Instance()
+    try instance.mkdir("burst")
+    try instance.write("burst/keep.txt", "survivor\n")
+    try instance.startWatcher()
+    // While paused the watcher reads no events, so the kernel's queue
+    // (fs.inotify.max_queued_events, 16384 by default) overflows.
+    #expect(try instance.run("limelight", ["pause"]).status == 0)
+    let queued = Int((try? String(contentsOfFile: "/proc/sys/fs/inotify/max_queued_events", encoding: .utf8))?
+      .trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 16384
+    let count = min(queued + 2000, 60_000)
+    for i in 0..<count {
+      let fd = open(instance.path("burst/f\(i).txt"), O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+      _ = write(fd, "gannet\n", 7)
+      close(fd)
+    }
+    try instance.remove("burst/keep.txt")
+    #expect(try instance.run("limelight", ["resume"]).status == 0)
+    try instance.waitFor("the burst to be indexed", seconds: 300) {
+      try instance.run("find-in", ["--count", "gannet"]).stdout == "\(count)\n"
+    }
+    #expect(try instance.findPaths("survivor").isEmpty)
+    let status = try instance.run("limelight", ["status", "--json"]).stdout
+    #expect(!status.contains("\"overflows\":0"), "the queue was expected to overflow: \(status)")
+  }
+
+  @Test func watchLimitIsReportedAndUnwatchedFoldersStayCurrent() throws {
+    let instance = try Instance()
+    try instance.config("max-watches = 2\nrescan-interval = 1\n")
+    try instance.mkdir("a/b/c")
+    try instance.startWatcher()
+    let status = try instance.run("limelight", ["status"]).stdout
+    #expect(status.contains("LIMIT REACHED"), "\(status)")
+    try instance.write("a/b/c/deep.txt", "wren\n")
+    try instance.waitForPaths(["wren"], ["a/b/c/deep.txt"])
+    try instance.remove("a/b/c/deep.txt")
+    try instance.waitForPaths(["wren"], [])
+  }
+
+  func itemID(_ instance: Instance, _ word: String) throws -> String? {
+    let line = try instance.run("find-in", ["--json", word]).lines.first ?? "{}"
+    let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+    return object?["id"] as? String
+  }
+}
+
+/// A restart reconciles the index with what happened while the watcher was down.
+@Suite struct RestartTests {
+  @Test func changesWhileDownArePickedUp() throws {
+    let instance = try Instance()
+    try instance.write("keep.txt", "steady\n")
+    try instance.write("change.txt", "before\n")
+    try instance.write("gone.txt", "vanishing\n")
+    try instance.write("old-name.txt", "wanderer\n")
+    try instance.write("folder/inside.txt", "nested\n")
+    try instance.indexOnce()
+    let movedID = try instance.run("find-in", ["--json", "wanderer"]).stdout
+
+    try instance.write("change.txt", "after\n")
+    try instance.remove("gone.txt")
+    try instance.write("new.txt", "newcomer\n")
+    try instance.move("old-name.txt", "new-name.txt")
+    try instance.move("folder", "moved-folder")
+    try instance.startWatcher()
+
+    #expect(try instance.findPaths("steady") == ["keep.txt"])
+    #expect(try instance.findPaths("after") == ["change.txt"])
+    #expect(try instance.findPaths("before").isEmpty)
+    #expect(try instance.findPaths("vanishing").isEmpty)
+    #expect(try instance.findPaths("newcomer") == ["new.txt"])
+    #expect(try instance.findPaths("wanderer") == ["new-name.txt"])
+    #expect(try instance.findPaths("nested") == ["moved-folder/inside.txt"])
+    // A rename while down keeps the item's identity.
+    let id = { (json: String) in json.components(separatedBy: "\"id\":\"").dropFirst().first?.prefix(17) }
+    #expect(id(try instance.run("find-in", ["--json", "wanderer"]).stdout) == id(movedID))
+  }
+
+  @Test func killedWatcherRestartsIntoAConsistentIndex() throws {
+    let instance = try Instance()
+    for i in 0..<300 { try instance.write("batch/f\(i).txt", "ptarmigan \(i)\n") }
+    try instance.startWatcher()
+    for i in 300..<600 { try instance.write("batch/f\(i).txt", "ptarmigan \(i)\n") }
+    kill(instance.watcher!.processIdentifier, SIGKILL)
+    instance.watcher!.waitUntilExit()
+    instance.watcher = nil
+    try instance.startWatcher()
+    try instance.waitFor("all files") {
+      try instance.run("find-in", ["--count", "ptarmigan"]).stdout == "600\n"
+    }
+  }
+
+  @Test func requestsMadeWhileDownAreCarriedOutOnStart() throws {
+    let instance = try Instance()
+    try instance.write("a.txt", "first\n")
+    try instance.indexOnce()
+    let request = try instance.run("reindex-request", [instance.path("a.txt")])
+    #expect(request.status == 0)
+    #expect(request.stderr.contains("not running"))
+    #expect(try instance.run("limelight", ["status"]).stdout.contains("kept until"))
+    try instance.startWatcher()
+    try instance.waitFor("the request to be carried out") {
+      try !instance.run("limelight", ["status"]).stdout.contains("kept until")
+    }
+    let wait = try instance.run("reindex-request", ["--wait", "--timeout", "30", instance.path("a.txt")])
+    #expect(wait.status == 0, "\(wait.stderr)")
+    let all = try instance.run("reindex-request", ["--wait", "--all"])
+    #expect(all.status == 0)
+    #expect(try instance.run("reindex-request", []).status == 2)
+    #expect(try instance.run("reindex-request", ["--timeout", "3", "x"]).status == 2)
+  }
+
+  @Test func eraseRebuildsTheIndex() throws {
+    let instance = try Instance()
+    try instance.write("a.txt", "phoenix\n")
+    try instance.startWatcher()
+    let erase = try instance.run("limelight", ["erase", "--wait"])
+    #expect(erase.status == 0)
+    #expect(try instance.findPaths("phoenix") == ["a.txt"])
+  }
+
+  @Test func badConfigurationIsAClearError() throws {
+    let instance = try Instance()
+    try instance.config("root = ~\nindex-hidden = perhaps\n")
+    let result = try instance.run("limelightd", ["--once"])
+    #expect(result.status == 2)
+    #expect(result.stderr.contains("limelight.conf:2:"), "\(result.stderr)")
+    try instance.config("root = ~\n")
+    let missing = try instance.run("limelightd", ["--once", "--root", "/no/such/folder"])
+    #expect(missing.status == 2)
+    #expect(missing.stderr.contains("no such folder"))
+  }
+
+  @Test func configuredRootsAndExclusions() throws {
+    let instance = try Instance()
+    try instance.write("docs/a.txt", "falcon\n")
+    try instance.write("other/b.txt", "falcon\n")
+    try instance.write("docs/skip-me/c.txt", "falcon\n")
+    try instance.config("root = ~/docs\nexclude = skip-*\n")
+    try instance.indexOnce()
+    #expect(try instance.findPaths("falcon") == ["docs/a.txt"])
+  }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import LimelightModel
+import Testing
+
+@testable import LimelightImport
+
+@Suite struct TextDecoderTests {
+  @Test func utf8AndByteOrderMarks() {
+    #expect(TextDecoder.decode(Array("héllo".utf8), truncated: false, charset: nil) == "héllo")
+    #expect(TextDecoder.decode([0xEF, 0xBB, 0xBF] + Array("bom".utf8), truncated: false, charset: nil) == "bom")
+    let utf16: [UInt8] = [0xFF, 0xFE, 0x68, 0x00, 0x69, 0x00]
+    #expect(TextDecoder.decode(utf16, truncated: false, charset: nil) == "hi")
+  }
+
+  @Test func legacyEncodings() {
+    #expect(TextDecoder.decode([0x63, 0x61, 0x66, 0xE9], truncated: false, charset: "iso-8859-1") == "café")
+    #expect(TextDecoder.decode([0x63, 0x61, 0x66, 0xE9], truncated: false, charset: "unknown-8bit") == "café")
+    #expect(TextDecoder.decode([0x80, 0x20, 0x31], truncated: false, charset: nil) == "€ 1")
+  }
+
+  @Test func binaryIsRefused() {
+    #expect(TextDecoder.decode([0x7F, 0x45, 0x4C, 0x46, 0x00, 0x01], truncated: false, charset: nil) == nil)
+  }
+
+  @Test func aSequenceCutByTheCapIsDropped() {
+    let bytes = Array("abc é".utf8).dropLast()
+    #expect(TextDecoder.decode(Array(bytes), truncated: true, charset: nil) == "abc ")
+  }
+}
+
+@Suite struct FileImporterTests {
+  let mime = MIMEDatabase()
+
+  func withFile(_ name: String, _ bytes: [UInt8], _ body: (RawPath) throws -> Void) throws {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("limelight-\(UUID())")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let url = dir.appendingPathComponent(name)
+    try Data(bytes).write(to: url)
+    try body(RawPath(url.path))
+  }
+
+  @Test func textFilesGetTypeTextAndDescription() throws {
+    try withFile("notes.md", Array("# Title Here\n\nBody text.\n".utf8)) { path in
+      let importer = FileImporter(mime: mime, maxTextBytes: 1 << 20)
+      let record = importer.record(for: path, status: FileSystem.status(path)!, hidden: false)
+      #expect(record.attributes.contentType == "text/markdown")
+      #expect(record.attributes.title == "Title Here")
+      #expect(record.attributes.textContent?.contains("Body text.") == true)
+      #expect(record.attributes.contentDescription == "# Title Here Body text.")
+      #expect(record.attributes.kind != nil)
+    }
+  }
+
+  @Test func contentWinsWhenTheNameLies() throws {
+    // A PNG signature in a file called .txt.
+    let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array(repeating: 0, count: 32)
+    try withFile("fake.txt", png) { path in
+      let importer = FileImporter(mime: mime, maxTextBytes: 1 << 20)
+      let record = importer.record(for: path, status: FileSystem.status(path)!, hidden: false)
+      #expect(record.attributes.contentType == "image/png")
+      #expect(record.attributes.textContent == nil)
+    }
+  }
+
+  @Test func textIsCappedAndEmptyFilesAreFine() throws {
+    try withFile("big.txt", Array(repeating: UInt8(ascii: "a"), count: 10_000)) { path in
+      let importer = FileImporter(mime: mime, maxTextBytes: 100)
+      let record = importer.record(for: path, status: FileSystem.status(path)!, hidden: false)
+      #expect(record.attributes.textContent?.count == 100)
+    }
+    try withFile("empty.txt", []) { path in
+      let importer = FileImporter(mime: mime, maxTextBytes: 100)
+      let record = importer.record(for: path, status: FileSystem.status(path)!, hidden: false)
+      #expect(record.attributes.contentType == "text/plain")
+      #expect(record.extractionError == nil)
+    }
+  }
+
+  @Test func reconcileRules() {
+    #expect(FileImporter.reconcile(magic: "text/plain", glob: "text/markdown", mime: mime) == "text/markdown")
+    #expect(
+      FileImporter.reconcile(
+        magic: "application/zip", glob: "application/vnd.oasis.opendocument.text", mime: mime)
+        == "application/vnd.oasis.opendocument.text")
+    #expect(FileImporter.reconcile(magic: "image/png", glob: "image/jpeg", mime: mime) == "image/png")
+    #expect(FileImporter.reconcile(magic: "application/octet-stream", glob: "image/x-foo", mime: mime) == "image/x-foo")
+  }
+}

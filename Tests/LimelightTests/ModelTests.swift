@@ -1,0 +1,189 @@
+import Foundation
+import Testing
+
+@testable import LimelightModel
+
+@Suite struct RawPathTests {
+  @Test func componentsAndNesting() {
+    let path = RawPath("/home/me/docs/a.txt")
+    #expect(path.lastComponent == RawPath("a.txt"))
+    #expect(path.parent == RawPath("/home/me/docs"))
+    #expect(RawPath("/a").parent == RawPath("/"))
+    #expect(path.isInside(RawPath("/home/me")))
+    #expect(path.isInside(RawPath("/")))
+    #expect(!RawPath("/home/media").isInside(RawPath("/home/me")))
+    #expect(path.rebased(from: RawPath("/home/me"), to: RawPath("/srv")) == RawPath("/srv/docs/a.txt"))
+    #expect(path.relative(to: RawPath("/home/me")) == RawPath("docs/a.txt"))
+    #expect(path.depth == 4)
+  }
+
+  @Test func normalization() {
+    #expect(RawPath("/a//b/./c/../d/").lexicallyNormalized == RawPath("/a/b/d"))
+    #expect(RawPath("/../..").lexicallyNormalized == RawPath("/"))
+    #expect(RawPath.absolute("/x/y/..") == RawPath("/x"))
+  }
+}
+
+@Suite struct FileURITests {
+  @Test(arguments: [
+    ("/home/me/My Notes.txt", "file:///home/me/My%20Notes.txt"),
+    ("/a/caf\u{E9}", "file:///a/caf%C3%A9"),
+    ("/a/line\nbreak", "file:///a/line%0Abreak"),
+    ("/a/100%#?", "file:///a/100%25%23%3F"),
+  ])
+  func encodes(path: String, uri: String) {
+    #expect(FileURI.uri(for: RawPath(path)) == uri)
+    #expect(FileURI.path(from: uri) == RawPath(path))
+  }
+
+  @Test func roundTripsBytesThatAreNotUTF8() {
+    let path = RawPath(bytes: Array("/tmp/".utf8) + [0xFF, 0xE9, 0x00 + 0x41])
+    let uri = FileURI.uri(for: path)
+    #expect(uri == "file:///tmp/%FF%E9A")
+    #expect(FileURI.path(from: uri) == path)
+  }
+
+  @Test func rejectsOtherSchemesAndBrokenEscapes() {
+    #expect(FileURI.path(from: "http://example.com/x") == nil)
+    #expect(FileURI.path(from: "file:///a%2") == nil)
+    #expect(FileURI.path(from: "file://localhost/a%20b") == RawPath("/a b"))
+  }
+}
+
+@Suite struct ConfigurationTests {
+  static let shipped: String = {
+    let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .appendingPathComponent("../../etc/limelight/limelight.conf").standardized
+    return (try? String(contentsOf: file, encoding: .utf8)) ?? ""
+  }()
+
+  @Test func shippedFileEqualsTheBuiltInDefaults() throws {
+    #expect(!Self.shipped.isEmpty)
+    var parsed = Configuration(
+      roots: [], excludes: [], indexHidden: true, maxTextBytes: 0, settleSeconds: 0, rescanSeconds: 1,
+      maxWatches: 9)
+    try parsed.apply(Self.shipped, file: "limelight.conf")
+    #expect(parsed == Configuration.defaults)
+  }
+
+  @Test func userFileReplacesRootsAndAddsExclusions() throws {
+    var config = Configuration.defaults
+    try config.apply(
+      "root = ~/Documents\nroot = /srv/shared\nexclude = *.log\nunexclude = *.part\nindex-hidden = yes\nmax-text-size = 4M\n",
+      file: "user.conf")
+    #expect(config.roots == ["~/Documents", "/srv/shared"])
+    #expect(config.excludes.contains("*.log"))
+    #expect(!config.excludes.contains("*.part"))
+    #expect(config.excludes.contains(".git"))
+    #expect(config.indexHidden)
+    #expect(config.maxTextBytes == 4 << 20)
+    #expect(
+      config.resolvedRoots(home: RawPath("/home/me")) == [
+        RawPath("/home/me/Documents"), RawPath("/srv/shared"),
+      ])
+  }
+
+  @Test(arguments: [
+    ("root = relative/path", 1), ("\n\nfoo = bar", 3), ("index-hidden = maybe", 1),
+    ("max-text-size = lots", 1), ("just words", 1), ("settle-time = -1", 1), ("max-watches = x", 1),
+  ])
+  func mistakesNameTheLine(text: String, line: Int) {
+    var config = Configuration.defaults
+    #expect(throws: Configuration.ParseError.self) { try config.apply(text, file: "f.conf") }
+    do {
+      try config.apply(text, file: "f.conf")
+    } catch {
+      #expect(error.description.hasPrefix("f.conf:\(line):"))
+    }
+  }
+
+  @Test func nestedRootsCollapse() {
+    var config = Configuration.defaults
+    config.roots = ["~", "~/Documents", "/srv"]
+    #expect(config.resolvedRoots(home: RawPath("/home/me")) == [RawPath("/home/me"), RawPath("/srv")])
+  }
+
+  @Test func exclusionRules() {
+    let rules = ExclusionRules(
+      configuration: .defaults, alwaysExcluded: [RawPath("/home/me/.local/share/limelight")])
+    let root = RawPath("/home/me")
+    #expect(rules.excludes(RawPath("/home/me/src/node_modules"), root: root))
+    #expect(rules.excludes(RawPath("/home/me/.hidden"), root: root))
+    #expect(rules.excludes(RawPath("/home/me/a/b.o"), root: root))
+    #expect(rules.excludes(RawPath("/home/me/notes.txt~"), root: root))
+    #expect(!rules.excludes(RawPath("/home/me/notes.txt"), root: root))
+    #expect(!rules.excludes(RawPath("/home/me/Trash-talk.txt"), root: root))
+    #expect(rules.excludes(RawPath("/home/me/.local/share/limelight/index.sqlite"), root: root))
+    var visible = Configuration.defaults
+    visible.indexHidden = true
+    let hiddenOn = ExclusionRules(configuration: visible, alwaysExcluded: [])
+    #expect(!hiddenOn.excludes(RawPath("/home/me/.config"), root: root))
+    #expect(hiddenOn.excludes(RawPath("/home/me/.local/share/Trash"), root: root))
+    #expect(hiddenOn.excludes(RawPath("/home/me/.git"), root: root))
+  }
+
+  @Test func sizes() {
+    #expect(Configuration.parseSize("512") == 512)
+    #expect(Configuration.parseSize("2k") == 2048)
+    #expect(Configuration.parseSize("1.5M") == 1_572_864)
+    #expect(Configuration.parseSize("1GB") == 1 << 30)
+    #expect(Configuration.parseSize("many") == nil)
+  }
+}
+
+@Suite struct MIMEDatabaseTests {
+  let mime = MIMEDatabase()
+
+  @Test func namesSuggestTypes() {
+    #expect(mime.type(forFileName: "README.md") == "text/markdown")
+    #expect(mime.type(forFileName: "photo.JPG") == "image/jpeg")
+    #expect(mime.type(forFileName: "backup.tar.gz") == "application/x-compressed-tar")
+    #expect(mime.type(forFileName: "Makefile") == "text/x-makefile")
+    #expect(mime.type(forFileName: "no-extension") == nil)
+  }
+
+  @Test func hierarchy() {
+    #expect(mime.isSubclass("text/x-python", of: "text/plain"))
+    #expect(mime.isSubclass("application/x-compressed-tar", of: "application/gzip"))
+    #expect(mime.ancestors(of: "image/png").last == "image/*")
+    #expect(!mime.isSubclass("image/png", of: "text/plain"))
+    #expect(mime.canonical("text/x-c") != "" )
+  }
+
+  @Test func humanKinds() {
+    #expect(mime.comment(for: "image/png") == "PNG image")
+    #expect(mime.comment(for: "inode/directory") != nil)
+    #expect(mime.comment(for: "application/x-no-such-type") == nil)
+  }
+
+  @Test func kindClasses() {
+    #expect(KindClass.classes(for: mime.ancestors(of: "text/x-python")).isSuperset(of: [.code, .text]))
+    #expect(KindClass.classes(for: mime.ancestors(of: "image/png")) == [.image])
+    #expect(KindClass.classes(for: mime.ancestors(of: "application/pdf")).contains(.pdf))
+    #expect(KindClass.classes(for: ["inode/directory"]) == [.folder])
+    #expect(KindClass.named("pictures") == .image)
+    #expect(KindClass.named("spaceship") == nil)
+  }
+}
+
+@Suite struct TextTests {
+  @Test func summaryFoldsWhiteSpaceAndStopsAt300() {
+    #expect(AttributeSet.summary(of: "  a\n\n b\tc  ") == "a b c")
+    #expect(AttributeSet.summary(of: String(repeating: "word ", count: 200))!.count == 300)
+    #expect(AttributeSet.summary(of: " \n ") == nil)
+  }
+
+  @Test func nameWords() {
+    #expect(NameWords.humps("fooBarBaz2") == "foo Bar Baz 2")
+    #expect(NameWords.searchableName("plain.txt") == "plain.txt")
+    #expect(NameWords.searchableName("HTTPServer") == "HTTPServer")
+  }
+
+  @Test func folding() {
+    #expect(SearchText.fold("ＡＢＣ") == "ABC")
+    #expect(SearchText.fold("Cafe\u{301}") == "Café")
+    #expect(SearchText.hasWordCharacters("a"))
+    #expect(SearchText.hasWordCharacters("星"))
+    #expect(!SearchText.hasWordCharacters("*()\"-"))
+  }
+}

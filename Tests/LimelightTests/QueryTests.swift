@@ -1,0 +1,129 @@
+import Foundation
+import LimelightModel
+import LimelightStore
+import Testing
+
+@testable import LimelightQuery
+
+@Suite struct QueryParserTests {
+  func parse(_ text: String) throws -> QueryNode {
+    var parser = QueryParser(home: RawPath("/home/me"), currentDirectory: { RawPath("/work") })
+    return try parser.parse(text)
+  }
+
+  @Test func wordsPhrasesNegationAndAlternatives() throws {
+    #expect(try parse("fox") == .text("fox", prefix: true, column: nil))
+    #expect(
+      try parse("quick fox") == .and([.text("quick", prefix: true, column: nil), .text("fox", prefix: true, column: nil)]))
+    #expect(try parse("\"brown fox\"") == .text("brown fox", prefix: false, column: nil))
+    #expect(
+      try parse("fox -zoo") == .and([.text("fox", prefix: true, column: nil), .not(.text("zoo", prefix: true, column: nil))]))
+    #expect(
+      try parse("a OR b") == .or([.text("a", prefix: true, column: nil), .text("b", prefix: true, column: nil)]))
+    #expect(try parse("well-known") == .text("well-known", prefix: true, column: nil))
+  }
+
+  @Test func filters() throws {
+    #expect(try parse("kind:pictures") == .filter(.kind(.image)))
+    #expect(try parse("ext:.JPG,png") == .filter(.extensions(["jpg", "png"])))
+    #expect(try parse("in:docs") == .filter(.inFolder(RawPath("/work/docs"))))
+    #expect(try parse("in:~/Music") == .filter(.inFolder(RawPath("/home/me/Music"))))
+    #expect(try parse("type:image/*") == .filter(.contentType("image/*")))
+    #expect(try parse("name:report") == .text("report", prefix: true, column: .name))
+    #expect(try parse("http://x") == .text("http://x", prefix: true, column: nil))
+  }
+
+  @Test func mistakes() {
+    #expect(throws: QueryError.self) { try parse("") }
+    #expect(throws: QueryError.self) { try parse("   ") }
+    #expect(throws: QueryError.self) { try parse("kind:spaceship") }
+    #expect(throws: QueryError.self) { try parse("type:image") }
+    #expect(throws: QueryError.self) { try parse("domain:a/b") }
+  }
+
+  @Test func punctuationAloneMatchesNothing() throws {
+    #expect(try parse("***") == .nothing)
+    #expect(try parse("fox ***") == .text("fox", prefix: true, column: nil))
+  }
+
+  @Test func ftsExpressionsQuoteEverything() {
+    #expect(SQLCompiler.ftsExpression(.text("a\"b", prefix: true, column: nil)) == "\"a\"\"b\" *")
+    #expect(SQLCompiler.ftsExpression(.text("x", prefix: false, column: .name)) == "name : \"x\"")
+    #expect(SQLCompiler.ftsExpression(.filter(.kind(.pdf))) == nil)
+  }
+}
+
+/// The store and the search engine together, in process.
+@Suite struct SearchEngineTests {
+  let store: IndexStore
+  let base: String
+
+  init() throws {
+    base = FileManager.default.temporaryDirectory.appendingPathComponent("limelight-\(UUID())").path
+    var location = IndexLocation.fromEnvironment(["HOME": base])
+    location.runtimeDirectory = RawPath(base + "/run")
+    store = try IndexStore.open(location, create: true)
+    let mime = MIMEDatabase()
+    try store.write { writer in
+      for (path, text) in [
+        ("/data/alpha/notes.txt", "lighthouse keeper"), ("/data/beta/lighthouse.md", "a story"),
+        ("/data/gamma/other.txt", "nothing here"),
+      ] {
+        var attributes = AttributeSet(displayName: RawPath(path).lastComponent.string)
+        attributes.textContent = text
+        let type = mime.type(forFileName: attributes.displayName) ?? "text/plain"
+        attributes.contentType = type
+        attributes.contentTypeTree = mime.ancestors(of: type)
+        let status = FileStatus(
+          kind: .regular, device: 1, inode: UInt64(path.count), size: 10, modified: 0, changed: 0,
+          created: nil, mode: 0o100644)
+        try writer.upsert(FileRecord(path: RawPath(path), status: status, attributes: attributes, hidden: false))
+      }
+    }
+  }
+
+  func names(_ query: QueryNode) throws -> [String] {
+    try SearchEngine(store: store).search(query).map(\.displayName)
+  }
+
+  @Test func nameMatchesComeFirst() throws {
+    #expect(try names(.text("lighthouse", prefix: true, column: nil)) == ["lighthouse.md", "notes.txt"])
+  }
+
+  @Test func movesKeepIdsAndUpdatePaths() throws {
+    let before = try SearchEngine(store: store).search(.text("keeper", prefix: true, column: nil))
+    try store.write { writer in
+      try writer.move(from: RawPath("/data/alpha"), to: RawPath("/data/delta"), hidden: { _ in false })
+    }
+    let after = try SearchEngine(store: store).search(.text("keeper", prefix: true, column: nil))
+    #expect(after.map(\.id) == before.map(\.id))
+    #expect(after.first?.path == RawPath("/data/delta/notes.txt"))
+    #expect(try names(.text("delta", prefix: true, column: nil)) == ["notes.txt"])
+    #expect(try names(.text("alpha", prefix: true, column: nil)).isEmpty)
+  }
+
+  @Test func removeTreeTakesEverythingBelow() throws {
+    let removed = try store.write { writer in try writer.removeTree(RawPath("/data/beta")) }
+    #expect(removed == 1)
+    #expect(try names(.text("lighthouse", prefix: true, column: nil)) == ["notes.txt"])
+  }
+
+  @Test func filtersAndGenerations() throws {
+    let g0 = try store.generation()
+    #expect(try names(.filter(.extensions(["md"]))) == ["lighthouse.md"])
+    #expect(try names(.filter(.inFolder(RawPath("/data/gamma")))) == ["other.txt"])
+    #expect(try names(.and([.filter(.contentType("text/*")), .not(.text("story", prefix: true, column: nil))])).count == 2)
+    try store.write { _ in }
+    #expect(try store.generation() == g0 + 1)
+  }
+
+  @Test func requestsAreDurable() throws {
+    let id = try store.submit(.paths, paths: [RawPath(bytes: [0x2F, 0xFF, 0x0A])])
+    let pending = try store.pendingRequests()
+    #expect(pending.map(\.id) == [id])
+    #expect(pending.first?.paths == [RawPath(bytes: [0x2F, 0xFF, 0x0A])])
+    try store.write { writer in try writer.complete(pending[0], outcome: "done") }
+    #expect(try store.pendingRequests().isEmpty)
+    #expect(try store.request(id: id)?.doneGeneration != nil)
+  }
+}
