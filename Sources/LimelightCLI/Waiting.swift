@@ -18,14 +18,3 @@ public func waitForRequest(_ id: Int64, in store: IndexStore, timeout: Double?) 
   }
 }
 
-/// Whether a watcher is running for the environment's index.
-public func watcherIsRunning(_ location: IndexLocation) -> Bool {
-  let fd = location.lockPath.withCString { open($0, O_RDONLY | O_CLOEXEC) }
-  guard fd >= 0 else { return false }
-  defer { close(fd) }
-  if flock(fd, LOCK_SH | LOCK_NB) == 0 {
-    _ = flock(fd, LOCK_UN)
-    return false
-  }
-  return true
-}

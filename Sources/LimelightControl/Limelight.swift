@@ -25,7 +25,7 @@ struct Status: ParsableCommand {
   func run() throws {
     let location = IndexLocation.fromEnvironment()
     let store = try openIndex()
-    let status = try store.status(running: watcherIsRunning(location))
+    let status = try store.status(watcherPID: location.watcherPID())
     if json {
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -80,7 +80,7 @@ extension WatcherRequestCommand {
     let location = IndexLocation.fromEnvironment()
     let store = try IndexStore.open(location, create: true)
     let id = try store.submit(kind)
-    guard watcherIsRunning(location) else {
+    guard location.watcherPID() != nil else {
       print("limelightd is not running: it will \(done) when it starts")
       return
     }

@@ -77,14 +77,17 @@ public final class FileImporter {
     if status.size == 0 { return glob ?? "application/x-zerosize" }
     // libmagic's text checks cost milliseconds a file: when the name says text,
     // checking that the content is not binary is enough to trust it.
+    var nameClaimsText = false
     if let glob, mime.isSubclass(glob, of: "text/plain"),
-      let head = try? FileSystem.readPrefix(path, limit: 8192), !TextDecoder.looksBinary(head)
+      let head = try? FileSystem.readPrefix(path, limit: 8192)
     {
-      return glob
+      if !TextDecoder.looksBinary(head) { return glob }
+      nameClaimsText = true  // …but the content is binary: the name is wrong.
     }
     guard let found = magic.mimeType(of: path).map(mime.canonical) else {
-      return glob ?? "application/octet-stream"
+      return nameClaimsText ? "application/octet-stream" : glob ?? "application/octet-stream"
     }
+    if nameClaimsText { return found == "text/plain" ? "application/octet-stream" : found }
     return Self.reconcile(magic: found, glob: glob, mime: mime)
   }
 

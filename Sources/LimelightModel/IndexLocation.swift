@@ -48,6 +48,19 @@ public struct IndexLocation: Sendable {
       home: home, systemConfigDirectories: system)
   }
 
+  /// The process id of the watcher holding this index's lock, or nil when none runs.
+  public func watcherPID() -> Int? {
+    let fd = lockPath.withCString { open($0, O_RDONLY | O_CLOEXEC) }
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    if flock(fd, LOCK_SH | LOCK_NB) == 0 {
+      _ = flock(fd, LOCK_UN)
+      return nil
+    }
+    let text = FileSystem.readText(lockPath, limit: 32) ?? ""
+    return Int(text.filter(\.isNumber)) ?? 0
+  }
+
   /// Creates the private folders (mode 0700) this instance writes to.
   public func createPrivateDirectories() throws(SystemError) {
     try FileSystem.makeDirectories(dataDirectory, mode: 0o700)

@@ -36,9 +36,11 @@ public struct IndexStatus: Sendable, Codable {
 }
 
 extension IndexStore {
-  /// The status of this index; `running` comes from the caller, who checks the watcher's lock.
-  public func status(running: Bool) throws -> IndexStatus {
-    try read { db in
+  /// The status of this index; `watcherPID` is the process holding the watcher's
+  /// lock (see ``IndexLocation/watcherPID()``), nil when none runs.
+  public func status(watcherPID: Int?) throws -> IndexStatus {
+    let running = watcherPID != nil
+    return try read { db in
       func meta<T: DatabaseValueConvertible>(_ key: String) throws -> T? {
         try T.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key])
       }
@@ -67,11 +69,15 @@ extension IndexStore {
         (FileSystem.status(location.databasePath)?.size ?? 0)
         + (FileSystem.status(RawPath(location.databasePath.string + "-wal"))?.size ?? 0)
       let paused: Bool = try meta("paused") ?? false
-      let recordedState: String = try meta("status.state") ?? "stopped"
+      var recordedState: String = try meta("status.state") ?? "stopped"
+      // Until a new watcher has written its first status, what is recorded is its predecessor's.
+      let recordedPID: Int? = try meta("status.pid")
+      let current = !running || recordedPID == watcherPID
+      if !current { recordedState = "starting" }
       return IndexStatus(
         running: running,
         state: running ? (paused ? "paused" : recordedState) : "stopped",
-        pid: running ? try meta("status.pid") : nil,
+        pid: watcherPID,
         generation: try meta("generation") ?? 0,
         items: counts?["items"] ?? 0, files: counts?["files"] ?? 0,
         folders: counts?["folders"] ?? 0, applicationItems: counts?["apps"] ?? 0,
@@ -82,7 +88,7 @@ extension IndexStore {
         watchLimitReached: running ? try meta("status.watchLimit") ?? false : false,
         overflows: try meta("status.overflows") ?? 0,
         crawlSeen: try meta("status.crawlSeen") ?? 0,
-        crawlDone: try meta("status.crawlDone") ?? false,
+        crawlDone: current ? try meta("status.crawlDone") ?? false : false,
         paused: paused, roots: roots, failures: failures, recentFailures: recent,
         lastError: try meta("status.lastError"), databaseBytes: size,
         updated: (try meta("status.updated") as Double?).map { Date(timeIntervalSince1970: $0) })

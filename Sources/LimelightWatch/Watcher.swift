@@ -28,6 +28,8 @@ public final class Watcher {
   var wakeInotify: Inotify?
   var watchPaths: [Int32: RawPath] = [:]
   var watchOf: [RawPath: Int32] = [:]
+  /// Folders holding a `.noindex` marker: watched only to see the marker go.
+  var markedFolders: Set<RawPath> = []
   /// Folders that could not be watched (the kernel's limit): rescanned on a timer.
   var unwatched: Set<RawPath> = []
   var watchLimitReached = false
@@ -206,9 +208,11 @@ public final class Watcher {
       let path = folder.appending(name)
       let isFolder = event.has(IN_ISDIR)
       if Configuration.markerFiles.contains(name.string) {
+        markedFolders.remove(folder)
         rescanQueue.append(folder)
         continue
       }
+      if markedFolders.contains(folder) { continue }
       guard let eventRoot = root(of: path) else { continue }
       let excluded = rules.excludes(path, root: eventRoot)
       if event.has(IN_MOVED_FROM) {
@@ -400,9 +404,12 @@ public final class Watcher {
         byIdentity = [:]
         for (p, s) in stored where s.inode != 0 { byIdentity![FileKey(s.device, s.inode)] = p }
       }
+      // Files must also keep size and time: an inode freed by an atomic save and
+      // reused by a new file is not a move.
       if let oldPath = byIdentity![FileKey(status.device, status.inode)], oldPath != path,
         !seen.contains(oldPath), FileSystem.status(oldPath)?.inode != status.inode,
-        let old = stored[oldPath], old.isFolder == status.isDirectory
+        let old = stored[oldPath], old.isFolder == status.isDirectory,
+        old.isFolder || !old.contentDiffers(from: status)
       {
         batch.append(.move(oldPath, path))
         byIdentity![FileKey(status.device, status.inode)] = nil
@@ -421,8 +428,13 @@ public final class Watcher {
     while let folder = stack.popLast() {
       if StopSignal.isRequested { return }
       if ExclusionRules.hasNoIndexMarker(folder) {
+        // Out of the index with all below it, but still watched, to see the marker go.
         batch.append(.remove(folder))
         unwatchTree(folder)
+        if inotify != nil {
+          watch(folder)
+          markedFolders.insert(folder)
+        }
         for p in stored.keys where p.isInside(folder) { seen.insert(p) }
         continue
       }
@@ -497,6 +509,7 @@ public final class Watcher {
       watchPaths[wd] = nil
     }
     for path in unwatched where path.isInside(folder) { unwatched.remove(path) }
+    for path in markedFolders where path.isInside(folder) { markedFolders.remove(path) }
   }
 
   // MARK: - Paths

@@ -43,16 +43,4 @@ public final class WatcherLock {
   }
 
   deinit { close(fd) }
-
-  /// Whether a watcher holds the lock of a location right now.
-  public static func isHeld(location: IndexLocation) -> Bool {
-    let fd = location.lockPath.withCString { open($0, O_RDONLY | O_CLOEXEC) }
-    guard fd >= 0 else { return false }
-    defer { close(fd) }
-    if flock(fd, LOCK_SH | LOCK_NB) == 0 {
-      _ = flock(fd, LOCK_UN)
-      return false
-    }
-    return true
-  }
 }

@@ -40,7 +40,7 @@ struct ReindexRequest: ParsableCommand {
     let location = IndexLocation.fromEnvironment()
     let store = try IndexStore.open(location, create: true)
     let id = try store.submit(all ? .all : .paths, paths: paths.map(RawPath.absolute))
-    let running = watcherIsRunning(location)
+    let running = location.watcherPID() != nil
     if !running {
       printError("reindex-request: limelightd is not running; the request is kept until it starts")
     }

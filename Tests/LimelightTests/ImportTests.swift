@@ -53,12 +53,23 @@ import Testing
   }
 
   @Test func contentWinsWhenTheNameLies() throws {
-    // A PNG signature in a file called .txt.
-    let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array(repeating: 0, count: 32)
+    // A 1×1 PNG (signature and IHDR chunk) in a file called .txt.
+    let png: [UInt8] =
+      [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0x0D, 0x49, 0x48, 0x44, 0x52]
+      + [0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0, 0x1F, 0x15, 0xC4, 0x89] + Array(repeating: 0, count: 16)
     try withFile("fake.txt", png) { path in
       let importer = FileImporter(mime: mime, maxTextBytes: 1 << 20)
       let record = importer.record(for: path, status: FileSystem.status(path)!, hidden: false)
       #expect(record.attributes.contentType == "image/png")
+      #expect(record.attributes.textContent == nil)
+    }
+  }
+
+  @Test func binaryContentUnderATextNameIsNotText() throws {
+    try withFile("data.txt", [0x00, 0x01, 0x02, 0xFF, 0x00, 0x10] + Array(repeating: 0, count: 64)) { path in
+      let importer = FileImporter(mime: mime, maxTextBytes: 1 << 20)
+      let record = importer.record(for: path, status: FileSystem.status(path)!, hidden: false)
+      #expect(record.attributes.contentType != "text/plain")
       #expect(record.attributes.textContent == nil)
     }
   }
