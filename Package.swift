@@ -53,19 +53,29 @@ let package = Package(
       ]),
     .executableTarget(
       name: "FindIn",
-      dependencies: ["LimelightCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+      dependencies: [
+        "LimelightCLI", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]),
     .executableTarget(
       name: "ReindexRequest",
-      dependencies: ["LimelightCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+      dependencies: [
+        "LimelightCLI", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]),
     .executableTarget(
       name: "LimelightControl",
-      dependencies: ["LimelightCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+      dependencies: [
+        "LimelightCLI", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]),
     .testTarget(
       name: "LimelightTests",
-      dependencies: ["LimelightModel", "LimelightStore", "LimelightQuery", "LimelightImport", "LimelightWatch"]),
+      dependencies: [
+        "LimelightModel", "LimelightStore", "LimelightQuery", "LimelightImport", "LimelightWatch",
+      ]),
     .testTarget(
       name: "LimelightIntegrationTests",
-      dependencies: ["limelightd", "FindIn", "ReindexRequest", "LimelightControl", "LimelightModel"]),
+      dependencies: [
+        "limelightd", "FindIn", "ReindexRequest", "LimelightControl", "LimelightModel",
+      ]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -42,10 +42,13 @@ struct FindIn: ParsableCommand {
 
   func run() throws {
     // Unknown "--options" are mistakes; after a "--" every word is part of the query.
-    let afterTerminator = CommandLine.arguments.firstIndex(of: "--").map {
-      Set(CommandLine.arguments[($0 + 1)...])
-    } ?? []
-    if let option = query.first(where: { $0.hasPrefix("--") && $0.count > 2 && !afterTerminator.contains($0) }) {
+    let afterTerminator =
+      CommandLine.arguments.firstIndex(of: "--").map {
+        Set(CommandLine.arguments[($0 + 1)...])
+      } ?? []
+    if let option = query.first(where: {
+      $0.hasPrefix("--") && $0.count > 2 && !afterTerminator.contains($0)
+    }) {
       throw CommandFailure(
         "unknown option '\(option)' (to search for it, put it after --: find-in -- \(option))")
     }

@@ -56,7 +56,8 @@ extension ParsableCommand {
       } else {
         printError(message.hasPrefix("Error: ") ? "\(name): " + message.dropFirst(7) : message)
       }
-      Glibc.exit(code == .validationFailure || code.rawValue == 64 ? ExitStatus.usage : code.rawValue)
+      Glibc.exit(
+        code == .validationFailure || code.rawValue == 64 ? ExitStatus.usage : code.rawValue)
     }
   }
 }
@@ -109,7 +110,9 @@ public final class OutputBuffer {
   public func flush() {
     var offset = 0
     while offset < buffer.count {
-      let n = buffer[offset...].withUnsafeBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+      let n = buffer[offset...].withUnsafeBytes {
+        Glibc.write(STDOUT_FILENO, $0.baseAddress, $0.count)
+      }
       if n <= 0 {
         if n < 0 && errno == EINTR { continue }
         break  // A closed pipe: the reader has what it wanted.

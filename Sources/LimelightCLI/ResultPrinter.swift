@@ -59,7 +59,8 @@ public struct ResultPrinter {
 
   func displayPath(_ path: RawPath) -> String {
     // Control characters (a newline in a name) would break the layout.
-    let text = path.isInside(home) && home.bytes.count > 1
+    let text =
+      path.isInside(home) && home.bytes.count > 1
       ? "~" + String(decoding: path.bytes.dropFirst(home.bytes.count), as: UTF8.self) : path.string
     return String(String.UnicodeScalarView(text.unicodeScalars.map { $0.value < 0x20 ? "?" : $0 }))
   }

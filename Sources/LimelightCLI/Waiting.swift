@@ -7,7 +7,9 @@ import LimelightStore
 #endif
 
 /// Waits until the watcher has carried out a request. Returns false on timeout.
-public func waitForRequest(_ id: Int64, in store: IndexStore, timeout: Double?) throws -> IndexRequest? {
+public func waitForRequest(_ id: Int64, in store: IndexStore, timeout: Double?) throws
+  -> IndexRequest?
+{
   let deadline = timeout.map { Date().addingTimeInterval($0) }
   var delay: UInt32 = 10_000
   while true {
@@ -17,4 +19,3 @@ public func waitForRequest(_ id: Int64, in store: IndexStore, timeout: Double?) 
     delay = min(delay * 2, 100_000)
   }
 }
-

@@ -34,18 +34,30 @@ struct Status: ParsableCommand {
       return
     }
     var lines: [(String, String)] = [
-      ("watcher", status.running ? "\(status.state) (pid \(status.pid.map(String.init) ?? "?"))" : "stopped"),
+      (
+        "watcher",
+        status.running ? "\(status.state) (pid \(status.pid.map(String.init) ?? "?"))" : "stopped"
+      ),
       ("index", "\(location.databasePath.string) (\(byteCount(status.databaseBytes)))"),
-      ("items", "\(status.items): \(status.files) files, \(status.folders) folders, \(status.applicationItems) from applications"),
+      (
+        "items",
+        "\(status.items): \(status.files) files, \(status.folders) folders, \(status.applicationItems) from applications"
+      ),
       ("generation", "\(status.generation)"),
-      ("first crawl", status.crawlDone ? "done (\(status.crawlSeen) entries seen)" : "in progress (\(status.crawlSeen) entries seen)"),
+      (
+        "first crawl",
+        status.crawlDone
+          ? "done (\(status.crawlSeen) entries seen)"
+          : "in progress (\(status.crawlSeen) entries seen)"
+      ),
       ("roots", status.roots.isEmpty ? "none yet" : status.roots.joined(separator: ", ")),
     ]
     if status.running {
       lines.append(("queue", "\(status.queue) waiting, \(status.pendingRequests) requests"))
       var watches = "\(status.watchedFolders) folders"
       if status.watchLimitReached {
-        watches += "; LIMIT REACHED: \(status.unwatchedFolders) folders are rescanned on a timer instead"
+        watches +=
+          "; LIMIT REACHED: \(status.unwatchedFolders) folders are rescanned on a timer instead"
       }
       lines.append(("watches", watches))
     } else if status.pendingRequests > 0 {
@@ -60,7 +72,9 @@ struct Status: ParsableCommand {
     if let last = status.lastError { lines.append(("last warning", last)) }
     let width = lines.map(\.0.count).max() ?? 0
     for (key, value) in lines {
-      print((key.isEmpty ? "" : key + ":").padding(toLength: width + 2, withPad: " ", startingAt: 0) + value)
+      print(
+        (key.isEmpty ? "" : key + ":").padding(toLength: width + 2, withPad: " ", startingAt: 0)
+          + value)
     }
   }
 

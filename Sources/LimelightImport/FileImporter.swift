@@ -94,7 +94,9 @@ public final class FileImporter {
   /// Chooses between what the content and the name say.
   static func reconcile(magic found: String, glob: String?, mime: MIMEDatabase) -> String {
     guard let glob, glob != found else { return found }
-    let vague: Set<String> = ["application/octet-stream", "inode/x-empty", "application/x-zerosize"]
+    let vague: Set<String> = [
+      "application/octet-stream", "inode/x-empty", "application/x-zerosize",
+    ]
     if vague.contains(found) { return glob }
     if mime.isSubclass(glob, of: found) { return glob }
     if found == "text/plain" {
@@ -122,7 +124,8 @@ public final class FileImporter {
 
   /// The text of the first ATX heading in the opening lines of a Markdown document.
   static func markdownTitle(_ text: String) -> String? {
-    for line in text.split(separator: "\n", maxSplits: 40, omittingEmptySubsequences: true).prefix(40)
+    for line in text.split(separator: "\n", maxSplits: 40, omittingEmptySubsequences: true).prefix(
+      40)
     where line.hasPrefix("# ") {
       let title = line.dropFirst(2).trimmingCharacters(in: .whitespaces)
       return title.isEmpty ? nil : String(title.prefix(AttributeSet.descriptionLimit))

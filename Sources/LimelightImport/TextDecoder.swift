@@ -16,9 +16,15 @@ public enum TextDecoder {
     if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
       return decodeUTF8(Array(bytes.dropFirst(3)), truncated: truncated)
     }
-    if bytes.starts(with: [0xFF, 0xFE]) { return iconvDecode(Array(bytes.dropFirst(2)), from: "UTF-16LE") }
-    if bytes.starts(with: [0xFE, 0xFF]) { return iconvDecode(Array(bytes.dropFirst(2)), from: "UTF-16BE") }
-    if let charset = charset?.lowercased(), charset.hasPrefix("utf-16") || charset.hasPrefix("utf-32") {
+    if bytes.starts(with: [0xFF, 0xFE]) {
+      return iconvDecode(Array(bytes.dropFirst(2)), from: "UTF-16LE")
+    }
+    if bytes.starts(with: [0xFE, 0xFF]) {
+      return iconvDecode(Array(bytes.dropFirst(2)), from: "UTF-16BE")
+    }
+    if let charset = charset?.lowercased(),
+      charset.hasPrefix("utf-16") || charset.hasPrefix("utf-32")
+    {
       return iconvDecode(bytes, from: charset.uppercased())
     }
     if looksBinary(bytes) { return nil }
@@ -38,7 +44,8 @@ public enum TextDecoder {
     var control = 0
     for byte in sample {
       if byte == 0 { return true }
-      if byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D && byte != 0x0C && byte != 0x1B {
+      if byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D && byte != 0x0C && byte != 0x1B
+      {
         control += 1
       }
     }

@@ -50,7 +50,8 @@ public enum FileURI {
         bytes.append(byte)
         continue
       }
-      guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue)
+      guard let high = iterator.next().flatMap(hexValue),
+        let low = iterator.next().flatMap(hexValue)
       else { return nil }
       bytes.append(high << 4 | low)
     }

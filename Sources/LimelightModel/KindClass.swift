@@ -1,6 +1,7 @@
 /// The coarse classes that `kind:` filters on.
 public enum KindClass: String, CaseIterable, Sendable {
-  case image, audio, video, text, pdf, document, spreadsheet, presentation, archive, code, folder, app
+  case image, audio, video, text, pdf, document, spreadsheet, presentation, archive, code, folder,
+    app
 
   /// Other words users type for the same class.
   public static func named(_ word: String) -> KindClass? {
@@ -31,7 +32,8 @@ public enum KindClass: String, CaseIterable, Sendable {
   ]
   private static let spreadsheets: Set<String> = [
     "application/vnd.oasis.opendocument.spreadsheet", "application/vnd.ms-excel", "text/csv",
-    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", "text/tab-separated-values",
+    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    "text/tab-separated-values",
     "application/x-gnumeric",
   ]
   private static let presentations: Set<String> = [
@@ -44,7 +46,8 @@ public enum KindClass: String, CaseIterable, Sendable {
     "application/x-bzip", "application/x-compressed-tar", "application/x-xz-compressed-tar",
     "application/x-bzip-compressed-tar", "application/zstd", "application/x-zstd-compressed-tar",
     "application/x-lzma", "application/x-cpio", "application/vnd.debian.binary-package",
-    "application/x-rpm", "application/x-iso9660-image", "application/x-archive", "application/x-lzip",
+    "application/x-rpm", "application/x-iso9660-image", "application/x-archive",
+    "application/x-lzip",
     "application/java-archive",
   ]
   private static let codeTypes: Set<String> = [

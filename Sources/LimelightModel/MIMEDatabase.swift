@@ -30,7 +30,9 @@ public final class MIMEDatabase: @unchecked Sendable {
     var dirs: [String] = []
     if let home = environment["XDG_DATA_HOME"], home.hasPrefix("/") { dirs.append(home + "/mime") }
     let dataDirs = environment["XDG_DATA_DIRS"] ?? "/usr/local/share:/usr/share"
-    for dir in dataDirs.split(separator: ":") where dir.hasPrefix("/") { dirs.append(dir + "/mime") }
+    for dir in dataDirs.split(separator: ":") where dir.hasPrefix("/") {
+      dirs.append(dir + "/mime")
+    }
     if !dirs.contains("/usr/share/mime") { dirs.append("/usr/share/mime") }
     self.init(directories: dirs)
   }
@@ -92,7 +94,8 @@ public final class MIMEDatabase: @unchecked Sendable {
       if let globs = suffixGlobs[suffix] {
         for glob in globs {
           if glob.caseSensitive && !name.hasSuffix(String(glob.pattern.dropFirst())) { continue }
-          if suffix.count > bestLength || (suffix.count == bestLength && glob.weight > best!.weight) {
+          if suffix.count > bestLength || (suffix.count == bestLength && glob.weight > best!.weight)
+          {
             best = glob
             bestLength = suffix.count
           }
@@ -102,7 +105,9 @@ public final class MIMEDatabase: @unchecked Sendable {
       index = lower[lower.index(after: dot)...].firstIndex(of: ".")
     }
     if let best { return best.type }
-    if let dot = lower.lastIndex(of: "."), let type = Self.extraSuffixes[String(lower[lower.index(after: dot)...])] {
+    if let dot = lower.lastIndex(of: "."),
+      let type = Self.extraSuffixes[String(lower[lower.index(after: dot)...])]
+    {
       return type
     }
     var other: Glob?
@@ -119,7 +124,8 @@ public final class MIMEDatabase: @unchecked Sendable {
     "go": "text/x-go", "ts": "application/typescript", "tsx": "application/typescript",
     "jsx": "text/javascript", "mjs": "text/javascript", "toml": "application/toml",
     "zig": "text/x-zig", "nim": "text/x-nim", "dart": "text/x-dart", "ex": "text/x-elixir",
-    "exs": "text/x-elixir", "jl": "text/x-julia", "gradle": "text/x-groovy", "proto": "text/x-protobuf",
+    "exs": "text/x-elixir", "jl": "text/x-julia", "gradle": "text/x-groovy",
+    "proto": "text/x-protobuf",
     "hcl": "text/x-hcl", "tf": "text/x-hcl", "cmake": "text/x-cmake",
   ]
 
@@ -137,7 +143,9 @@ public final class MIMEDatabase: @unchecked Sendable {
     while index < result.count {
       var next = parents[result[index]] ?? []
       // Implicit rules of the specification.
-      if result[index].hasPrefix("text/") && result[index] != "text/plain" { next.append("text/plain") }
+      if result[index].hasPrefix("text/") && result[index] != "text/plain" {
+        next.append("text/plain")
+      }
       if Self.extraSuffixes.values.contains(result[index]) && !result[index].hasPrefix("text/") {
         next.append("text/plain")
       }

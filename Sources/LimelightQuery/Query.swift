@@ -58,7 +58,8 @@ public struct QueryParser {
     case close
   }
 
-  public init(home: RawPath, currentDirectory: @escaping () -> RawPath = { RawPath.absolute(".") }) {
+  public init(home: RawPath, currentDirectory: @escaping () -> RawPath = { RawPath.absolute(".") })
+  {
     self.home = home
     self.currentDirectory = currentDirectory
   }
@@ -227,7 +228,9 @@ public struct QueryParser {
 
   private func resolveFolder(_ value: String) -> RawPath {
     if value == "~" { return home }
-    if value.hasPrefix("~/") { return home.appending(String(value.dropFirst(2))).lexicallyNormalized }
+    if value.hasPrefix("~/") {
+      return home.appending(String(value.dropFirst(2))).lexicallyNormalized
+    }
     if value.hasPrefix("/") { return RawPath(value).lexicallyNormalized }
     return currentDirectory().appending(value).lexicallyNormalized
   }
@@ -256,7 +259,9 @@ public struct QueryParser {
     case .or(let parts):
       var flat: [QueryNode] = []
       for part in parts.map(simplify) {
-        if case .or(let inner) = part { flat.append(contentsOf: inner) } else if part != .and([]) {
+        if case .or(let inner) = part {
+          flat.append(contentsOf: inner)
+        } else if part != .and([]) {
           flat.append(part)
         }
       }

@@ -71,7 +71,9 @@ public struct SearchEngine: Sendable {
     return text.count == 1 ? text[0] : .and(text)
   }
 
-  func build(_ query: QueryNode, counting: Bool, limit: Int?) -> (String, [any DatabaseValueConvertible]) {
+  func build(_ query: QueryNode, counting: Bool, limit: Int?) -> (
+    String, [any DatabaseValueConvertible]
+  ) {
     let parts: [QueryNode]
     if case .and(let all) = query { parts = all } else { parts = [query] }
     let text = Self.positiveText(query)

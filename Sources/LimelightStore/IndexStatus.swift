@@ -60,8 +60,9 @@ extension IndexStore {
         IndexStatus.Failure(
           path: RawPath(bytes: Array($0["path"] as Data)).string, message: $0["message"])
       }
-      let pending = try Int.fetchOne(
-        db, sql: "SELECT count(*) FROM request WHERE doneGeneration IS NULL") ?? 0
+      let pending =
+        try Int.fetchOne(
+          db, sql: "SELECT count(*) FROM request WHERE doneGeneration IS NULL") ?? 0
       let rootsJSON: String = try meta("status.roots") ?? "[]"
       let roots =
         (try? JSONSerialization.jsonObject(with: Data(rootsJSON.utf8)) as? [String]) ?? []

@@ -1,10 +1,10 @@
 import Foundation
+import GRDB
+import LimelightModel
 
 #if canImport(Glibc)
   import Glibc
 #endif
-import GRDB
-import LimelightModel
 
 /// The on-disk index: one SQLite database in WAL mode, written by the watcher and
 /// read by any number of processes at once.
@@ -58,7 +58,8 @@ public final class IndexStore: Sendable {
   @discardableResult
   public func write<T>(_ body: (IndexWriter) throws -> T) throws -> T {
     try pool.write { db in
-      let generation = try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'generation'")
+      let generation =
+        try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'generation'")
         ?? 0
       try db.execute(
         sql: "UPDATE meta SET value = ? WHERE key = 'generation'", arguments: [generation + 1])

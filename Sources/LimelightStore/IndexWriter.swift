@@ -166,14 +166,20 @@ public struct IndexWriter {
     try db.cachedStatement(sql: "DELETE FROM item_text WHERE rowid = ?").execute(arguments: [
       rowID
     ])
-    try db.cachedStatement(sql: "INSERT INTO removal (generation, id, domain, uri) VALUES (?, ?, ?, ?)")
-      .execute(arguments: [generation, row["id"] as String, row["domain"] as String, row["uri"] as String])
+    try db.cachedStatement(
+      sql: "INSERT INTO removal (generation, id, domain, uri) VALUES (?, ?, ?, ?)"
+    )
+    .execute(arguments: [
+      generation, row["id"] as String, row["domain"] as String, row["uri"] as String,
+    ])
   }
 
   /// Removes every file item (for `erase`). Returns how many went.
   @discardableResult
   public func removeAllFiles() throws -> Int {
-    let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM item WHERE domain = ?", arguments: [fileDomain]) ?? 0
+    let count =
+      try Int.fetchOne(
+        db, sql: "SELECT count(*) FROM item WHERE domain = ?", arguments: [fileDomain]) ?? 0
     try db.execute(
       sql: "DELETE FROM item_text WHERE rowid IN (SELECT rowid FROM item WHERE domain = ?)",
       arguments: [fileDomain])
@@ -206,7 +212,8 @@ public struct IndexWriter {
     guard
       let row = try Row.fetchOne(
         db,
-        sql: "SELECT rowid, device, inode, size, mtimeNs, ctimeNs, isFolder FROM item WHERE path = ?",
+        sql:
+          "SELECT rowid, device, inode, size, mtimeNs, ctimeNs, isFolder FROM item WHERE path = ?",
         arguments: [Data(path.bytes)])
     else { return nil }
     return StoredFileState(

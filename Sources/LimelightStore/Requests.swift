@@ -33,7 +33,9 @@ extension IndexStore {
     let id = try pool.write { db -> Int64 in
       try db.execute(
         sql: "INSERT INTO request (kind, payload, created) VALUES (?, ?, ?)",
-        arguments: [kind.rawValue, String(decoding: payload, as: UTF8.self), Date().timeIntervalSince1970])
+        arguments: [
+          kind.rawValue, String(decoding: payload, as: UTF8.self), Date().timeIntervalSince1970,
+        ])
       return db.lastInsertedRowID
     }
     wakeWatcher()

@@ -30,7 +30,8 @@ final class Extractor: @unchecked Sendable {
       let importer = importers[worker]
       while let index = results.claim() {
         let job = jobs[index]
-        results.store(importer.record(for: job.path, status: job.status, hidden: job.hidden), at: index)
+        results.store(
+          importer.record(for: job.path, status: job.status, hidden: job.hidden), at: index)
       }
     }
     return results.values()

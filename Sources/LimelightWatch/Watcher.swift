@@ -103,7 +103,10 @@ public final class Watcher {
         mask: UInt32(IN_CLOSE_WRITE) | UInt32(IN_ATTRIB) | UInt32(IN_MOVED_TO) | UInt32(IN_CREATE))
       wakeInotify = wake
     }
-    paused = (try? store.read { db in try Bool.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'paused'") }) ?? false
+    paused =
+      (try? store.read { db in
+        try Bool.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'paused'")
+      }) ?? false
     try store.write { writer in
       try writer.setMeta("status.pid", Int(getpid()))
       try writer.setMeta("status.state", paused ? "paused" : "crawling")
@@ -148,8 +151,12 @@ public final class Watcher {
     nextUnwatchedRescan = monotonicNow() + configuration.rescanSeconds
     while !StopSignal.isRequested {
       var fds = [pollfd(fd: StopSignal.pipeRead, events: Int16(POLLIN), revents: 0)]
-      if let wake = wakeInotify { fds.append(pollfd(fd: wake.fd, events: Int16(POLLIN), revents: 0)) }
-      if !paused, let inotify { fds.append(pollfd(fd: inotify.fd, events: Int16(POLLIN), revents: 0)) }
+      if let wake = wakeInotify {
+        fds.append(pollfd(fd: wake.fd, events: Int16(POLLIN), revents: 0))
+      }
+      if !paused, let inotify {
+        fds.append(pollfd(fd: inotify.fd, events: Int16(POLLIN), revents: 0))
+      }
       let ready = poll(&fds, nfds_t(fds.count), pollTimeout())
       if ready < 0 && errno != EINTR { break }
       if StopSignal.isRequested { break }
@@ -252,7 +259,9 @@ public final class Watcher {
 
   /// Indexes `path` once it has been quiet for `delay` seconds; a file written
   /// without pause is still indexed after ten settle periods (at least 5 s).
-  func schedule(_ path: RawPath, delay: Double, now: Double, settled: Bool = false, force: Bool = false) {
+  func schedule(
+    _ path: RawPath, delay: Double, now: Double, settled: Bool = false, force: Bool = false
+  ) {
     var change = due[path] ?? PendingChange(deadline: now + delay, firstSeen: now, force: force)
     let latest = change.firstSeen + max(5, configuration.settleSeconds * 10)
     change.deadline = settled ? now + delay : min(max(change.deadline, now + delay), latest)
@@ -578,7 +587,11 @@ public final class Watcher {
         if paused && watching { continue }
         var outside: [String] = []
         for path in request.paths {
-          if root(of: path) != nil { reconcile(path, force: true) } else { outside.append(path.string) }
+          if root(of: path) != nil {
+            reconcile(path, force: true)
+          } else {
+            outside.append(path.string)
+          }
         }
         let outcome =
           outside.isEmpty ? "reindexed" : "not under any root: " + outside.joined(separator: ", ")
@@ -625,7 +638,8 @@ public final class Watcher {
               try writer.recordFailure(record.path, message: message)
             }
           case .metadata(let path, let status):
-            try writer.updateMetadata(path: path, status: status, keywords: FileImporter.tags(of: path))
+            try writer.updateMetadata(
+              path: path, status: status, keywords: FileImporter.tags(of: path))
           case .move(let old, let new):
             try writer.move(from: old, to: new, hidden: hidden)
           case .remove(let path):

@@ -33,7 +33,8 @@ public final class WatcherLock {
     fd = path.withCString { open($0, O_RDWR | O_CREAT | O_CLOEXEC, 0o600) }
     guard fd >= 0 else { throw .failed(SystemError("cannot open", path: path)) }
     if flock(fd, LOCK_EX | LOCK_NB) != 0 {
-      let pid = FileSystem.readText(path, limit: 32)?.trimmingCharacters(in: .whitespacesAndNewlines)
+      let pid = FileSystem.readText(path, limit: 32)?.trimmingCharacters(
+        in: .whitespacesAndNewlines)
       close(fd)
       throw .held(pid: pid ?? "")
     }

@@ -23,7 +23,8 @@ struct Limelightd: ParsableCommand {
 
   @Option(
     name: .customLong("root"),
-    help: ArgumentHelp("Index this folder instead of the configured roots (repeatable).", valueName: "dir"))
+    help: ArgumentHelp(
+      "Index this folder instead of the configured roots (repeatable).", valueName: "dir"))
   var roots: [String] = []
 
   @Flag(name: .long, help: "Crawl and index the roots, then exit (like updatedb).")
@@ -68,10 +69,13 @@ struct Limelightd: ParsableCommand {
       rootPaths = custom.resolvedRoots(home: location.home)
     }
     let lock: WatcherLock
-    do { lock = try WatcherLock(location: location) } catch { throw CommandFailure(error.description) }
+    do { lock = try WatcherLock(location: location) } catch {
+      throw CommandFailure(error.description)
+    }
     let store = try IndexStore.open(location, create: true)
     logger.info(
-      "indexing", metadata: ["roots": "\(rootPaths.map(\.string).joined(separator: ", "))", "once": "\(once)"])
+      "indexing",
+      metadata: ["roots": "\(rootPaths.map(\.string).joined(separator: ", "))", "once": "\(once)"])
     let watcher = Watcher(
       store: store, configuration: configuration, roots: rootPaths, watching: !once, logger: logger)
     do {

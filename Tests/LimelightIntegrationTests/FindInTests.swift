@@ -55,10 +55,11 @@ import Testing
   }
 
   @Test func filters() throws {
-    #expect(try instance.findPaths("kind:code") .sorted() == ["Code/fooBar.swift", "Code/main.py"])
+    #expect(try instance.findPaths("kind:code").sorted() == ["Code/fooBar.swift", "Code/main.py"])
     #expect(try instance.findPaths("ext:md") == ["Documents/README.md"])
     #expect(try instance.findPaths("ext:.CSV") == ["Documents/report-2024.csv"])
-    #expect(try instance.findPaths("42", "in:Code").sorted() == ["Code/fooBar.swift", "Code/main.py"])
+    #expect(
+      try instance.findPaths("42", "in:Code").sorted() == ["Code/fooBar.swift", "Code/main.py"])
     #expect(try instance.findPaths("42", "in:\(instance.home)/Code", "ext:py") == ["Code/main.py"])
     #expect(try instance.run("find-in", ["--in", "Documents", "visit"]).lines.count == 2)
     #expect(try instance.findPaths("kind:folder", "code") == ["Code"])
@@ -81,7 +82,9 @@ import Testing
     #expect(try instance.findPaths("\"fox brown\"").isEmpty)
     #expect(try instance.findPaths("lighthouse", "-keeper") == ["Documents/README.md"])
     #expect(
-      Set(try instance.findPaths("fox", "OR", "holiday")) == ["Documents/notes.txt", "Documents/README.md"])
+      Set(try instance.findPaths("fox", "OR", "holiday")) == [
+        "Documents/notes.txt", "Documents/README.md",
+      ])
     #expect(
       Set(try instance.findPaths("(fox", "OR", "holiday)", "-dawn")) == ["Documents/notes.txt"])
   }

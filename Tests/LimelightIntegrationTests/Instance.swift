@@ -31,13 +31,16 @@ final class Instance: @unchecked Sendable {
   }()
 
   init() throws {
-    let template = FileManager.default.temporaryDirectory.appendingPathComponent("limelight-test-XXXXXX").path
+    let template = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "limelight-test-XXXXXX"
+    ).path
     var bytes = Array(template.utf8CString)
     guard let made = mkdtemp(&bytes) else { throw SystemError("mkdtemp") }
     base = String(cString: made)
     home = base + "/home"
     for dir in ["home", "xdg/data", "xdg/config/limelight", "xdg/cache", "xdg/run"] {
-      try FileManager.default.createDirectory(atPath: base + "/" + dir, withIntermediateDirectories: true)
+      try FileManager.default.createDirectory(
+        atPath: base + "/" + dir, withIntermediateDirectories: true)
     }
   }
 
@@ -119,7 +122,8 @@ final class Instance: @unchecked Sendable {
     watcher = process
     try waitFor("the first crawl") {
       let status = try self.run("limelight", ["status", "--json"])
-      return status.stdout.contains("\"crawlDone\":true") && status.stdout.contains("\"running\":true")
+      return status.stdout.contains("\"crawlDone\":true")
+        && status.stdout.contains("\"running\":true")
     }
   }
 
@@ -185,7 +189,8 @@ final class Instance: @unchecked Sendable {
   }
 
   func mkdir(_ relative: String) throws {
-    try FileManager.default.createDirectory(atPath: path(relative), withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(
+      atPath: path(relative), withIntermediateDirectories: true)
   }
 
   func move(_ from: String, _ to: String) throws {
@@ -199,6 +204,7 @@ final class Instance: @unchecked Sendable {
   }
 
   func config(_ text: String) throws {
-    try Data(text.utf8).write(to: URL(fileURLWithPath: base + "/xdg/config/limelight/limelight.conf"))
+    try Data(text.utf8).write(
+      to: URL(fileURLWithPath: base + "/xdg/config/limelight/limelight.conf"))
   }
 }

@@ -44,9 +44,11 @@ import Testing
     let instance = try Instance()
     try instance.startWatcher()
     // What editors do: write a temporary file, then rename it over the target.
-    try Data("heron draft\n".utf8).write(to: URL(fileURLWithPath: instance.path("draft.txt")), options: .atomic)
+    try Data("heron draft\n".utf8).write(
+      to: URL(fileURLWithPath: instance.path("draft.txt")), options: .atomic)
     try instance.waitForPaths(["heron"], ["draft.txt"])
-    try Data("egret final\n".utf8).write(to: URL(fileURLWithPath: instance.path("draft.txt")), options: .atomic)
+    try Data("egret final\n".utf8).write(
+      to: URL(fileURLWithPath: instance.path("draft.txt")), options: .atomic)
     try instance.waitForPaths(["egret"], ["draft.txt"])
     try instance.waitForPaths(["heron"], [])
   }
@@ -119,8 +121,10 @@ import Testing
     // While paused the watcher reads no events, so the kernel's queue
     // (fs.inotify.max_queued_events, 16384 by default) overflows.
     #expect(try instance.run("limelight", ["pause"]).status == 0)
-    let queued = Int((try? String(contentsOfFile: "/proc/sys/fs/inotify/max_queued_events", encoding: .utf8))?
-      .trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 16384
+    let queued =
+      Int(
+        (try? String(contentsOfFile: "/proc/sys/fs/inotify/max_queued_events", encoding: .utf8))?
+          .trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 16384
     let count = min(queued + 2000, 60_000)
     for i in 0..<count {
       let fd = open(instance.path("burst/f\(i).txt"), O_WRONLY | O_CREAT | O_TRUNC, 0o644)
@@ -184,7 +188,9 @@ import Testing
     #expect(try instance.findPaths("wanderer") == ["new-name.txt"])
     #expect(try instance.findPaths("nested") == ["moved-folder/inside.txt"])
     // A rename while down keeps the item's identity.
-    let id = { (json: String) in json.components(separatedBy: "\"id\":\"").dropFirst().first?.prefix(17) }
+    let id = { (json: String) in
+      json.components(separatedBy: "\"id\":\"").dropFirst().first?.prefix(17)
+    }
     #expect(id(try instance.run("find-in", ["--json", "wanderer"]).stdout) == id(movedID))
   }
 
@@ -214,7 +220,8 @@ import Testing
     try instance.waitFor("the request to be carried out") {
       try !instance.run("limelight", ["status"]).stdout.contains("kept until")
     }
-    let wait = try instance.run("reindex-request", ["--wait", "--timeout", "30", instance.path("a.txt")])
+    let wait = try instance.run(
+      "reindex-request", ["--wait", "--timeout", "30", instance.path("a.txt")])
     #expect(wait.status == 0, "\(wait.stderr)")
     let all = try instance.run("reindex-request", ["--wait", "--all"])
     #expect(all.status == 0)

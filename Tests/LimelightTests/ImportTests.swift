@@ -7,19 +7,27 @@ import Testing
 @Suite struct TextDecoderTests {
   @Test func utf8AndByteOrderMarks() {
     #expect(TextDecoder.decode(Array("héllo".utf8), truncated: false, charset: nil) == "héllo")
-    #expect(TextDecoder.decode([0xEF, 0xBB, 0xBF] + Array("bom".utf8), truncated: false, charset: nil) == "bom")
+    #expect(
+      TextDecoder.decode([0xEF, 0xBB, 0xBF] + Array("bom".utf8), truncated: false, charset: nil)
+        == "bom")
     let utf16: [UInt8] = [0xFF, 0xFE, 0x68, 0x00, 0x69, 0x00]
     #expect(TextDecoder.decode(utf16, truncated: false, charset: nil) == "hi")
   }
 
   @Test func legacyEncodings() {
-    #expect(TextDecoder.decode([0x63, 0x61, 0x66, 0xE9], truncated: false, charset: "iso-8859-1") == "café")
-    #expect(TextDecoder.decode([0x63, 0x61, 0x66, 0xE9], truncated: false, charset: "unknown-8bit") == "café")
+    #expect(
+      TextDecoder.decode([0x63, 0x61, 0x66, 0xE9], truncated: false, charset: "iso-8859-1")
+        == "café")
+    #expect(
+      TextDecoder.decode([0x63, 0x61, 0x66, 0xE9], truncated: false, charset: "unknown-8bit")
+        == "café")
     #expect(TextDecoder.decode([0x80, 0x20, 0x31], truncated: false, charset: nil) == "€ 1")
   }
 
   @Test func binaryIsRefused() {
-    #expect(TextDecoder.decode([0x7F, 0x45, 0x4C, 0x46, 0x00, 0x01], truncated: false, charset: nil) == nil)
+    #expect(
+      TextDecoder.decode([0x7F, 0x45, 0x4C, 0x46, 0x00, 0x01], truncated: false, charset: nil)
+        == nil)
   }
 
   @Test func aSequenceCutByTheCapIsDropped() {
@@ -56,7 +64,8 @@ import Testing
     // A 1×1 PNG (signature and IHDR chunk) in a file called .txt.
     let png: [UInt8] =
       [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0x0D, 0x49, 0x48, 0x44, 0x52]
-      + [0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0, 0x1F, 0x15, 0xC4, 0x89] + Array(repeating: 0, count: 16)
+      + [0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0, 0x1F, 0x15, 0xC4, 0x89]
+      + Array(repeating: 0, count: 16)
     try withFile("fake.txt", png) { path in
       let importer = FileImporter(mime: mime, maxTextBytes: 1 << 20)
       let record = importer.record(for: path, status: FileSystem.status(path)!, hidden: false)
@@ -66,7 +75,8 @@ import Testing
   }
 
   @Test func binaryContentUnderATextNameIsNotText() throws {
-    try withFile("data.txt", [0x00, 0x01, 0x02, 0xFF, 0x00, 0x10] + Array(repeating: 0, count: 64)) { path in
+    try withFile("data.txt", [0x00, 0x01, 0x02, 0xFF, 0x00, 0x10] + Array(repeating: 0, count: 64))
+    { path in
       let importer = FileImporter(mime: mime, maxTextBytes: 1 << 20)
       let record = importer.record(for: path, status: FileSystem.status(path)!, hidden: false)
       #expect(record.attributes.contentType != "text/plain")
@@ -89,12 +99,17 @@ import Testing
   }
 
   @Test func reconcileRules() {
-    #expect(FileImporter.reconcile(magic: "text/plain", glob: "text/markdown", mime: mime) == "text/markdown")
+    #expect(
+      FileImporter.reconcile(magic: "text/plain", glob: "text/markdown", mime: mime)
+        == "text/markdown")
     #expect(
       FileImporter.reconcile(
         magic: "application/zip", glob: "application/vnd.oasis.opendocument.text", mime: mime)
         == "application/vnd.oasis.opendocument.text")
-    #expect(FileImporter.reconcile(magic: "image/png", glob: "image/jpeg", mime: mime) == "image/png")
-    #expect(FileImporter.reconcile(magic: "application/octet-stream", glob: "image/x-foo", mime: mime) == "image/x-foo")
+    #expect(
+      FileImporter.reconcile(magic: "image/png", glob: "image/jpeg", mime: mime) == "image/png")
+    #expect(
+      FileImporter.reconcile(magic: "application/octet-stream", glob: "image/x-foo", mime: mime)
+        == "image/x-foo")
   }
 }

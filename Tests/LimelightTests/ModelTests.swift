@@ -12,7 +12,8 @@ import Testing
     #expect(path.isInside(RawPath("/home/me")))
     #expect(path.isInside(RawPath("/")))
     #expect(!RawPath("/home/media").isInside(RawPath("/home/me")))
-    #expect(path.rebased(from: RawPath("/home/me"), to: RawPath("/srv")) == RawPath("/srv/docs/a.txt"))
+    #expect(
+      path.rebased(from: RawPath("/home/me"), to: RawPath("/srv")) == RawPath("/srv/docs/a.txt"))
     #expect(path.relative(to: RawPath("/home/me")) == RawPath("docs/a.txt"))
     #expect(path.depth == 4)
   }
@@ -60,7 +61,8 @@ import Testing
   @Test func shippedFileEqualsTheBuiltInDefaults() throws {
     #expect(!Self.shipped.isEmpty)
     var parsed = Configuration(
-      roots: [], excludes: [], indexHidden: true, maxTextBytes: 0, settleSeconds: 0, rescanSeconds: 1,
+      roots: [], excludes: [], indexHidden: true, maxTextBytes: 0, settleSeconds: 0,
+      rescanSeconds: 1,
       maxWatches: 9)
     try parsed.apply(Self.shipped, file: "limelight.conf")
     #expect(parsed == Configuration.defaults)
@@ -100,7 +102,8 @@ import Testing
   @Test func nestedRootsCollapse() {
     var config = Configuration.defaults
     config.roots = ["~", "~/Documents", "/srv"]
-    #expect(config.resolvedRoots(home: RawPath("/home/me")) == [RawPath("/home/me"), RawPath("/srv")])
+    #expect(
+      config.resolvedRoots(home: RawPath("/home/me")) == [RawPath("/home/me"), RawPath("/srv")])
   }
 
   @Test func exclusionRules() {
@@ -147,7 +150,7 @@ import Testing
     #expect(mime.isSubclass("application/x-compressed-tar", of: "application/gzip"))
     #expect(mime.ancestors(of: "image/png").last == "image/*")
     #expect(!mime.isSubclass("image/png", of: "text/plain"))
-    #expect(mime.canonical("text/x-c") != "" )
+    #expect(mime.canonical("text/x-c") != "")
   }
 
   @Test func humanKinds() {
@@ -157,7 +160,8 @@ import Testing
   }
 
   @Test func kindClasses() {
-    #expect(KindClass.classes(for: mime.ancestors(of: "text/x-python")).isSuperset(of: [.code, .text]))
+    #expect(
+      KindClass.classes(for: mime.ancestors(of: "text/x-python")).isSuperset(of: [.code, .text]))
     #expect(KindClass.classes(for: mime.ancestors(of: "image/png")) == [.image])
     #expect(KindClass.classes(for: mime.ancestors(of: "application/pdf")).contains(.pdf))
     #expect(KindClass.classes(for: ["inode/directory"]) == [.folder])

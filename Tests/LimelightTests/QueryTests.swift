@@ -14,12 +14,19 @@ import Testing
   @Test func wordsPhrasesNegationAndAlternatives() throws {
     #expect(try parse("fox") == .text("fox", prefix: true, column: nil))
     #expect(
-      try parse("quick fox") == .and([.text("quick", prefix: true, column: nil), .text("fox", prefix: true, column: nil)]))
+      try parse("quick fox")
+        == .and([
+          .text("quick", prefix: true, column: nil), .text("fox", prefix: true, column: nil),
+        ]))
     #expect(try parse("\"brown fox\"") == .text("brown fox", prefix: false, column: nil))
     #expect(
-      try parse("fox -zoo") == .and([.text("fox", prefix: true, column: nil), .not(.text("zoo", prefix: true, column: nil))]))
+      try parse("fox -zoo")
+        == .and([
+          .text("fox", prefix: true, column: nil), .not(.text("zoo", prefix: true, column: nil)),
+        ]))
     #expect(
-      try parse("a OR b") == .or([.text("a", prefix: true, column: nil), .text("b", prefix: true, column: nil)]))
+      try parse("a OR b")
+        == .or([.text("a", prefix: true, column: nil), .text("b", prefix: true, column: nil)]))
     #expect(try parse("well-known") == .text("well-known", prefix: true, column: nil))
   }
 
@@ -77,7 +84,8 @@ import Testing
         let status = FileStatus(
           kind: .regular, device: 1, inode: UInt64(path.count), size: 10, modified: 0, changed: 0,
           created: nil, mode: 0o100644)
-        try writer.upsert(FileRecord(path: RawPath(path), status: status, attributes: attributes, hidden: false))
+        try writer.upsert(
+          FileRecord(path: RawPath(path), status: status, attributes: attributes, hidden: false))
       }
     }
   }
@@ -87,13 +95,15 @@ import Testing
   }
 
   @Test func nameMatchesComeFirst() throws {
-    #expect(try names(.text("lighthouse", prefix: true, column: nil)) == ["lighthouse.md", "notes.txt"])
+    #expect(
+      try names(.text("lighthouse", prefix: true, column: nil)) == ["lighthouse.md", "notes.txt"])
   }
 
   @Test func movesKeepIdsAndUpdatePaths() throws {
     let before = try SearchEngine(store: store).search(.text("keeper", prefix: true, column: nil))
     try store.write { writer in
-      try writer.move(from: RawPath("/data/alpha"), to: RawPath("/data/delta"), hidden: { _ in false })
+      try writer.move(
+        from: RawPath("/data/alpha"), to: RawPath("/data/delta"), hidden: { _ in false })
     }
     let after = try SearchEngine(store: store).search(.text("keeper", prefix: true, column: nil))
     #expect(after.map(\.id) == before.map(\.id))
@@ -112,7 +122,10 @@ import Testing
     let g0 = try store.generation()
     #expect(try names(.filter(.extensions(["md"]))) == ["lighthouse.md"])
     #expect(try names(.filter(.inFolder(RawPath("/data/gamma")))) == ["other.txt"])
-    #expect(try names(.and([.filter(.contentType("text/*")), .not(.text("story", prefix: true, column: nil))])).count == 2)
+    #expect(
+      try names(
+        .and([.filter(.contentType("text/*")), .not(.text("story", prefix: true, column: nil))])
+      ).count == 2)
     try store.write { _ in }
     #expect(try store.generation() == g0 + 1)
   }
