@@ -39,7 +39,9 @@ public enum TextDecoder {
   }
 
   /// NUL bytes or many control characters in the first 8 KiB mark binary content.
-  static func looksBinary(_ bytes: [UInt8]) -> Bool {
+  /// UTF-16 text (with its byte-order mark) is full of NULs but is not binary.
+  public static func looksBinary(_ bytes: [UInt8]) -> Bool {
+    if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) { return false }
     let sample = bytes.prefix(8192)
     var control = 0
     for byte in sample {

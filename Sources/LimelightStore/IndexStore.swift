@@ -42,7 +42,9 @@ public final class IndexStore: Sendable {
       let umask = Glibc.umask(0o077)
       defer { _ = Glibc.umask(umask) }
       let pool = try DatabasePool(path: path.string, configuration: configuration)
-      try Schema.migrator.migrate(pool)
+      // Readers start often: check with a read, and take the write lock only to upgrade.
+      let migrator = Schema.migrator
+      if try !pool.read({ try migrator.hasCompletedMigrations($0) }) { try migrator.migrate(pool) }
       return IndexStore(location: location, pool: pool)
     } catch let error as DatabaseError {
       throw OpenError.unusable(path, error.message ?? error.description)

@@ -1,3 +1,4 @@
+import CLinux
 import Foundation
 import LimelightModel
 import Testing
@@ -258,5 +259,49 @@ import Testing
     try instance.config("root = ~/docs\nexclude = skip-*\n")
     try instance.indexOnce()
     #expect(try instance.findPaths("falcon") == ["docs/a.txt"])
+  }
+}
+
+/// Tags from the `user.xdg.tags` extended attribute, and text in legacy encodings.
+@Suite struct AttributeTests {
+  /// Whether the temporary folder's file system takes user extended attributes.
+  static let xattrsWork: Bool = {
+    guard let instance = try? Instance(), (try? instance.write("probe", "x")) != nil else {
+      return false
+    }
+    return setTags(instance.path("probe"), "probe") == 0
+  }()
+
+  static func setTags(_ path: String, _ tags: String) -> Int32 {
+    lsetxattr(path, "user.xdg.tags", tags, tags.utf8.count, 0)
+  }
+
+  @Test(.enabled(if: xattrsWork, "the file system has no user extended attributes"))
+  func tagsAreKeywordsAndFollowChanges() throws {
+    let instance = try Instance()
+    try instance.write("plain.txt", "nothing to see\n")
+    #expect(Self.setTags(instance.path("plain.txt"), "invoices,tax 2025") == 0)
+    try instance.startWatcher()
+    #expect(try instance.findPaths("invoices") == ["plain.txt"])
+    #expect(try instance.findPaths("tag:tax") == ["plain.txt"])
+    #expect(Self.setTags(instance.path("plain.txt"), "receipts") == 0)
+    try instance.waitForPaths(["tag:receipts"], ["plain.txt"])
+    try instance.waitForPaths(["tag:invoices"], [])
+  }
+
+  @Test func legacyEncodingsAreReadAsText() throws {
+    let instance = try Instance()
+    // "déjà vu" in ISO-8859-1, and a UTF-16 file with its byte-order mark.
+    try instance.write(
+      "latin1.txt", bytes: Array("d".utf8) + [0xE9] + Array("j".utf8) + [0xE0] + Array(" vu\n".utf8)
+    )
+    try instance.write(
+      "utf16.txt",
+      bytes: [0xFF, 0xFE]
+        + Array("smorgasbord\n".utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] })
+    try instance.indexOnce()
+    #expect(try instance.findPaths("deja") == ["latin1.txt"])
+    #expect(try instance.findPaths("déjà") == ["latin1.txt"])
+    #expect(try instance.findPaths("smorgasbord") == ["utf16.txt"])
   }
 }
