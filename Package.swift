@@ -35,7 +35,7 @@ let package = Package(
     .target(
       name: "LimelightWatch",
       dependencies: [
-        "LimelightModel", "LimelightStore", "LimelightImport",
+        "LimelightModel", "LimelightStore", "LimelightImport", "CLinux",
         .product(name: "Logging", package: "swift-log"),
       ]),
     // What the command-line front ends share: errors, exit codes, terminal output.

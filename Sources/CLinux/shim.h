@@ -6,6 +6,7 @@
 #include <unistd.h>
 #include <sys/syscall.h>
 #include <linux/stat.h>
+#include <malloc.h>
 
 /// Birth time of a path through statx(2), without following a final link.
 /// Returns 0 and fills the time when the file system records it, -1 otherwise.

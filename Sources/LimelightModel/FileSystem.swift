@@ -120,7 +120,11 @@ public enum FileSystem {
     let fd = path.withCString { open($0, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK) }
     guard fd >= 0 else { throw SystemError("cannot open", path: path) }
     defer { close(fd) }
-    var buffer = [UInt8](repeating: 0, count: max(0, limit))
+    // Size the buffer by the file, not the cap: most files are far smaller.
+    var st = stat()
+    let known = fstat(fd, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG ? Int(st.st_size) : limit
+    var buffer = [UInt8](repeating: 0, count: max(0, min(limit, known + 1)))
+    let limit = buffer.count
     var filled = 0
     while filled < limit {
       let n = buffer.withUnsafeMutableBytes { raw in

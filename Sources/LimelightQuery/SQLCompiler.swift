@@ -7,38 +7,28 @@ import LimelightModel
 struct SQLCompiler {
   var arguments: [any DatabaseValueConvertible] = []
 
-  /// The FTS5 expression for a node made only of text (no filters, no negation).
-  static func ftsExpression(_ node: QueryNode) -> String? {
+  /// The FTS5 expression for a node made only of text (no filters, no negation);
+  /// with `column`, every word is looked for in that column only.
+  static func ftsExpression(_ node: QueryNode, column forced: TextColumn? = nil) -> String? {
     switch node {
     case .text(let text, let prefix, let column):
       let quoted = "\"" + SearchText.fold(text).replacingOccurrences(of: "\"", with: "\"\"") + "\""
       let phrase = prefix ? quoted + " *" : quoted
-      return column.map { "\($0.rawValue) : \(phrase)" } ?? phrase
+      return (forced ?? column).map { "\($0.rawValue) : \(phrase)" } ?? phrase
     case .and(let parts) where !parts.isEmpty:
-      let inner = parts.compactMap(ftsExpression)
-      return inner.count == parts.count ? "(" + inner.joined(separator: " AND ") + ")" : nil
+      return combine(parts, with: "AND", column: forced)
     case .or(let parts) where !parts.isEmpty:
-      let inner = parts.compactMap(ftsExpression)
-      return inner.count == parts.count ? "(" + inner.joined(separator: " OR ") + ")" : nil
+      return combine(parts, with: "OR", column: forced)
     default:
       return nil
     }
   }
 
-  /// The same expression, restricted to names (for ranking name matches first).
-  static func nameExpression(_ node: QueryNode) -> String? {
-    switch node {
-    case .text(let text, let prefix, _):
-      return ftsExpression(.text(text, prefix: prefix, column: .name))
-    case .and(let parts) where !parts.isEmpty:
-      let inner = parts.compactMap(nameExpression)
-      return inner.count == parts.count ? "(" + inner.joined(separator: " AND ") + ")" : nil
-    case .or(let parts) where !parts.isEmpty:
-      let inner = parts.compactMap(nameExpression)
-      return inner.count == parts.count ? "(" + inner.joined(separator: " OR ") + ")" : nil
-    default:
-      return nil
-    }
+  private static func combine(_ parts: [QueryNode], with op: String, column: TextColumn?)
+    -> String?
+  {
+    let inner = parts.compactMap { ftsExpression($0, column: column) }
+    return inner.count == parts.count ? "(" + inner.joined(separator: " \(op) ") + ")" : nil
   }
 
   /// A SQL condition on `item` for any node.

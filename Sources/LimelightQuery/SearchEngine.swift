@@ -91,7 +91,7 @@ public struct SearchEngine: Sendable {
       } else {
         // Name matches first, then BM25 over name, keywords, path and content.
         var tier = "1"
-        if let names = SQLCompiler.nameExpression(text) {
+        if let names = SQLCompiler.ftsExpression(text, column: .name) {
           tier =
             "CASE WHEN item.rowid IN (SELECT rowid FROM item_text WHERE item_text MATCH ?) THEN 0 ELSE 1 END"
           joinArguments.insert(names, at: 0)

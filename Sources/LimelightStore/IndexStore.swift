@@ -44,7 +44,14 @@ public final class IndexStore: Sendable {
       let pool = try DatabasePool(path: path.string, configuration: configuration)
       // Readers start often: check with a read, and take the write lock only to upgrade.
       let migrator = Schema.migrator
-      if try !pool.read({ try migrator.hasCompletedMigrations($0) }) { try migrator.migrate(pool) }
+      if try !pool.read({ try migrator.hasCompletedMigrations($0) }) {
+        // Several processes may open a new index at once: one migrates, the others wait.
+        let lock = location.dataDirectory.appending("migrate.lock")
+        let fd = lock.withCString { Glibc.open($0, O_RDWR | O_CREAT | O_CLOEXEC, 0o600) }
+        if fd >= 0 { _ = flock(fd, LOCK_EX) }
+        defer { if fd >= 0 { close(fd) } }
+        try migrator.migrate(pool)
+      }
       return IndexStore(location: location, pool: pool)
     } catch let error as DatabaseError {
       throw OpenError.unusable(path, error.message ?? error.description)

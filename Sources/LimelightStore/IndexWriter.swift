@@ -197,26 +197,21 @@ public struct IndexWriter {
     let rows =
       try Row.fetchAll(db, sql: "\(columns) WHERE path = ?", arguments: [Data(root.bytes)])
       + Row.fetchAll(db, sql: "\(columns) WHERE path > ? AND path < ?", arguments: [low, high])
-    for row in rows {
-      let path = RawPath(bytes: Array(row["path"] as Data))
-      result[path] = StoredFileState(
-        rowID: row["rowid"], device: UInt64(bitPattern: row["device"] ?? 0),
-        inode: UInt64(bitPattern: row["inode"] ?? 0), size: row["size"] ?? -1,
-        modified: row["mtimeNs"] ?? 0, changed: row["ctimeNs"] ?? 0, isFolder: row["isFolder"])
-    }
+    for row in rows { result[RawPath(bytes: Array(row["path"] as Data))] = Self.storedState(row) }
     return result
   }
 
   /// The stored state of one path.
   public func fileState(at path: RawPath) throws -> StoredFileState? {
-    guard
-      let row = try Row.fetchOne(
-        db,
-        sql:
-          "SELECT rowid, device, inode, size, mtimeNs, ctimeNs, isFolder FROM item WHERE path = ?",
-        arguments: [Data(path.bytes)])
-    else { return nil }
-    return StoredFileState(
+    try Row.fetchOne(
+      db,
+      sql: "SELECT rowid, device, inode, size, mtimeNs, ctimeNs, isFolder FROM item WHERE path = ?",
+      arguments: [Data(path.bytes)]
+    ).map(Self.storedState)
+  }
+
+  static func storedState(_ row: Row) -> StoredFileState {
+    StoredFileState(
       rowID: row["rowid"], device: UInt64(bitPattern: row["device"] ?? 0),
       inode: UInt64(bitPattern: row["inode"] ?? 0), size: row["size"] ?? -1,
       modified: row["mtimeNs"] ?? 0, changed: row["ctimeNs"] ?? 0, isFolder: row["isFolder"])

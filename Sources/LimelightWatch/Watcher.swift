@@ -1,3 +1,4 @@
+import CLinux
 import Foundation
 import LimelightImport
 import LimelightModel
@@ -139,6 +140,8 @@ public final class Watcher {
     crawlDone = true
     statusChanged = true
     flush()
+    // The crawl's transient maps are gone: give their memory back to the system.
+    _ = malloc_trim(0)
     logger.info(
       "crawl done",
       metadata: [
