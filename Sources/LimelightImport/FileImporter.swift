@@ -78,11 +78,13 @@ public final class FileImporter {
     // libmagic's text checks cost milliseconds a file: when the name says text,
     // checking that the content is not binary is enough to trust it.
     var nameClaimsText = false
-    if let glob, mime.isSubclass(glob, of: "text/plain"),
-      let head = try? FileSystem.readPrefix(path, limit: 8192)
-    {
-      if !TextDecoder.looksBinary(head) { return glob }
-      nameClaimsText = true  // …but the content is binary: the name is wrong.
+    if let glob, let head = try? FileSystem.readPrefix(path, limit: 8192) {
+      if mime.isSubclass(glob, of: "text/plain") {
+        if !TextDecoder.looksBinary(head) { return glob }
+        nameClaimsText = true  // …but the content is binary: the name is wrong.
+      } else if let signed = Signatures.type(of: head), mime.isSubclass(glob, of: signed) {
+        return glob
+      }
     }
     guard let found = magic.mimeType(of: path).map(mime.canonical) else {
       return nameClaimsText ? "application/octet-stream" : glob ?? "application/octet-stream"

@@ -153,7 +153,8 @@ public struct Configuration: Equatable, Sendable {
       } else {
         path = RawPath(root)
       }
-      let normalized = path.lexicallyNormalized
+      // A root that is a link (~/Documents on another disk) is indexed where it leads.
+      let normalized = FileSystem.realPath(path) ?? path.lexicallyNormalized
       if !result.contains(normalized) { result.append(normalized) }
     }
     // A root inside another root is already covered.

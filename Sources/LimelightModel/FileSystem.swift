@@ -155,6 +155,16 @@ public enum FileSystem {
     guard renamed == 0 else { throw SystemError("cannot replace", path: path) }
   }
 
+  /// The canonical path (symbolic links resolved), or nil when it does not exist.
+  public static func realPath(_ path: RawPath) -> RawPath? {
+    guard let resolved = path.withCString({ realpath($0, nil) }) else { return nil }
+    defer { free(resolved) }
+    return RawPath(
+      bytes: Array(UnsafeBufferPointer(start: resolved, count: strlen(resolved))).map {
+        UInt8(bitPattern: $0)
+      })
+  }
+
   /// Touches a file so that an inotify watch on its folder sees CLOSE_WRITE.
   public static func touch(_ path: RawPath) {
     let fd = path.withCString { open($0, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600) }

@@ -62,19 +62,22 @@ public struct AttributeSet: Sendable, Equatable {
   /// `text` with runs of white space folded, cut at ``descriptionLimit`` characters.
   public static func summary(of text: String) -> String? {
     var out = ""
+    var count = 0
     var pendingSpace = false
-    for ch in text {
-      if ch.isWhitespace || ch.isNewline {
-        pendingSpace = !out.isEmpty
+    for ch in text.prefix(descriptionLimit * 8) {
+      if ch.isWhitespace {
+        pendingSpace = count > 0
         continue
       }
       if pendingSpace {
-        if out.count + 2 > descriptionLimit { break }
+        if count + 2 > descriptionLimit { break }
         out.append(" ")
+        count += 1
         pendingSpace = false
       }
       out.append(ch)
-      if out.count >= descriptionLimit { break }
+      count += 1
+      if count >= descriptionLimit { break }
     }
     return out.isEmpty ? nil : out
   }

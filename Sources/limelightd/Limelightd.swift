@@ -57,11 +57,12 @@ struct Limelightd: ParsableCommand {
     } else {
       rootPaths = []
       for root in roots {
-        let path = RawPath.absolute(root)
-        guard let status = FileSystem.status(path) else {
+        guard let path = FileSystem.realPath(RawPath.absolute(root)) else {
           throw CommandFailure("--root \(root): no such folder")
         }
-        guard status.isDirectory else { throw CommandFailure("--root \(root): not a folder") }
+        guard FileSystem.status(path)?.isDirectory == true else {
+          throw CommandFailure("--root \(root): not a folder")
+        }
         rootPaths.append(path)
       }
       var custom = configuration
