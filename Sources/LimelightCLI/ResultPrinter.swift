@@ -42,7 +42,7 @@ public struct ResultPrinter {
     case .json:
       output.write(json(result) + "\n")
     case .human(let terminal):
-      var line = terminal.bold(result.displayName)
+      var line = terminal.bold(Self.printable(result.displayName))
       let details = [result.kind ?? result.contentType ?? "", shortDate(result.modified)]
         .filter { !$0.isEmpty }.joined(separator: " · ")
       if !details.isEmpty { line += "  " + terminal.dim(details) }
@@ -58,11 +58,19 @@ public struct ResultPrinter {
   }
 
   func displayPath(_ path: RawPath) -> String {
-    // Control characters (a newline in a name) would break the layout.
-    let text =
-      path.isInside(home) && home.bytes.count > 1
-      ? "~" + String(decoding: path.bytes.dropFirst(home.bytes.count), as: UTF8.self) : path.string
-    return String(String.UnicodeScalarView(text.unicodeScalars.map { $0.value < 0x20 ? "?" : $0 }))
+    let insideHome = path.isInside(home) && home.bytes.count > 1
+    return Self.printable(
+      insideHome
+        ? "~" + String(decoding: path.bytes.dropFirst(home.bytes.count), as: UTF8.self)
+        : path.string)
+  }
+
+  /// Text with control characters (a newline in a name) shown as "?", so that
+  /// one result keeps to its lines and no escape sequence reaches the terminal.
+  static func printable(_ text: String) -> String {
+    String(
+      String.UnicodeScalarView(
+        text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : $0 }))
   }
 
   func highlight(_ snippet: String, _ terminal: Terminal) -> String {

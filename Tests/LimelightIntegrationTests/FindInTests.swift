@@ -150,3 +150,25 @@ import Testing
   }
 
 }
+
+/// What a person sees at a terminal: name, kind, date, path and a highlighted snippet.
+@Suite struct TerminalViewTests {
+  static let hasScript = FileManager.default.isExecutableFile(atPath: "/usr/bin/script")
+
+  @Test(.enabled(if: hasScript, "script(1) gives the command a terminal"))
+  func humanViewOnATerminal() throws {
+    let instance = try Instance()
+    try instance.write("Notes/trip.txt", "We saw a lighthouse near the cliffs.\n")
+    try instance.write("Notes/two\nlines lighthouse.txt", "x\n")
+    try instance.indexOnce()
+    // script(1) runs find-in on a pseudo-terminal; NO_COLOR marks matches with brackets.
+    let findIn = Instance.binDirectory + "/find-in"
+    let result = try instance.run("/usr/bin/script", ["-qec", "\(findIn) lighthouse", "/dev/null"])
+    let screen = result.stdout.replacingOccurrences(of: "\r", with: "")
+    #expect(screen.contains("trip.txt  plain text document · "), "\(screen)")
+    #expect(screen.contains("  ~/Notes/trip.txt"))
+    #expect(screen.contains("We saw a [lighthouse] near the cliffs."))
+    #expect(screen.contains("two?lines lighthouse.txt"))
+    #expect(!screen.contains("\u{1B}["), "NO_COLOR is set: no escape sequences")
+  }
+}

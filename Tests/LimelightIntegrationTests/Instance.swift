@@ -65,7 +65,8 @@ final class Instance: @unchecked Sendable {
   @discardableResult
   func run(_ tool: String, _ arguments: [String], stdin: String? = nil) throws -> CommandResult {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: Self.binDirectory + "/" + tool)
+    process.executableURL = URL(
+      fileURLWithPath: tool.hasPrefix("/") ? tool : Self.binDirectory + "/" + tool)
     process.arguments = arguments
     process.environment = environment
     process.currentDirectoryURL = URL(fileURLWithPath: home)
