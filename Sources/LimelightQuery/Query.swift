@@ -1,3 +1,4 @@
+import Foundation
 import LimelightModel
 
 /// A parsed query: words, phrases, exclusions, alternatives and filters.
@@ -28,6 +29,8 @@ public enum Filter: Equatable, Sendable {
   /// A MIME type or pattern (`image/*`), matched against the type and its ancestors.
   case contentType(String)
   case domain(String)
+  /// `lower <= field < upper` (either bound may be open).
+  case range(RangeField, lower: Double?, upper: Double?)
 }
 
 /// A query the user got wrong, with the part at fault.
@@ -184,7 +187,9 @@ public struct QueryParser {
     }
     let name = word[..<colon].lowercased()
     let value = String(word[word.index(after: colon)...])
-    let filterNames = ["kind", "ext", "in", "name", "tag", "type", "domain"]
+    let filterNames = [
+      "kind", "ext", "in", "name", "tag", "type", "domain", "size", "modified", "created", "used",
+    ]
     guard filterNames.contains(name) else { return Self.textNode(word, prefix: true, column: nil) }
     guard !value.isEmpty else {
       throw QueryError("'\(name):' needs a value, as in \(Self.example(name))")
@@ -211,6 +216,20 @@ public struct QueryParser {
       return Self.textNode(value, prefix: true, column: .name)
     case "tag":
       return Self.textNode(value, prefix: true, column: .keywords)
+    case "size":
+      guard let (low, high) = RangeParser.size(value) else {
+        throw QueryError(
+          "'\(word)' is not a size: write size:>10MB, size:<1k or size:1M..5M")
+      }
+      return .filter(.range(.size, lower: low, upper: high))
+    case "modified", "created", "used":
+      guard let (low, high) = RangeParser.date(value, now: Date(), calendar: .current) else {
+        throw QueryError(
+          "'\(word)' is not a date: write \(name):today, yesterday, week, month, year, "
+            + "2026-11-20, 2026-11, >2026-01-01 or 2026-01-01..2026-03-31")
+      }
+      let field: RangeField = name == "used" ? .lastUsed : name == "created" ? .created : .modified
+      return .filter(.range(field, lower: low, upper: high))
     case "type":
       let lower = value.lowercased()
       let allowed = lower.allSatisfy { $0.isLetter || $0.isNumber || "/.+-_*".contains($0) }
@@ -243,6 +262,8 @@ public struct QueryParser {
     case "name": return "name:report"
     case "tag": return "tag:work"
     case "type": return "type:image/*"
+    case "size": return "size:>10MB"
+    case "modified", "created", "used": return "\(filter):today"
     default: return "domain:com.example.notes"
     }
   }

@@ -77,6 +77,17 @@ struct SQLCompiler {
     case .contentType(let pattern):
       arguments.append("* " + pattern + " *")
       return "item.contentTypeTree GLOB ?"
+    case .range(let field, let lower, let upper):
+      var parts: [String] = []
+      if let lower {
+        arguments.append(lower)
+        parts.append("item.\(field.rawValue) >= ?")
+      }
+      if let upper {
+        arguments.append(upper)
+        parts.append("item.\(field.rawValue) < ?")
+      }
+      return parts.isEmpty ? "1" : "(" + parts.joined(separator: " AND ") + ")"
     case .domain(let domain):
       arguments.append(domain)
       arguments.append(domain.utf8.count + 1)

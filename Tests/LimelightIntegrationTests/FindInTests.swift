@@ -2,6 +2,10 @@ import Foundation
 import LimelightModel
 import Testing
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// `find-in` against an index built by `limelightd --once`: what a user sees.
 @Suite struct FindInTests {
   let instance: Instance
@@ -65,6 +69,27 @@ import Testing
     #expect(try instance.findPaths("kind:folder", "code") == ["Code"])
     #expect(try instance.findPaths("type:text/markdown") == ["Documents/README.md"])
     #expect(try instance.findPaths("type:text/*", "fox") == ["Documents/notes.txt"])
+  }
+
+  @Test func sizeAndDateFilters() throws {
+    try instance.write("big.bin", String(repeating: "x", count: 5000))
+    let old = instance.path("Documents/report-2024.csv")
+    var times = [
+      timespec(tv_sec: 1_704_110_400, tv_nsec: 0), timespec(tv_sec: 1_704_110_400, tv_nsec: 0),
+    ]  // 2024-01-01 12:00 UTC
+    #expect(utimensat(AT_FDCWD, old, &times, 0) == 0)
+    try instance.indexOnce()
+    #expect(try instance.findPaths("size:>4k") == ["big.bin"])
+    #expect(try instance.findPaths("size:4k..5k") == ["big.bin"])
+    #expect(try instance.findPaths("report", "modified:2024") == ["Documents/report-2024.csv"])
+    #expect(
+      try instance.findPaths("report", "modified:<2025-01-01") == ["Documents/report-2024.csv"])
+    #expect(try instance.findPaths("report", "modified:today").isEmpty)
+    #expect(try instance.findPaths("notes", "modified:today") == ["Documents/notes.txt"])
+    #expect(try instance.findPaths("notes", "modified:week") == ["Documents/notes.txt"])
+    let bad = try instance.run("find-in", ["notes", "modified:someday"])
+    #expect(bad.status == 2)
+    #expect(bad.stderr.contains("modified:someday"))
   }
 
   @Test func malformedFiltersAreUsageErrors() throws {

@@ -140,3 +140,49 @@ import Testing
     #expect(try store.request(id: id)?.doneGeneration != nil)
   }
 }
+
+@Suite struct RangeFilterTests {
+  let utc: Calendar = {
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = TimeZone(identifier: "UTC")!
+    return calendar
+  }()
+  // 2026-11-22 12:00 UTC
+  let now = Date(timeIntervalSince1970: 1_795_348_800)
+
+  @Test func sizes() {
+    #expect(RangeParser.size(">10MB")! == (10_485_761, nil))
+    #expect(RangeParser.size("<1k")! == (nil, 1024))
+    #expect(RangeParser.size("<=1k")! == (nil, 1025))
+    #expect(RangeParser.size("5M")! == (5_242_880, nil))
+    #expect(RangeParser.size("1k..2k")! == (1024, 2049))
+    #expect(RangeParser.size("lots") == nil)
+    #expect(RangeParser.size(">-5") == nil)
+    #expect(RangeParser.size("2k..1k") == nil)
+  }
+
+  @Test func dates() {
+    let midnight = 1_795_305_600.0  // 2026-11-22 00:00 UTC
+    #expect(RangeParser.date("today", now: now, calendar: utc)! == (midnight, midnight + 86_400))
+    #expect(
+      RangeParser.date("yesterday", now: now, calendar: utc)! == (midnight - 86_400, midnight))
+    #expect(
+      RangeParser.date("2026-11-22", now: now, calendar: utc)! == (midnight, midnight + 86_400))
+    #expect(RangeParser.date(">2026-11-21", now: now, calendar: utc)!.0 == midnight)
+    #expect(RangeParser.date("<2026-11-22", now: now, calendar: utc)! == (nil, midnight))
+    let november = RangeParser.date("2026-11", now: now, calendar: utc)!
+    #expect(november.1! - november.0! == 30 * 86_400)
+    let range = RangeParser.date("2026-11-01..2026-11-21", now: now, calendar: utc)!
+    #expect(range.1 == midnight)
+    #expect(RangeParser.date("2026-13-01", now: now, calendar: utc) == nil)
+    #expect(RangeParser.date("soon", now: now, calendar: utc) == nil)
+    #expect(RangeParser.date("..", now: now, calendar: utc) == nil)
+  }
+
+  @Test func malformedRangeFiltersAreQueryErrors() {
+    var parser = QueryParser(home: RawPath("/home/me"))
+    #expect(throws: QueryError.self) { try parser.parse("size:big") }
+    #expect(throws: QueryError.self) { try parser.parse("modified:someday") }
+    #expect(throws: QueryError.self) { try parser.parse("created:") }
+  }
+}
