@@ -78,7 +78,9 @@ struct FindIn: ParsableCommand {
     if case .human = format, limit == nil { shown = 20 }
     let results = try engine.search(node, limit: shown.map { $0 + 1 })
     let printed = shown.map { Array(results.prefix($0)) } ?? results
-    ResultPrinter(format: format, engine: engine, query: node, home: location.home).print(printed)
+    let shownQuery = printed.isEmpty ? node : try engine.expanded(node)
+    ResultPrinter(format: format, engine: engine, query: shownQuery, home: location.home)
+      .print(printed)
     if case .human = format, results.count > printed.count {
       printError("… more results: use --limit N to see them, or pipe the output for all")
     }

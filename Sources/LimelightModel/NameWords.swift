@@ -5,7 +5,24 @@ public enum NameWords {
   /// splitting on punctuation gives.
   public static func searchableName(_ name: String) -> String {
     let split = humps(name)
-    return split == name ? name : name + " " + split
+    var text = split == name ? name : name + " " + split
+    if let initials = initials(name) { text += " " + initials }
+    return text
+  }
+
+  /// The first letters of the words of a name without its extension, when it
+  /// has at least two ("Natural Bridges State Park.jpg" → "nbsp"), so that
+  /// typing the initials finds it.
+  public static func initials(_ name: String) -> String? {
+    var stem = Substring(name)
+    if let dot = stem.lastIndex(of: "."), dot != stem.startIndex,
+      stem.distance(from: dot, to: stem.endIndex) <= 6
+    {
+      stem = stem[..<dot]
+    }
+    let words = humps(String(stem)).split { !$0.isLetter && !$0.isNumber }
+    guard words.count >= 2 else { return nil }
+    return String(words.compactMap(\.first)).lowercased()
   }
 
   /// `name` with a space inserted at each lower-to-upper or letter–digit change.

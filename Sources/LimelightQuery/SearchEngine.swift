@@ -28,18 +28,26 @@ public struct SearchEngine: Sendable {
 
   /// The best matches first; `limit` nil for all of them.
   public func search(_ query: QueryNode, limit: Int? = nil) throws -> [SearchResult] {
-    let (sql, arguments) = build(query, counting: false, limit: limit)
-    return try store.read { db in
-      try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)).map(Self.result)
+    try store.read { db in
+      let (sql, arguments) = build(
+        try TypoExpander(db: db).expand(query), counting: false, limit: limit)
+      return try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)).map(
+        Self.result)
     }
   }
 
   /// How many items match.
   public func count(_ query: QueryNode) throws -> Int {
-    let (sql, arguments) = build(query, counting: true, limit: nil)
-    return try store.read { db in
-      try Int.fetchOne(db, sql: sql, arguments: StatementArguments(arguments)) ?? 0
+    try store.read { db in
+      let (sql, arguments) = build(
+        try TypoExpander(db: db).expand(query), counting: true, limit: nil)
+      return try Int.fetchOne(db, sql: sql, arguments: StatementArguments(arguments)) ?? 0
     }
+  }
+
+  /// The query as it runs: words that match nothing replaced by their near misses.
+  public func expanded(_ query: QueryNode) throws -> QueryNode {
+    try store.read { db in try TypoExpander(db: db).expand(query) }
   }
 
   /// A fragment of the item's text around the match, the matched words between

@@ -13,6 +13,7 @@ import GRDB
 ///   the transaction that carries one out.
 /// - `removal`: which items went away at which generation, for `--live` followers.
 /// - `failure`: files or folders that could not be read, and why.
+/// - `item_vocab`: the terms of `item_text` with their document counts (fts5vocab).
 enum Schema {
   static var migrator: DatabaseMigrator {
     var migrator = DatabaseMigrator()
@@ -84,6 +85,11 @@ enum Schema {
             time REAL NOT NULL
           );
           """)
+    }
+    // The FTS index's own vocabulary, for typo tolerance: which terms exist and
+    // in how many items.
+    migrator.registerMigration("v2-vocabulary") { db in
+      try db.execute(sql: "CREATE VIRTUAL TABLE item_vocab USING fts5vocab(item_text, 'row')")
     }
     return migrator
   }

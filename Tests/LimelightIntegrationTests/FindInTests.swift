@@ -37,6 +37,24 @@ import Testing
     #expect(try instance.findPaths("bar") == ["Code/fooBar.swift"])
   }
 
+  @Test func typosAreForgivenButRankNothingDown() throws {
+    #expect(try instance.findPaths("qiuck") == ["Documents/notes.txt"])  // transposed
+    #expect(try instance.findPaths("holday") == ["Documents/README.md"])  // a letter missing
+    #expect(Set(try instance.findPaths("lighthuoes")) == ["Documents/README.md", "Code/main.py"])
+    // Three letters: too short to guess at.
+    #expect(try instance.findPaths("foz").isEmpty)
+    // A word that matches is never widened to its neighbours.
+    #expect(try instance.findPaths("fox") == ["Documents/notes.txt"])
+  }
+
+  @Test func initialsOfNames() throws {
+    try instance.write("Pictures/Natural Bridges State Park.jpg", "")
+    try instance.indexOnce()
+    #expect(try instance.findPaths("nbsp") == ["Pictures/Natural Bridges State Park.jpg"])
+    #expect(
+      try instance.findPaths("natural", "park") == ["Pictures/Natural Bridges State Park.jpg"])
+  }
+
   @Test func skipsHiddenExcludedAndMarkedFolders() throws {
     let found = Set(try instance.findPaths("lighthouse"))
     #expect(found == ["Documents/README.md", "Code/main.py"])

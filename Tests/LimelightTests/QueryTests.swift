@@ -3,6 +3,7 @@ import LimelightModel
 import LimelightStore
 import Testing
 
+@testable import LimelightModel
 @testable import LimelightQuery
 
 @Suite struct QueryParserTests {
@@ -184,5 +185,37 @@ import Testing
     #expect(throws: QueryError.self) { try parser.parse("size:big") }
     #expect(throws: QueryError.self) { try parser.parse("modified:someday") }
     #expect(throws: QueryError.self) { try parser.parse("created:") }
+  }
+}
+
+@Suite struct TypoTests {
+  @Test func editDistance() {
+    func d(_ a: String, _ b: String) -> Int { TypoExpander.distance(Array(a), Array(b), limit: 3) }
+    #expect(d("quick", "quick") == 0)
+    #expect(d("qiuck", "quick") == 1)  // transposition
+    #expect(d("quck", "quick") == 1)  // insertion
+    #expect(d("quicks", "quick") == 1)  // deletion
+    #expect(d("quack", "quick") == 1)  // substitution
+    #expect(d("lighthuoes", "lighthouse") == 2)
+    #expect(d("abc", "xyzw") == 4)
+  }
+
+  @Test func candidatesCoverEveryKindOfEdit() {
+    let candidates = Set(TypoExpander.oneEditCandidates(Array("qiuck")))
+    for expected in ["quick", "iuck", "qiucks", "qiack", "qiuk"] {
+      #expect(candidates.contains(expected))
+    }
+    #expect(!candidates.contains("qiuck"))
+  }
+
+  @Test func singleWords() {
+    #expect(TypoExpander.singleWord("Café") == "cafe")
+    #expect(TypoExpander.singleWord("read.me") == nil)
+  }
+
+  @Test func initials() {
+    #expect(NameWords.initials("Natural Bridges State Park.jpg") == "nbsp")
+    #expect(NameWords.initials("fooBarBaz.swift") == "fbb")
+    #expect(NameWords.initials("README.md") == nil)
   }
 }

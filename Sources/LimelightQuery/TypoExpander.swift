@@ -1,0 +1,147 @@
+import Foundation
+import GRDB
+import LimelightModel
+
+/// Forgives typos: a word that starts no term of the index is replaced by the
+/// terms within one edit of it (two for words of 8 letters or more), taken from
+/// the index's own vocabulary. Words that do match are left alone, so typo
+/// matches never push exact or prefix matches down, and never add noise to them.
+struct TypoExpander {
+  let db: Database
+
+  /// The most variants one word expands to (the most frequent are kept).
+  static let maxVariants = 8
+
+  /// Words longer than this are not names anyone mistypes: they are left alone,
+  /// which also bounds the work a hostile query can cause.
+  static let longestWord = 32
+  /// The most words of one query looked at for typos.
+  static let maxWords = 6
+
+  func expand(_ node: QueryNode) throws -> QueryNode {
+    var budget = Self.maxWords
+    return try expand(node, budget: &budget)
+  }
+
+  private func expand(_ node: QueryNode, budget: inout Int) throws -> QueryNode {
+    switch node {
+    case .text(let text, let prefix, let column):
+      guard budget > 0, let word = Self.singleWord(text),
+        (4...Self.longestWord).contains(word.count), try !hasPrefixMatch(word)
+      else { return node }
+      budget -= 1
+      let variants = try self.variants(of: word)
+      if variants.isEmpty { return node }
+      return .or(
+        [node] + variants.map { .text($0, prefix: prefix && $0.count >= 6, column: column) })
+    case .and(let parts): return .and(try parts.map { try expand($0, budget: &budget) })
+    case .or(let parts): return .or(try parts.map { try expand($0, budget: &budget) })
+    case .not: return node  // Excluding near misses would surprise.
+    default: return node
+    }
+  }
+
+  /// The word as the tokenizer stores it (lower case, no accents), if it is one token.
+  static func singleWord(_ text: String) -> String? {
+    let folded = SearchText.fold(text).folding(
+      options: [.caseInsensitive, .diacriticInsensitive], locale: nil
+    ).lowercased()
+    guard !folded.isEmpty, folded.allSatisfy({ $0.isLetter || $0.isNumber }) else { return nil }
+    return folded
+  }
+
+  func hasPrefixMatch(_ word: String) throws -> Bool {
+    try Bool.fetchOne(
+      db, sql: "SELECT EXISTS (SELECT 1 FROM item_vocab WHERE term >= ? AND term < ?)",
+      arguments: [word, word + "\u{10FFFF}"]) ?? false
+  }
+
+  /// Vocabulary terms within the allowed distance, most frequent first.
+  func variants(of word: String) throws -> [String] {
+    let letters = Array(word)
+    var found: [String: Int] = [:]
+    // One edit anywhere: generate every candidate and look them up.
+    let candidates = Self.oneEditCandidates(letters)
+    for chunk in stride(from: 0, to: candidates.count, by: 400) {
+      let slice = Array(candidates[chunk..<min(chunk + 400, candidates.count)])
+      let marks = Array(repeating: "?", count: slice.count).joined(separator: ",")
+      for row in try Row.fetchAll(
+        db, sql: "SELECT term, doc FROM item_vocab WHERE term IN (\(marks))",
+        arguments: StatementArguments(slice))
+      {
+        found[row["term"]] = row["doc"]
+      }
+    }
+    // Two edits for long words: terms sharing the first three letters, checked one by one.
+    if letters.count >= 8 {
+      let stem = String(letters.prefix(3))
+      for row in try Row.fetchAll(
+        db,
+        sql:
+          "SELECT term, doc FROM item_vocab WHERE term >= ? AND term < ? AND length(term) BETWEEN ? AND ?",
+        arguments: [stem, stem + "\u{10FFFF}", letters.count - 2, letters.count + 2])
+      {
+        let term: String = row["term"]
+        if Self.distance(letters, Array(term), limit: 2) <= 2 { found[term] = row["doc"] }
+      }
+    }
+    found[word] = nil
+    return found.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+      .prefix(Self.maxVariants).map(\.key)
+  }
+
+  /// Every string one deletion, transposition, substitution or insertion away.
+  static func oneEditCandidates(_ letters: [Character]) -> [String] {
+    var alphabet = Set("abcdefghijklmnopqrstuvwxyz0123456789")
+    alphabet.formUnion(letters)
+    var out: Set<String> = []
+    for i in letters.indices {
+      var deletion = letters
+      deletion.remove(at: i)
+      out.insert(String(deletion))
+      if i + 1 < letters.count {
+        var swapped = letters
+        swapped.swapAt(i, i + 1)
+        out.insert(String(swapped))
+      }
+      for c in alphabet where c != letters[i] {
+        var substituted = letters
+        substituted[i] = c
+        out.insert(String(substituted))
+      }
+    }
+    for i in 0...letters.count {
+      for c in alphabet {
+        var inserted = letters
+        inserted.insert(c, at: i)
+        out.insert(String(inserted))
+      }
+    }
+    return out.sorted()
+  }
+
+  /// Optimal string alignment distance (Damerau–Levenshtein with adjacent
+  /// transpositions), giving up above `limit`.
+  static func distance(_ a: [Character], _ b: [Character], limit: Int) -> Int {
+    if abs(a.count - b.count) > limit { return limit + 1 }
+    var previous2 = [Int](repeating: 0, count: b.count + 1)
+    var previous = Array(0...b.count)
+    var current = [Int](repeating: 0, count: b.count + 1)
+    for i in 1...max(1, a.count) where !a.isEmpty {
+      current[0] = i
+      var rowMin = current[0]
+      for j in 1...max(1, b.count) where !b.isEmpty {
+        let cost = a[i - 1] == b[j - 1] ? 0 : 1
+        var value = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+        if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+          value = min(value, previous2[j - 2] + 1)
+        }
+        current[j] = value
+        rowMin = min(rowMin, value)
+      }
+      if rowMin > limit { return limit + 1 }
+      (previous2, previous, current) = (previous, current, previous2)
+    }
+    return a.isEmpty ? b.count : b.isEmpty ? a.count : previous[b.count]
+  }
+}
