@@ -13,7 +13,9 @@ struct FindIn: ParsableCommand {
       keywords, paths and text. "exact phrase", -excluded, a OR b and parentheses
       combine them. Filters: kind:KIND (image, audio, video, text, pdf, document,
       spreadsheet, presentation, archive, code, folder, app), ext:EXT[,EXT], in:DIR,
-      name:WORD, tag:WORD, type:MIME (image/* allowed), domain:DOMAIN.
+      name:WORD, tag:WORD, type:MIME (image/* allowed), domain:DOMAIN, size:>10MB,
+      modified:/created:/used: today, week, 2026-11, <2025-01-01 or A..B. A word
+      that matches nothing is taken as a typo; names answer to their initials.
 
       Output: one URI per line when standard output is not a terminal; a readable
       list on a terminal. Exit status: 0 when something matched, 1 when nothing did,
@@ -40,6 +42,11 @@ struct FindIn: ParsableCommand {
   @Option(name: .customLong("in"), help: "Only items at or below this folder.")
   var folder: String?
 
+  @Flag(
+    name: .customLong("open"),
+    help: "Open the best match (or the Nth, with --open N) with xdg-open and remember it.")
+  var open = false
+
   func run() throws {
     // Unknown "--options" are mistakes; after a "--" every word is part of the query.
     let afterTerminator =
@@ -52,7 +59,17 @@ struct FindIn: ParsableCommand {
       throw CommandFailure(
         "unknown option '\(option)' (to search for it, put it after --: find-in -- \(option))")
     }
-    let words = query.filter { $0 != "--" }
+    var words = query.filter { $0 != "--" }
+    // "--open N": the number right after --open picks the result.
+    var pick = 1
+    if open, let at = CommandLine.arguments.firstIndex(of: "--open"),
+      at + 1 < CommandLine.arguments.count, let n = Int(CommandLine.arguments[at + 1]),
+      let word = words.firstIndex(of: CommandLine.arguments[at + 1])
+    {
+      guard n >= 1 else { throw CommandFailure("--open takes a result number from 1 up") }
+      pick = n
+      words.remove(at: word)
+    }
     if let limit, limit < 0 { throw CommandFailure("--limit must be 0 or more, not \(limit)") }
     if json && null { throw CommandFailure("--json and --null cannot be used together") }
     let location = IndexLocation.fromEnvironment()
@@ -69,6 +86,16 @@ struct FindIn: ParsableCommand {
       let total = try engine.count(node)
       print(total)
       if total == 0 { throw CommandFailure("", status: ExitStatus.notFound) }
+      return
+    }
+    if open {
+      let results = try engine.search(node, limit: pick)
+      guard results.count >= pick else {
+        if results.isEmpty { throw CommandFailure("", status: ExitStatus.notFound) }
+        throw CommandFailure("only \(results.count) results: nothing to open as number \(pick)")
+      }
+      try Opener.open(results[pick - 1], store: engine.store)
+      print(results[pick - 1].uri)
       return
     }
     let terminal = Terminal.standardOutput()

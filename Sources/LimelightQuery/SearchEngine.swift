@@ -122,7 +122,10 @@ public struct SearchEngine: Sendable {
     compiler.arguments.append(Date().timeIntervalSince1970)
     if !counting {
       sql +=
-        " ORDER BY item.hidden, tier, score + item.depth * 0.05, item.modified DESC, item.displayName, item.rowid"
+        " ORDER BY item.hidden, tier, score + item.depth * 0.05 - min(item.useCount, 20) * 0.5"
+        + " - (item.modified > ?) * 0.5, item.modified DESC, item.displayName, item.rowid"
+      // Recently modified items (the last week) rank a little higher.
+      compiler.arguments.append(Date().timeIntervalSince1970 - 7 * 86_400)
       if let limit { sql += " LIMIT \(max(0, limit))" }
     }
     return (sql, joinArguments + compiler.arguments)

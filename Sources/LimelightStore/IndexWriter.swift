@@ -297,3 +297,15 @@ public struct IndexWriter {
     ([title].compactMap { $0 } + keywords).joined(separator: " \u{1F} ")
   }
 }
+
+extension IndexStore {
+  /// Records that the user opened an item: it ranks higher from now on.
+  public func recordUse(id: String) throws {
+    try write { writer in
+      try writer.db.execute(
+        sql: """
+          UPDATE item SET useCount = useCount + 1, lastUsed = ?, generation = ? WHERE id = ?
+          """, arguments: [Date().timeIntervalSince1970, writer.generation, id])
+    }
+  }
+}

@@ -110,6 +110,32 @@ import Testing
     #expect(bad.stderr.contains("modified:someday"))
   }
 
+  @Test func openRecordsTheUseAndLiftsTheItem() throws {
+    // A stand-in xdg-open that notes what it was asked to open.
+    let bin = instance.base + "/bin"
+    try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+    let opened = instance.base + "/opened"
+    try "#!/bin/sh\necho \"$1\" >> '\(opened)'\n".write(
+      toFile: bin + "/xdg-open", atomically: true, encoding: .utf8)
+    #expect(chmod(bin + "/xdg-open", 0o755) == 0)
+    try instance.write("Documents/lighthouse-notes.txt", "x\n")
+    try instance.write("Code/lighthouse-tool.txt", "x\n")
+    try instance.indexOnce()
+    let before = try instance.findPaths("name:lighthouse")
+    #expect(before.count == 2)
+    let second = before[1]
+    let result = try instance.run("find-in", ["--open", "2", "name:lighthouse"])
+    #expect(result.status == 0, "\(result.stderr)")
+    let uri = try String(contentsOfFile: opened, encoding: .utf8).trimmingCharacters(in: .newlines)
+    #expect(FileURI.path(from: uri)?.string == instance.path(second))
+    #expect(result.stdout == uri + "\n")
+    // Opened items rank first from now on, and used: finds them.
+    #expect(try instance.findPaths("name:lighthouse").first == second)
+    #expect(try instance.findPaths("used:today") == [second])
+    #expect(try instance.run("find-in", ["--open", "9", "name:lighthouse"]).status == 2)
+    #expect(try instance.run("find-in", ["--open", "zyzzyva"]).status == 1)
+  }
+
   @Test func malformedFiltersAreUsageErrors() throws {
     let badKind = try instance.run("find-in", ["kind:spaceship"])
     #expect(badKind.status == 2)

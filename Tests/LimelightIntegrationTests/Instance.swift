@@ -58,6 +58,8 @@ final class Instance: @unchecked Sendable {
     env["XDG_RUNTIME_DIR"] = base + "/xdg/run"
     env["XDG_CONFIG_DIRS"] = base + "/xdg/system-config"
     env["NO_COLOR"] = "1"
+    // A folder of stand-ins (xdg-open) that tests may fill, searched first.
+    env["PATH"] = base + "/bin:" + (env["PATH"] ?? "/usr/bin:/bin")
     return env
   }
 
