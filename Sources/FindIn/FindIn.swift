@@ -43,6 +43,11 @@ struct FindIn: ParsableCommand {
   var folder: String?
 
   @Flag(
+    name: .long,
+    help: "After the results, print changes as they happen (+ added, ~ changed, - removed).")
+  var live = false
+
+  @Flag(
     name: .customLong("open"),
     help: "Open the best match (or the Nth, with --open N) with xdg-open and remember it.")
   var open = false
@@ -72,6 +77,9 @@ struct FindIn: ParsableCommand {
     }
     if let limit, limit < 0 { throw CommandFailure("--limit must be 0 or more, not \(limit)") }
     if json && null { throw CommandFailure("--json and --null cannot be used together") }
+    if live && (count || open) {
+      throw CommandFailure("--live cannot be used with --count or --open")
+    }
     let location = IndexLocation.fromEnvironment()
     var parser = QueryParser(home: location.home)
     var node: QueryNode
@@ -103,6 +111,7 @@ struct FindIn: ParsableCommand {
       json ? .json : null ? .nullSeparated : terminal.isTerminal ? .human(terminal) : .uris
     var shown = limit
     if case .human = format, limit == nil { shown = 20 }
+    let startGeneration = try engine.store.generation()
     let results = try engine.search(node, limit: shown.map { $0 + 1 })
     let printed = shown.map { Array(results.prefix($0)) } ?? results
     let shownQuery = printed.isEmpty ? node : try engine.expanded(node)
@@ -110,6 +119,11 @@ struct FindIn: ParsableCommand {
       .print(printed)
     if case .human = format, results.count > printed.count {
       printError("… more results: use --limit N to see them, or pipe the output for all")
+    }
+    if live {
+      let known = Dictionary(printed.map { ($0.id, $0.uri) }, uniquingKeysWith: { a, _ in a })
+      try LiveFollower(engine: engine, query: node, json: json).follow(
+        from: startGeneration, shown: known)
     }
     if results.isEmpty { throw CommandFailure("", status: ExitStatus.notFound) }
   }

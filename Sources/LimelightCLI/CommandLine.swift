@@ -32,6 +32,12 @@ extension ParsableCommand {
   /// the documented status: usage errors exit 2, never with a stack trace.
   public static func mainWithStatus(arguments: [String]? = nil) -> Never {
     let name = configuration.commandName ?? "limelight"
+    // A parent may have started us with termination signals blocked (threads
+    // of many runtimes block them, and children inherit the mask).
+    var unblock = sigset_t()
+    sigemptyset(&unblock)
+    for sig in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&unblock, sig) }
+    sigprocmask(SIG_UNBLOCK, &unblock, nil)
     do {
       var command = try parseAsRoot(arguments)
       try command.run()
@@ -94,6 +100,8 @@ public struct Terminal: Sendable {
 /// Buffered standard output for commands that print many lines.
 public final class OutputBuffer {
   private var buffer: [UInt8] = []
+  /// Whether standard output stopped taking data (the reader went away).
+  public private(set) var isClosed = false
 
   public init() { buffer.reserveCapacity(1 << 16) }
 
@@ -115,7 +123,8 @@ public final class OutputBuffer {
       }
       if n <= 0 {
         if n < 0 && errno == EINTR { continue }
-        break  // A closed pipe: the reader has what it wanted.
+        isClosed = true  // A closed pipe: the reader has what it wanted.
+        break
       }
       offset += n
     }

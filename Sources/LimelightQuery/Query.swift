@@ -31,6 +31,8 @@ public enum Filter: Equatable, Sendable {
   case domain(String)
   /// `lower <= field < upper` (either bound may be open).
   case range(RangeField, lower: Double?, upper: Double?)
+  /// Items written after an index generation (for `--live`; not query syntax).
+  case changedAfter(generation: Int64)
 }
 
 /// A query the user got wrong, with the part at fault.

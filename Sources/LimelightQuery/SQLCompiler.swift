@@ -88,6 +88,9 @@ struct SQLCompiler {
         parts.append("item.\(field.rawValue) < ?")
       }
       return parts.isEmpty ? "1" : "(" + parts.joined(separator: " AND ") + ")"
+    case .changedAfter(let generation):
+      arguments.append(generation)
+      return "item.generation > ?"
     case .domain(let domain):
       arguments.append(domain)
       arguments.append(domain.utf8.count + 1)

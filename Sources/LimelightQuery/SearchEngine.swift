@@ -45,6 +45,33 @@ public struct SearchEngine: Sendable {
     }
   }
 
+  /// Items removed after a generation: (id, uri) pairs, for `--live` followers.
+  public func removals(after generation: Int64) throws -> [(id: String, uri: String)] {
+    try store.read { db in
+      try Row.fetchAll(
+        db, sql: "SELECT id, uri FROM removal WHERE generation > ? ORDER BY generation",
+        arguments: [generation]
+      ).map { (id: $0["id"], uri: $0["uri"]) }
+    }
+  }
+
+  /// Of these ids, the ones whose items still exist.
+  public func existing(ids: [String]) throws -> Set<String> {
+    guard !ids.isEmpty else { return [] }
+    return try store.read { db in
+      var found: Set<String> = []
+      for chunk in stride(from: 0, to: ids.count, by: 500) {
+        let slice = Array(ids[chunk..<min(chunk + 500, ids.count)])
+        let marks = Array(repeating: "?", count: slice.count).joined(separator: ",")
+        found.formUnion(
+          try String.fetchAll(
+            db, sql: "SELECT id FROM item WHERE id IN (\(marks))",
+            arguments: StatementArguments(slice)))
+      }
+      return found
+    }
+  }
+
   /// The query as it runs: words that match nothing replaced by their near misses.
   public func expanded(_ query: QueryNode) throws -> QueryNode {
     try store.read { db in try TypoExpander(db: db).expand(query) }

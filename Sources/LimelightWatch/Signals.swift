@@ -19,12 +19,6 @@ enum StopSignal {
       pipeRead = fds[0]
       pipeWrite = fds[1]
     }
-    // A parent may have started us with these blocked (threads of many runtimes
-    // block signals, and children inherit the mask): unblock them.
-    var unblock = sigset_t()
-    sigemptyset(&unblock)
-    for sig in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&unblock, sig) }
-    sigprocmask(SIG_UNBLOCK, &unblock, nil)
     for sig in [SIGTERM, SIGINT, SIGHUP] {
       signal(sig) { _ in
         StopSignal.requested = 1

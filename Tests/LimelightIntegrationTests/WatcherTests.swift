@@ -305,3 +305,45 @@ import Testing
     #expect(try instance.findPaths("smorgasbord") == ["utf16.txt"])
   }
 }
+
+/// `find-in --live` follows the index as the watcher changes it.
+@Suite struct LiveTests {
+  @Test func liveFollowsAdditionsChangesAndRemovals() throws {
+    let instance = try Instance()
+    try instance.write("first.txt", "quokka\n")
+    try instance.startWatcher()
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: Instance.binDirectory + "/find-in")
+    process.arguments = ["--live", "quokka"]
+    process.environment = instance.environment
+    let outPath = instance.base + "/live.out"
+    _ = FileManager.default.createFile(atPath: outPath, contents: nil)
+    process.standardOutput = FileHandle(forWritingAtPath: outPath)
+    try process.run()
+    defer {
+      kill(process.processIdentifier, SIGKILL)
+      process.waitUntilExit()
+    }
+    func lines() -> [String] {
+      ((try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "").split(separator: "\n")
+        .map { line in
+          let text = String(line)
+          let prefix = text.prefix(2)
+          let uri =
+            prefix == "+ " || prefix == "~ " || prefix == "- " ? String(text.dropFirst(2)) : text
+          let path = FileURI.path(from: uri).map(\.string) ?? uri
+          return (prefix == "+ " || prefix == "~ " || prefix == "- " ? String(prefix) : "")
+            + path.replacingOccurrences(of: instance.home + "/", with: "")
+        }
+    }
+    try instance.waitFor("the first results") { lines() == ["first.txt"] }
+    try instance.write("second.txt", "quokka\n")
+    try instance.waitFor("an addition") { lines().last == "+ second.txt" }
+    try instance.write("second.txt", "quokka again\n")
+    try instance.waitFor("a change") { lines().last == "~ second.txt" }
+    try instance.write("first.txt", "no longer\n")
+    try instance.waitFor("a change out of the results") { lines().last == "- first.txt" }
+    try instance.remove("second.txt")
+    try instance.waitFor("a removal") { lines().last == "- second.txt" }
+  }
+}
