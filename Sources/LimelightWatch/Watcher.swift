@@ -435,7 +435,7 @@ public final class Watcher {
       batch.append(.importFile(ImportJob(path: path, status: status, hidden: isHidden(path))))
     }
 
-    if top == root || !isExcluded(top, root: root) { visit(top, topStatus) }
+    visit(top, topStatus)
     var stack: [RawPath] = topStatus.isDirectory ? [top] : []
     while let folder = stack.popLast() {
       if StopSignal.isRequested { return }
