@@ -16,6 +16,7 @@ struct FindIn: ParsableCommand {
       name:WORD, tag:WORD, type:MIME (image/* allowed), domain:DOMAIN, size:>10MB,
       modified:/created:/used: today, week, 2026-11, <2025-01-01 or A..B. A word
       that matches nothing is taken as a typo; names answer to their initials.
+      The mdfind predicate language works too: 'displayName == "park*"cd && size > 1000'.
 
       Output: one URI per line when standard output is not a terminal; a readable
       list on a terminal. Exit status: 0 when something matched, 1 when nothing did,

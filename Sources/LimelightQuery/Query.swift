@@ -31,6 +31,9 @@ public enum Filter: Equatable, Sendable {
   case domain(String)
   /// `lower <= field < upper` (either bound may be open).
   case range(RangeField, lower: Double?, upper: Double?)
+  /// A text attribute compared with a wildcard pattern (the predicate language);
+  /// `sql` is one of the attribute expressions the predicate parser knows.
+  case match(sql: String, pattern: String, flags: String)
   /// Items written after an index generation (for `--live`; not query syntax).
   case changedAfter(generation: Int64)
 }
@@ -71,6 +74,10 @@ public struct QueryParser {
 
   /// Parses a query; an empty query or a malformed filter throws ``QueryError``.
   public mutating func parse(_ query: String) throws(QueryError) -> QueryNode {
+    if PredicateParser.looksLikePredicate(query) {
+      var predicate = PredicateParser()
+      return try predicate.parse(query)
+    }
     tokens = Self.tokenize(query)
     position = 0
     if tokens.isEmpty { throw QueryError("the query is empty: give a word to find") }

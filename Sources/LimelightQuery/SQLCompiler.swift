@@ -88,6 +88,10 @@ struct SQLCompiler {
         parts.append("item.\(field.rawValue) < ?")
       }
       return parts.isEmpty ? "1" : "(" + parts.joined(separator: " AND ") + ")"
+    case .match(let sql, let pattern, let flags):
+      arguments.append(pattern)
+      arguments.append(flags)
+      return "limelight_match(COALESCE(\(sql), ''), ?, ?)"
     case .changedAfter(let generation):
       arguments.append(generation)
       return "item.generation > ?"

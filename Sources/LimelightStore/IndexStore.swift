@@ -38,6 +38,7 @@ public final class IndexStore: Sendable {
       configuration.busyMode = .timeout(10)
       configuration.prepareDatabase { db in
         try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        db.add(function: Self.matchFunction)
       }
       let umask = Glibc.umask(0o077)
       defer { _ = Glibc.umask(umask) }
@@ -56,6 +57,23 @@ public final class IndexStore: Sendable {
     } catch let error as DatabaseError {
       throw OpenError.unusable(path, error.message ?? error.description)
     }
+  }
+
+  /// `limelight_match(value, pattern, flags)`: the predicate language's string
+  /// comparison; a JSON array value (keywords, authors) matches when an element does.
+  static let matchFunction = DatabaseFunction("limelight_match", argumentCount: 3, pure: true) {
+    values in
+    guard let value = String.fromDatabaseValue(values[0]),
+      let pattern = String.fromDatabaseValue(values[1]),
+      let flags = String.fromDatabaseValue(values[2])
+    else { return false }
+    let matcher = WildcardMatcher(pattern: pattern, modifiers: flags)
+    if value.hasPrefix("["), let data = value.data(using: .utf8),
+      let array = try? JSONSerialization.jsonObject(with: data) as? [String]
+    {
+      return array.contains(where: matcher.matches)
+    }
+    return matcher.matches(value)
   }
 
   init(location: IndexLocation, pool: DatabasePool) {

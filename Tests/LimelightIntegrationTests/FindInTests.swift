@@ -136,6 +136,36 @@ import Testing
     #expect(try instance.run("find-in", ["--open", "zyzzyva"]).status == 1)
   }
 
+  @Test func spotlightPredicates() throws {
+    try instance.write("Pictures/Natural Bridges State Park.txt", "photos\n")
+    try instance.indexOnce()
+    #expect(
+      try instance.findPaths(
+        "kMDItemDisplayName == \"natural*\"c && kMDItemContentType == \"text/*\"")
+        == ["Pictures/Natural Bridges State Park.txt"])
+    #expect(
+      try instance.findPaths("displayName == \"park\"cw") == [
+        "Pictures/Natural Bridges State Park.txt"
+      ])
+    #expect(try instance.findPaths("textContent == \"fox\"") == ["Documents/notes.txt"])
+    #expect(try instance.findPaths("* == \"caf*\"cd") == ["Documents/notes.txt"])
+    #expect(
+      Set(
+        try instance.findPaths(
+          "kMDItemFSSize < 25 && contentType == \"text/*\" && !(displayName == \"*.py\")"))
+        == [
+          "Documents/report-2024.csv", "Code/fooBar.swift",
+          "Pictures/Natural Bridges State Park.txt",
+        ])
+    #expect(
+      try instance.findPaths(
+        "kMDItemContentModificationDate >= $time.today(-1) && displayName == \"notes.txt\"")
+        == ["Documents/notes.txt"])
+    let bad = try instance.run("find-in", ["kMDItemNoSuch == \"x\""])
+    #expect(bad.status == 2)
+    #expect(bad.stderr.contains("kMDItemNoSuch"))
+  }
+
   @Test func malformedFiltersAreUsageErrors() throws {
     let badKind = try instance.run("find-in", ["kind:spaceship"])
     #expect(badKind.status == 2)

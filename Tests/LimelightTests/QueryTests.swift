@@ -219,3 +219,67 @@ import Testing
     #expect(NameWords.initials("README.md") == nil)
   }
 }
+
+@Suite struct PredicateTests {
+  @Test func wildcardsAndModifiers() {
+    #expect(WildcardMatcher(pattern: "park*", modifiers: "").matches("parking lot"))
+    #expect(!WildcardMatcher(pattern: "park*", modifiers: "").matches("Parking"))
+    #expect(WildcardMatcher(pattern: "park*", modifiers: "c").matches("Parking"))
+    #expect(WildcardMatcher(pattern: "*cafe*", modifiers: "cd").matches("Le Café Noir"))
+    #expect(!WildcardMatcher(pattern: "*cafe*", modifiers: "c").matches("Le Café Noir"))
+    #expect(
+      WildcardMatcher(pattern: "state", modifiers: "cw").matches("Natural Bridges State Park"))
+    #expect(
+      !WildcardMatcher(pattern: "state", modifiers: "c").matches("Natural Bridges State Park"))
+    #expect(WildcardMatcher(pattern: "a*b*c", modifiers: "").matches("aXXbYYc"))
+    #expect(!WildcardMatcher(pattern: "a*b*c", modifiers: "").matches("aXXcYYb"))
+  }
+
+  func parse(_ text: String) throws -> QueryNode {
+    var utc = Calendar(identifier: .gregorian)
+    utc.timeZone = TimeZone(identifier: "UTC")!
+    var parser = PredicateParser(now: Date(timeIntervalSince1970: 1_795_348_800), calendar: utc)
+    return try parser.parse(text)
+  }
+
+  @Test func grammar() throws {
+    #expect(
+      PredicateParser.looksLikePredicate("keywords == \"park*\"cdw && contentType == \"image/*\""))
+    #expect(PredicateParser.looksLikePredicate("kMDItemFSSize > 1000"))
+    #expect(!PredicateParser.looksLikePredicate("size of the moon"))
+    #expect(!PredicateParser.looksLikePredicate("quick brown fox"))
+    #expect(
+      try parse("keywords == \"park*\"cdw && contentType == \"image/*\"")
+        == .and([
+          .filter(.match(sql: "item.keywords", pattern: "park*", flags: "cdw")),
+          .filter(.contentType("image/*")),
+        ]))
+    #expect(try parse("size > 1000") == .filter(.range(.size, lower: 1001, upper: nil)))
+    #expect(try parse("InRange(size, 10, 20)") == .filter(.range(.size, lower: 10, upper: 21)))
+    #expect(
+      try parse("!(title != \"x\")")
+        == .not(.not(.filter(.match(sql: "item.title", pattern: "x", flags: "")))))
+    let midnight = 1_795_305_600.0
+    #expect(
+      try parse("kMDItemContentModificationDate == $time.today")
+        == .filter(.range(.modified, lower: midnight, upper: midnight + 86_400)))
+    #expect(
+      try parse("modified >= $time.today(-7)")
+        == .filter(.range(.modified, lower: midnight - 7 * 86_400, upper: nil)))
+    #expect(
+      try parse("modified < $time.now(-3600)")
+        == .filter(.range(.modified, lower: nil, upper: 1_795_348_800 - 3600)))
+    #expect(
+      try parse("created >= $time.iso(2026-01-01)")
+        == .filter(.range(.created, lower: 1_767_225_600, upper: nil)))
+  }
+
+  @Test(arguments: [
+    "nosuch == \"x\"", "size > \"big\"", "displayName == \"open", "(size > 3", "size >",
+    "displayName < \"a\"", "size == $time.soon", "$oops == 1", "InRange(title, 1, 2)",
+    "a == b == c",
+  ])
+  func mistakesAreQueryErrors(query: String) {
+    #expect(throws: QueryError.self) { try parse(query) }
+  }
+}
