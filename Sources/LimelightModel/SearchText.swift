@@ -2,16 +2,98 @@ import Foundation
 
 /// The one folding that both the index and queries apply, so that what the user
 /// types meets what was stored: compatibility composition (full-width letters
-/// become ASCII, decomposed accents compose), before the FTS tokenizer folds
+/// become ASCII, decomposed accents compose), and Chinese, Japanese and Korean
+/// characters split one per token, so that any run of them is found as a phrase
+/// (substring search in text that has no spaces); then the FTS tokenizer folds
 /// case and strips diacritics.
 public enum SearchText {
   public static func fold(_ text: String) -> String {
     if text.utf8.allSatisfy({ $0 < 0x80 }) { return text }
-    return text.precomposedStringWithCompatibilityMapping
+    let composed = text.precomposedStringWithCompatibilityMapping
+    guard composed.unicodeScalars.contains(where: isCJK) else { return composed }
+    var out = String.UnicodeScalarView()
+    for scalar in composed.unicodeScalars {
+      if isCJK(scalar) {
+        out.append(" ")
+        out.append(scalar)
+        out.append(" ")
+      } else {
+        out.append(scalar)
+      }
+    }
+    return String(out)
   }
 
   /// Whether a string holds anything a tokenizer would keep (a letter or digit).
   public static func hasWordCharacters(_ text: String) -> Bool {
     text.unicodeScalars.contains { $0.properties.isAlphabetic || $0.properties.numericType != nil }
+  }
+
+  /// Han ideographs, kana and hangul: scripts written without spaces between words.
+  public static func isCJK(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0x3040...0x30FF, 0x31F0...0x31FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xAC00...0xD7AF,
+      0xF900...0xFAFF, 0x20000...0x2FA1F:
+      return true
+    default:
+      return false
+    }
+  }
+
+  /// 1 Han, 2 hiragana, 3 katakana, 4 hangul; 0 for the prolonged sound mark,
+  /// which continues whatever kana it follows.
+  static func scriptClass(_ scalar: Unicode.Scalar) -> Int {
+    switch scalar.value {
+    case 0x30FC: return 0
+    case 0x3040...0x309F: return 2
+    case 0x30A0...0x30FF, 0x31F0...0x31FF: return 3
+    case 0xAC00...0xD7AF: return 4
+    default: return 1
+    }
+  }
+
+  /// The Latin reading of the Chinese, Japanese and Korean runs in a text
+  /// (pinyin without tones, romaji), each run both syllable by syllable and run
+  /// together ("星球" → "xing qiu xingqiu"), so that "xingqiu" and "qiu" find it;
+  /// nil when there are none. Reads at most `limit` characters of such runs.
+  public static func romanized(_ text: String, limit: Int = 20_000) -> String? {
+    if text.utf8.allSatisfy({ $0 < 0x80 }) { return nil }
+    // Runs of one script each: ICU glues kana to the syllable before it otherwise.
+    var runs: [String] = []
+    var current = String.UnicodeScalarView()
+    var currentScript = 0
+    var total = 0
+    for scalar in text.unicodeScalars {
+      if isCJK(scalar) {
+        let script = scriptClass(scalar)
+        if !current.isEmpty && script != 0 && script != currentScript {
+          runs.append(String(current))
+          current = String.UnicodeScalarView()
+        }
+        if script != 0 { currentScript = script }
+        current.append(scalar)
+        total += 1
+        if total >= limit { break }
+      } else if !current.isEmpty {
+        runs.append(String(current))
+        current = String.UnicodeScalarView()
+      }
+    }
+    if !current.isEmpty { runs.append(String(current)) }
+    guard !runs.isEmpty else { return nil }
+    var out: [String] = []
+    for run in Set(runs).sorted() {
+      guard
+        let latin = run.applyingTransform(.toLatin, reverse: false)?
+          .applyingTransform(.stripDiacritics, reverse: false)?.lowercased()
+      else { continue }
+      let syllables = latin.replacingOccurrences(of: "'", with: "").replacingOccurrences(
+        of: "ʼ", with: "")
+      let words = syllables.split { !$0.isLetter && !$0.isNumber }
+      guard !words.isEmpty else { continue }
+      out.append(words.joined(separator: " "))
+      if words.count > 1 { out.append(words.joined()) }
+    }
+    return out.isEmpty ? nil : out.joined(separator: " ")
   }
 }

@@ -67,9 +67,9 @@ public struct IndexWriter {
     try db.cachedStatement(
       sql: "INSERT INTO item_text (rowid, name, keywords, path, content) VALUES (?, ?, ?, ?, ?)"
     ).execute(arguments: [
-      rowID, SearchText.fold(NameWords.searchableName(attributes.displayName)),
+      rowID, Self.nameText(attributes.displayName),
       SearchText.fold(Self.keywordText(attributes.keywords, title: attributes.title)),
-      SearchText.fold(record.path.string), SearchText.fold(attributes.textContent ?? ""),
+      SearchText.fold(record.path.string), Self.contentText(attributes.textContent ?? ""),
     ])
     try clearFailure(record.path)
     return outcome
@@ -118,7 +118,7 @@ public struct IndexWriter {
       ])
       try db.cachedStatement(sql: "UPDATE item_text SET name = ?, path = ? WHERE rowid = ?")
         .execute(arguments: [
-          SearchText.fold(NameWords.searchableName(target.lastComponent.string)),
+          Self.nameText(target.lastComponent.string),
           SearchText.fold(target.string), rowID,
         ])
       moved += 1
@@ -291,6 +291,20 @@ public struct IndexWriter {
       let text = String(data: data, encoding: .utf8)
     else { return "[]" }
     return text
+  }
+
+  /// What the name column holds: the name, its word parts and initials, and the
+  /// Latin reading of its Chinese or Japanese characters.
+  static func nameText(_ name: String) -> String {
+    let text = SearchText.fold(NameWords.searchableName(name))
+    return SearchText.romanized(name).map { text + " " + $0 } ?? text
+  }
+
+  /// What the content column holds: the text, and the Latin reading of its
+  /// first Chinese or Japanese passages.
+  static func contentText(_ content: String) -> String {
+    let text = SearchText.fold(content)
+    return SearchText.romanized(content).map { text + "\n" + $0 } ?? text
   }
 
   static func keywordText(_ keywords: [String], title: String?) -> String {

@@ -47,6 +47,16 @@ import Testing
     #expect(try instance.findPaths("fox") == ["Documents/notes.txt"])
   }
 
+  @Test func chineseAndJapaneseBySubstringAndRomanisation() throws {
+    try instance.write("Films/星球大战.txt", "こんにちは、東京タワーの上から\n")
+    try instance.indexOnce()
+    let film = ["Films/星球大战.txt"]
+    for query in ["星球", "球大", "大战", "xingqiu", "qiu", "こんにちは", "にちは", "東京", "konnichiha", "tawa"] {
+      #expect(try instance.findPaths(query) == film, "\(query)")
+    }
+    #expect(try instance.findPaths("球星").isEmpty)
+  }
+
   @Test func initialsOfNames() throws {
     try instance.write("Pictures/Natural Bridges State Park.jpg", "")
     try instance.indexOnce()

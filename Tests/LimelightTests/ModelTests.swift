@@ -184,6 +184,15 @@ import Testing
     #expect(NameWords.searchableName("HTTPServer") == "HTTPServer")
   }
 
+  @Test func chineseAndJapanese() {
+    #expect(SearchText.fold("星球大战") == " 星  球  大  战 ")
+    #expect(SearchText.fold("plain") == "plain")
+    #expect(SearchText.romanized("星球") == "xing qiu xingqiu")
+    #expect(SearchText.romanized("こんにちは")?.contains("konnichiha") == true)
+    #expect(SearchText.romanized("东京タワー")?.split(separator: " ").contains("tawa") == true)
+    #expect(SearchText.romanized("no cjk here") == nil)
+  }
+
   @Test func folding() {
     #expect(SearchText.fold("ＡＢＣ") == "ABC")
     #expect(SearchText.fold("Cafe\u{301}") == "Café")
