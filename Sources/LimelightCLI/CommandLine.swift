@@ -134,11 +134,22 @@ public final class OutputBuffer {
   deinit { flush() }
 }
 
-/// "2026-11-22 14:03", or "today 14:03".
-public func shortDate(_ date: Date?) -> String {
-  guard let date else { return "" }
-  let formatter = DateFormatter()
-  formatter.locale = Locale(identifier: "en_US_POSIX")
-  formatter.dateFormat = Calendar.current.isDateInToday(date) ? "'today' HH:mm" : "yyyy-MM-dd HH:mm"
-  return formatter.string(from: date)
+/// "2026-11-22 14:03", or "today 14:03"; made once, used for every result.
+public struct ShortDateFormatter {
+  private let full = ShortDateFormatter.make("yyyy-MM-dd HH:mm")
+  private let today = ShortDateFormatter.make("'today' HH:mm")
+
+  public init() {}
+
+  private static func make(_ format: String) -> DateFormatter {
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.dateFormat = format
+    return formatter
+  }
+
+  public func string(_ date: Date?) -> String {
+    guard let date else { return "" }
+    return (Calendar.current.isDateInToday(date) ? today : full).string(from: date)
+  }
 }

@@ -20,6 +20,8 @@ public struct ResultPrinter {
   let query: QueryNode
   let home: RawPath
   let output = OutputBuffer()
+  let isoDates = ISO8601DateFormatter()
+  let shortDates = ShortDateFormatter()
 
   public init(format: ResultFormat, engine: SearchEngine, query: QueryNode, home: RawPath) {
     self.format = format
@@ -43,7 +45,7 @@ public struct ResultPrinter {
       output.write(json(result) + "\n")
     case .human(let terminal):
       var line = terminal.bold(Self.printable(result.displayName))
-      let details = [result.kind ?? result.contentType ?? "", shortDate(result.modified)]
+      let details = [result.kind ?? result.contentType ?? "", shortDates.string(result.modified)]
         .filter { !$0.isEmpty }.joined(separator: " · ")
       if !details.isEmpty { line += "  " + terminal.dim(details) }
       output.write(line + "\n")
@@ -104,7 +106,7 @@ public struct ResultPrinter {
     if let path = result.path { object["path"] = path.string }
     if let size = result.size { object["size"] = size }
     if let modified = result.modified {
-      object["modified"] = ISO8601DateFormatter().string(from: modified)
+      object["modified"] = isoDates.string(from: modified)
     }
     guard
       let data = try? JSONSerialization.data(

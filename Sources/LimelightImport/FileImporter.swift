@@ -31,13 +31,18 @@ public final class FileImporter {
     attributes.created = status.created.map { Date(timeIntervalSince1970: Double($0) / 1e9) }
     attributes.keywords = Self.tags(of: path)
     var failure: String?
-    let type = contentType(of: path, status: status, name: name)
+    // The head serves both typing and, for a small file, the text: read it once.
+    let head =
+      status.kind == .regular ? try? FileSystem.readPrefix(path, limit: Self.headSize) : nil
+    let type = contentType(of: path, status: status, name: name, head: head)
     attributes.contentType = type
     attributes.contentTypeTree = mime.ancestors(of: type)
     attributes.kind = mime.comment(for: type)
     if status.kind == .regular && attributes.contentTypeTree.contains("text/plain") {
       do {
-        let bytes = try FileSystem.readPrefix(path, limit: maxTextBytes + 1)
+        let wholeFileInHead = head.map { $0.count < Self.headSize } ?? false
+        let bytes =
+          wholeFileInHead ? head! : try FileSystem.readPrefix(path, limit: maxTextBytes + 1)
         let truncated = bytes.count > maxTextBytes
         let body = truncated ? Array(bytes.prefix(maxTextBytes)) : bytes
         let needsCharset = String(validating: body.prefix(65_536), as: UTF8.self) == nil
@@ -58,7 +63,10 @@ public final class FileImporter {
   /// The content type: libmagic's reading of the content, unless the name says
   /// something more specific that agrees with it (a `.md` file that libmagic calls
   /// text/plain is Markdown; a `.docx` it calls application/zip is a Word document).
-  func contentType(of path: RawPath, status: FileStatus, name: String) -> String {
+  /// How much of a file is read to type it.
+  static let headSize = 8192
+
+  func contentType(of path: RawPath, status: FileStatus, name: String, head: [UInt8]?) -> String {
     switch status.kind {
     case .directory: return "inode/directory"
     case .symlink: return "inode/symlink"
@@ -78,7 +86,7 @@ public final class FileImporter {
     // libmagic's text checks cost milliseconds a file: when the name says text,
     // checking that the content is not binary is enough to trust it.
     var nameClaimsText = false
-    if let glob, let head = try? FileSystem.readPrefix(path, limit: 8192) {
+    if let glob, let head {
       if mime.isSubclass(glob, of: "text/plain") {
         if !TextDecoder.looksBinary(head) { return glob }
         nameClaimsText = true  // …but the content is binary: the name is wrong.

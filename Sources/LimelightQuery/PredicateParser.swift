@@ -103,21 +103,29 @@ struct PredicateParser {
   // MARK: - Grammar
 
   private mutating func parseOr() throws(QueryError) -> QueryNode {
-    var parts = [try parseAnd()]
-    while next == .op("||") {
-      position += 1
-      parts.append(try parseAnd())
+    let parts = try parseList(separatedBy: "||") { (p: inout Self) throws(QueryError) in
+      try p.parseAnd()
     }
     return parts.count == 1 ? parts[0] : .or(parts)
   }
 
   private mutating func parseAnd() throws(QueryError) -> QueryNode {
-    var parts = [try parseUnary()]
-    while next == .op("&&") {
-      position += 1
-      parts.append(try parseUnary())
+    let parts = try parseList(separatedBy: "&&") { (p: inout Self) throws(QueryError) in
+      try p.parseUnary()
     }
     return parts.count == 1 ? parts[0] : .and(parts)
+  }
+
+  /// `element (separator element)*`.
+  private mutating func parseList(
+    separatedBy separator: String, _ element: (inout Self) throws(QueryError) -> QueryNode
+  ) throws(QueryError) -> [QueryNode] {
+    var parts = [try element(&self)]
+    while next == .op(separator) {
+      position += 1
+      parts.append(try element(&self))
+    }
+    return parts
   }
 
   private mutating func parseUnary() throws(QueryError) -> QueryNode {

@@ -103,7 +103,7 @@ public struct IndexWriter {
   @discardableResult
   public func move(from old: RawPath, to new: RawPath, hidden: (RawPath) -> Bool) throws -> Int {
     guard old != new else { return 0 }
-    try removeTree(new, keepingRoot: false, except: old)
+    try removeTree(new, except: old)
     var moved = 0
     for (rowID, path) in try paths(inTreeOf: old) {
       let target = path.rebased(from: old, to: new)
@@ -140,16 +140,13 @@ public struct IndexWriter {
 
   /// Removes the item at `root` and everything below it. Returns how many went.
   @discardableResult
-  public func removeTree(_ root: RawPath, keepingRoot: Bool = false, except: RawPath? = nil) throws
-    -> Int
-  {
+  public func removeTree(_ root: RawPath, except: RawPath? = nil) throws -> Int {
     let (low, high) = Self.subtreeBounds(root)
     let columns = "SELECT rowid, id, domain, uri, path FROM item"
-    var rows = try Row.fetchAll(
-      db, sql: "\(columns) WHERE path > ? AND path < ?", arguments: [low, high])
-    if !keepingRoot {
-      rows += try Row.fetchAll(db, sql: "\(columns) WHERE path = ?", arguments: [Data(root.bytes)])
-    }
+    // Two indexed lookups: an OR of both would scan the table.
+    let rows =
+      try Row.fetchAll(db, sql: "\(columns) WHERE path > ? AND path < ?", arguments: [low, high])
+      + Row.fetchAll(db, sql: "\(columns) WHERE path = ?", arguments: [Data(root.bytes)])
     var removed = 0
     for row in rows {
       let path = RawPath(bytes: Array(row["path"] as Data))

@@ -99,7 +99,12 @@ final class Instance: @unchecked Sendable {
 
   /// The paths `find-in` prints, relative to the home folder.
   func findPaths(_ words: String...) throws -> [String] {
-    try run("find-in", words).lines.compactMap { uri in
+    relativePaths(try run("find-in", words).lines)
+  }
+
+  /// The paths of `file://` URIs, relative to the home folder.
+  func relativePaths(_ uris: [String]) -> [String] {
+    uris.compactMap { uri in
       FileURI.path(from: uri).map { String(decoding: $0.bytes, as: UTF8.self) }
     }.map { $0.hasPrefix(home + "/") ? String($0.dropFirst(home.count + 1)) : $0 }
   }
@@ -166,9 +171,7 @@ final class Instance: @unchecked Sendable {
     var last: [String] = []
     let deadline = Date().addingTimeInterval(seconds)
     while Date() < deadline {
-      last = try run("find-in", words).lines.compactMap { uri in
-        FileURI.path(from: uri).map { String(decoding: $0.bytes, as: UTF8.self) }
-      }.map { $0.hasPrefix(home + "/") ? String($0.dropFirst(home.count + 1)) : $0 }
+      last = relativePaths(try run("find-in", words).lines)
       if Set(last) == expected { return }
       usleep(50_000)
     }
