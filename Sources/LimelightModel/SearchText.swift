@@ -24,6 +24,16 @@ public enum SearchText {
     return String(out)
   }
 
+  /// The words of a text as the tokenizer stores them: lower case, without
+  /// accents, split at anything that is not a letter or digit.
+  public static func terms(of text: String) -> [String] {
+    let folded =
+      text.utf8.allSatisfy({ $0 < 0x80 })
+      ? text.lowercased()
+      : text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).lowercased()
+    return folded.split { !$0.isLetter && !$0.isNumber }.map(String.init)
+  }
+
   /// Whether a string holds anything a tokenizer would keep (a letter or digit).
   public static func hasWordCharacters(_ text: String) -> Bool {
     text.unicodeScalars.contains { $0.properties.isAlphabetic || $0.properties.numericType != nil }

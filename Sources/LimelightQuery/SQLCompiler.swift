@@ -7,28 +7,50 @@ import LimelightModel
 struct SQLCompiler {
   var arguments: [any DatabaseValueConvertible] = []
 
-  /// The FTS5 expression for a node made only of text (no filters, no negation);
-  /// with `column`, every word is looked for in that column only.
-  static func ftsExpression(_ node: QueryNode, column forced: TextColumn? = nil) -> String? {
+  /// The FTS5 expression for a node made only of text (no filters, no negation).
+  /// `within` ("name", "{name keywords}") limits the words that name no column of
+  /// their own to those columns; `exact` drops the prefix stars.
+  static func ftsExpression(_ node: QueryNode, within: String? = nil, exact: Bool = false)
+    -> String?
+  {
     switch node {
     case .text(let text, let prefix, let column):
       let quoted = "\"" + SearchText.fold(text).replacingOccurrences(of: "\"", with: "\"\"") + "\""
-      let phrase = prefix ? quoted + " *" : quoted
-      return (forced ?? column).map { "\($0.rawValue) : \(phrase)" } ?? phrase
+      let phrase = prefix && !exact ? quoted + " *" : quoted
+      return (column?.rawValue ?? within).map { "\($0) : \(phrase)" } ?? phrase
     case .and(let parts) where !parts.isEmpty:
-      return combine(parts, with: "AND", column: forced)
+      return combine(parts, with: "AND", within: within, exact: exact)
     case .or(let parts) where !parts.isEmpty:
-      return combine(parts, with: "OR", column: forced)
+      return combine(parts, with: "OR", within: within, exact: exact)
     default:
       return nil
     }
   }
 
-  private static func combine(_ parts: [QueryNode], with op: String, column: TextColumn?)
+  private static func combine(_ parts: [QueryNode], with op: String, within: String?, exact: Bool)
     -> String?
   {
-    let inner = parts.compactMap { ftsExpression($0, column: column) }
+    let inner = parts.compactMap { ftsExpression($0, within: within, exact: exact) }
     return inner.count == parts.count ? "(" + inner.joined(separator: " \(op) ") + ")" : nil
+  }
+
+  /// Whether every word of a text node can be looked for in `item_name` (none is
+  /// limited to the content).
+  static func fitsNames(_ node: QueryNode) -> Bool {
+    switch node {
+    case .text(_, _, let column): return column != .content
+    case .and(let parts), .or(let parts): return parts.allSatisfy(fitsNames)
+    default: return false
+    }
+  }
+
+  /// Whether any word of a text node is a prefix.
+  static func hasPrefix(_ node: QueryNode) -> Bool {
+    switch node {
+    case .text(_, let prefix, _): return prefix
+    case .and(let parts), .or(let parts): return parts.contains(where: hasPrefix)
+    default: return false
+    }
   }
 
   /// A SQL condition on `item` for any node.

@@ -120,28 +120,45 @@ public struct SearchEngine: Sendable {
       item.kind, item.modified, item.size, item.isFolder
       """
     if let text, let fts = SQLCompiler.ftsExpression(text) {
-      joinArguments.append(fts)
       if counting {
         sql = "SELECT count(*) FROM item_text JOIN item ON item.rowid = item_text.rowid"
       } else {
-        // Name matches first, then BM25 over name, keywords, path and content.
-        var tier = "1"
-        if let names = SQLCompiler.ftsExpression(text, column: .name) {
+        // Where it matched: the name, then keywords, then the path (all three
+        // answered by the small name index), then the text. Name-like matches
+        // rank by exactness and name length (what BM25 amounts to on a short
+        // field); only text matches pay for BM25 over the whole index.
+        var tier = "3"
+        var exact = "0"
+        var score = "bm25(item_text, 10.0, 6.0, 2.0, 1.0)"
+        if SQLCompiler.fitsNames(text) {
+          let inNames = "item.rowid IN (SELECT rowid FROM item_name WHERE item_name MATCH ?)"
           tier =
-            "CASE WHEN item.rowid IN (SELECT rowid FROM item_text WHERE item_text MATCH ?) THEN 0 ELSE 1 END"
-          joinArguments.insert(names, at: 0)
+            "CASE WHEN \(inNames) THEN 0 WHEN \(inNames) THEN 1 WHEN \(inNames) THEN 2 ELSE 3 END"
+          joinArguments += [
+            SQLCompiler.ftsExpression(text, within: "name") ?? fts,
+            SQLCompiler.ftsExpression(text, within: "{name keywords}") ?? fts, fts,
+          ]
+          if SQLCompiler.hasPrefix(text) {
+            exact = inNames
+            joinArguments.append(
+              SQLCompiler.ftsExpression(text, within: "name", exact: true) ?? fts)
+          }
+          score =
+            "CASE WHEN \(inNames) THEN -10.0 / (1.0 + length(item.displayName) / 10.0) ELSE \(score) END"
+          joinArguments.append(fts)
         }
         sql = """
-          SELECT \(columns), \(tier) AS tier, bm25(item_text, 10.0, 6.0, 2.0, 1.0) AS score
+          SELECT \(columns), \(tier) AS tier, \(exact) AS exact, \(score) AS score
           FROM item_text JOIN item ON item.rowid = item_text.rowid
           """
       }
       sql += " WHERE item_text MATCH ?"
+      joinArguments.append(fts)
     } else {
       sql =
         counting
         ? "SELECT count(*) FROM item WHERE 1"
-        : "SELECT \(columns), 1 AS tier, 0.0 AS score FROM item WHERE 1"
+        : "SELECT \(columns), 1 AS tier, 0 AS exact, 0.0 AS score FROM item WHERE 1"
     }
     let rest = parts.filter { SQLCompiler.ftsExpression($0) == nil }
     for part in rest { sql += " AND " + compiler.condition(part) }
@@ -149,7 +166,7 @@ public struct SearchEngine: Sendable {
     compiler.arguments.append(Date().timeIntervalSince1970)
     if !counting {
       sql +=
-        " ORDER BY item.hidden, tier, score + item.depth * 0.05 - min(item.useCount, 20) * 0.5"
+        " ORDER BY item.hidden, tier, exact DESC, score + item.depth * 0.05 - min(item.useCount, 20) * 0.5"
         + " - (item.modified > ?) * 0.5, item.modified DESC, item.displayName, item.rowid"
       // Recently modified items (the last week) rank a little higher.
       compiler.arguments.append(Date().timeIntervalSince1970 - 7 * 86_400)

@@ -1,10 +1,11 @@
 import Foundation
 import GRDB
 import LimelightModel
+import LimelightStore
 
 /// Forgives typos: a word that starts no term of the index is replaced by the
-/// terms within one edit of it (two for words of 8 letters or more), taken from
-/// the index's own vocabulary. Words that do match are left alone, so typo
+/// terms within one edit of it (two for words of 8 letters or more), or that it
+/// abbreviates, taken from the index's own vocabulary. Words that do match are left alone, so typo
 /// matches never push exact or prefix matches down, and never add noise to them.
 struct TypoExpander {
   let db: Database
@@ -15,6 +16,8 @@ struct TypoExpander {
   /// Words longer than this are not names anyone mistypes: they are left alone,
   /// which also bounds the work a hostile query can cause.
   static let longestWord = 32
+  /// The most text terms read when looking for two-edit typos of a text word.
+  static let textTermsScanned = 20_000
   /// The most words of one query looked at for typos.
   static let maxWords = 6
 
@@ -56,38 +59,87 @@ struct TypoExpander {
       arguments: [word, word + "\u{10FFFF}"]) ?? false
   }
 
-  /// Vocabulary terms within the allowed distance, most frequent first.
+  /// Terms within the allowed distance (or abbreviated by the word), most
+  /// frequent first: name terms from the deletion index, then, when no name term
+  /// is close, text terms one edit away looked up one candidate at a time.
   func variants(of word: String) throws -> [String] {
     let letters = Array(word)
+    let allowed = letters.count >= 8 ? 2 : 1
     var found: [String: Int] = [:]
-    // One edit anywhere: generate every candidate and look them up.
-    let candidates = Self.oneEditCandidates(letters)
-    for chunk in stride(from: 0, to: candidates.count, by: 400) {
-      let slice = Array(candidates[chunk..<min(chunk + 400, candidates.count)])
+    let keys = Array(TermDeletions.deletions(of: letters, depth: allowed))
+    var close: [String] = []
+    for chunk in stride(from: 0, to: keys.count, by: 400) {
+      let slice = Array(keys[chunk..<min(chunk + 400, keys.count)])
       let marks = Array(repeating: "?", count: slice.count).joined(separator: ",")
-      for row in try Row.fetchAll(
-        db, sql: "SELECT term, doc FROM item_vocab WHERE term IN (\(marks))",
+      for term in try String.fetchAll(
+        db, sql: "SELECT DISTINCT term FROM term_deletion WHERE key IN (\(marks))",
         arguments: StatementArguments(slice))
-      {
-        found[row["term"]] = row["doc"]
+      where term != word {
+        let candidate = Array(term)
+        if Self.distance(letters, candidate, limit: allowed) <= allowed
+          || Self.abbreviates(letters, candidate)
+        {
+          close.append(term)
+        }
       }
     }
-    // Two edits for long words: terms sharing the first three letters, checked one by one.
-    if letters.count >= 8 {
-      let stem = String(letters.prefix(3))
-      for row in try Row.fetchAll(
-        db,
-        sql:
-          "SELECT term, doc FROM item_vocab WHERE term >= ? AND term < ? AND length(term) BETWEEN ? AND ?",
-        arguments: [stem, stem + "\u{10FFFF}", letters.count - 2, letters.count + 2])
-      {
-        let term: String = row["term"]
-        if Self.distance(letters, Array(term), limit: 2) <= 2 { found[term] = row["doc"] }
-      }
+    found = try documentCounts(close, table: "item_name_vocab")
+    if found.isEmpty {
+      found = try documentCounts(Self.oneEditCandidates(letters), table: "item_vocab")
+      if letters.count >= 8 { try found.merge(twoEditTextTerms(letters)) { a, _ in a } }
     }
     found[word] = nil
     return found.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
       .prefix(Self.maxVariants).map(\.key)
+  }
+
+  /// Text terms two edits away from a long word: those sharing its first three
+  /// letters and about its length, a bounded range of the vocabulary.
+  func twoEditTextTerms(_ letters: [Character]) throws -> [String: Int] {
+    let stem = String(letters.prefix(3))
+    var found: [String: Int] = [:]
+    for row in try Row.fetchAll(
+      db,
+      sql: """
+        SELECT term, doc FROM (SELECT term, doc FROM item_vocab WHERE term >= ? AND term < ? LIMIT ?)
+        WHERE length(term) BETWEEN ? AND ?
+        """,
+      arguments: [
+        stem, stem + "\u{10FFFF}", Self.textTermsScanned, letters.count - 2, letters.count + 2,
+      ])
+    {
+      let term: String = row["term"]
+      if Self.distance(letters, Array(term), limit: 2) <= 2 { found[term] = row["doc"] }
+    }
+    return found
+  }
+
+  /// How many items hold each of these terms (terms no item holds are left out).
+  func documentCounts(_ terms: [String], table: String) throws -> [String: Int] {
+    var counts: [String: Int] = [:]
+    for chunk in stride(from: 0, to: terms.count, by: 400) {
+      let slice = Array(terms[chunk..<min(chunk + 400, terms.count)])
+      let marks = Array(repeating: "?", count: slice.count).joined(separator: ",")
+      for row in try Row.fetchAll(
+        db, sql: "SELECT term, doc FROM \(table) WHERE term IN (\(marks))",
+        arguments: StatementArguments(slice))
+      {
+        let doc: Int = row["doc"]
+        if doc > 0 { counts[row["term"]] = doc }
+      }
+    }
+    return counts
+  }
+
+  /// Whether `word` abbreviates `term`: same first letter, the word's letters in
+  /// order, at most two left out ("rdme" for "readme").
+  static func abbreviates(_ word: [Character], _ term: [Character]) -> Bool {
+    guard let first = word.first, term.first == first, term.count > word.count,
+      term.count - word.count <= 2
+    else { return false }
+    var rest = word.dropFirst()[...]
+    for ch in term.dropFirst() where ch == rest.first { rest = rest.dropFirst() }
+    return rest.isEmpty
   }
 
   /// Every string one deletion, transposition, substitution or insertion away.

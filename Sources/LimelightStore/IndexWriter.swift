@@ -47,9 +47,7 @@ public struct IndexWriter {
           WHERE rowid = \(rowID)
           """
       ).execute(arguments: arguments)
-      try db.cachedStatement(sql: "DELETE FROM item_text WHERE rowid = ?").execute(arguments: [
-        rowID
-      ])
+      try deleteText(rowID)
       outcome = .updated
     } else {
       try db.cachedStatement(
@@ -64,13 +62,11 @@ public struct IndexWriter {
       rowID = db.lastInsertedRowID
       outcome = .inserted
     }
-    try db.cachedStatement(
-      sql: "INSERT INTO item_text (rowid, name, keywords, path, content) VALUES (?, ?, ?, ?, ?)"
-    ).execute(arguments: [
-      rowID, Self.nameText(attributes.displayName),
-      SearchText.fold(Self.keywordText(attributes.keywords, title: attributes.title)),
-      SearchText.fold(record.path.string), Self.contentText(attributes.textContent ?? ""),
-    ])
+    try insertText(
+      rowID, name: Self.nameText(attributes.displayName),
+      keywords: SearchText.fold(Self.keywordText(attributes.keywords, title: attributes.title)),
+      path: SearchText.fold(record.path.string),
+      content: Self.contentText(attributes.textContent ?? ""))
     try clearFailure(record.path)
     return outcome
   }
@@ -92,9 +88,12 @@ public struct IndexWriter {
         Self.json(keywords), status.changed, status.modified,
         Double(status.modified) / 1e9, generation, rowID,
       ])
-    try db.execute(
-      sql: "UPDATE item_text SET keywords = ? WHERE rowid = ?",
-      arguments: [SearchText.fold(Self.keywordText(keywords, title: row["title"])), rowID])
+    let text = SearchText.fold(Self.keywordText(keywords, title: row["title"]))
+    for table in ["item_text", "item_name"] {
+      try db.execute(
+        sql: "UPDATE \(table) SET keywords = ? WHERE rowid = ?", arguments: [text, rowID])
+    }
+    try TermDeletions(db: db).add(text: text)
   }
 
   /// Moves the item at `old` (and, for a folder, everything below it) to `new`,
@@ -116,11 +115,12 @@ public struct IndexWriter {
         Data(target.bytes), FileURI.uri(for: target), target.lastComponent.string, target.depth,
         hidden(target), generation, rowID,
       ])
-      try db.cachedStatement(sql: "UPDATE item_text SET name = ?, path = ? WHERE rowid = ?")
-        .execute(arguments: [
-          Self.nameText(target.lastComponent.string),
-          SearchText.fold(target.string), rowID,
-        ])
+      let name = Self.nameText(target.lastComponent.string)
+      for table in ["item_text", "item_name"] {
+        try db.cachedStatement(sql: "UPDATE \(table) SET name = ?, path = ? WHERE rowid = ?")
+          .execute(arguments: [name, SearchText.fold(target.string), rowID])
+      }
+      try TermDeletions(db: db).add(text: name)
       moved += 1
     }
     return moved
@@ -160,9 +160,7 @@ public struct IndexWriter {
   private func removeRow(_ row: Row) throws {
     let rowID: Int64 = row["rowid"]
     try db.cachedStatement(sql: "DELETE FROM item WHERE rowid = ?").execute(arguments: [rowID])
-    try db.cachedStatement(sql: "DELETE FROM item_text WHERE rowid = ?").execute(arguments: [
-      rowID
-    ])
+    try deleteText(rowID)
     try db.cachedStatement(
       sql: "INSERT INTO removal (generation, id, domain, uri) VALUES (?, ?, ?, ?)"
     )
@@ -177,9 +175,11 @@ public struct IndexWriter {
     let count =
       try Int.fetchOne(
         db, sql: "SELECT count(*) FROM item WHERE domain = ?", arguments: [fileDomain]) ?? 0
-    try db.execute(
-      sql: "DELETE FROM item_text WHERE rowid IN (SELECT rowid FROM item WHERE domain = ?)",
-      arguments: [fileDomain])
+    for table in ["item_text", "item_name"] {
+      try db.execute(
+        sql: "DELETE FROM \(table) WHERE rowid IN (SELECT rowid FROM item WHERE domain = ?)",
+        arguments: [fileDomain])
+    }
     try db.execute(sql: "DELETE FROM item WHERE domain = ?", arguments: [fileDomain])
     try db.execute(sql: "DELETE FROM failure")
     try db.execute(sql: "DELETE FROM removal")
@@ -263,6 +263,31 @@ public struct IndexWriter {
   }
 
   // MARK: - Helpers
+
+  /// Indexes an item's words: everything in `item_text`, the name-like fields
+  /// again in `item_name`, and new name terms in the deletion index.
+  func insertText(_ rowID: Int64, name: String, keywords: String, path: String, content: String)
+    throws
+  {
+    try db.cachedStatement(
+      sql: "INSERT INTO item_text (rowid, name, keywords, path, content) VALUES (?, ?, ?, ?, ?)"
+    ).execute(arguments: [rowID, name, keywords, path, content])
+    try db.cachedStatement(
+      sql: "INSERT INTO item_name (rowid, name, keywords, path) VALUES (?, ?, ?, ?)"
+    ).execute(arguments: [rowID, name, keywords, path])
+    let deletions = TermDeletions(db: db)
+    try deletions.add(text: name)
+    try deletions.add(text: keywords)
+  }
+
+  func deleteText(_ rowID: Int64) throws {
+    try db.cachedStatement(sql: "DELETE FROM item_text WHERE rowid = ?").execute(arguments: [
+      rowID
+    ])
+    try db.cachedStatement(sql: "DELETE FROM item_name WHERE rowid = ?").execute(arguments: [
+      rowID
+    ])
+  }
 
   /// Blob bounds that select everything strictly below a folder: "/" is 0x2F and
   /// "0" is 0x30, so `folder + "/" < path < folder + "0"` is the subtree.

@@ -14,6 +14,12 @@ import GRDB
 /// - `removal`: which items went away at which generation, for `--live` followers.
 /// - `failure`: files or folders that could not be read, and why.
 /// - `item_vocab`: the terms of `item_text` with their document counts (fts5vocab).
+/// - `item_name`: name, keywords and path again, without the text: a small index
+///   that answers "did it match the name?" and ranks name matches cheaply.
+/// - `item_name_vocab`: the terms of `item_name` with their document counts.
+/// - `term_deletion`: every name term under the strings one or two deleted
+///   letters make of it (SymSpell): typos and abbreviations are found by looking
+///   up the query word's own deletions, never by scanning the vocabulary.
 enum Schema {
   static var migrator: DatabaseMigrator {
     var migrator = DatabaseMigrator()
@@ -90,6 +96,27 @@ enum Schema {
     // in how many items.
     migrator.registerMigration("v2-vocabulary") { db in
       try db.execute(sql: "CREATE VIRTUAL TABLE item_vocab USING fts5vocab(item_text, 'row')")
+    }
+    migrator.registerMigration("v3-names") { db in
+      try db.execute(
+        sql: """
+          CREATE VIRTUAL TABLE item_name USING fts5(
+            name, keywords, path,
+            tokenize = 'unicode61 remove_diacritics 2',
+            prefix = '2 3'
+          );
+          INSERT INTO item_name (rowid, name, keywords, path)
+            SELECT rowid, name, keywords, path FROM item_text;
+          CREATE VIRTUAL TABLE item_name_vocab USING fts5vocab(item_name, 'row');
+          CREATE TABLE term_deletion (
+            key TEXT NOT NULL,
+            term TEXT NOT NULL,
+            PRIMARY KEY (key, term)
+          ) WITHOUT ROWID;
+          """)
+      let terms = try String.fetchCursor(db, sql: "SELECT term FROM item_name_vocab")
+      let deletions = TermDeletions(db: db)
+      while let term = try terms.next() { try deletions.add(term: term) }
     }
     return migrator
   }

@@ -76,6 +76,43 @@ import Testing
     #expect(try instance.findPaths("lighthouse").first == "lighthouse.txt")
   }
 
+  /// Where it matched (name, keywords, path, text), then how (a whole word before
+  /// a prefix), then the shorter name, then shallow before deep.
+  @Test func rankingOrderOnFixedFixtures() throws {
+    let ranked = try Instance()
+    try ranked.config("index-hidden = yes\n")
+    try ranked.write("Beacon/notes.txt", "beacon in the text only\n")
+    try ranked.write("Deep/er/still/beacon.txt", "")
+    try ranked.write("beacon.txt", "")
+    try ranked.write("beaconing-station.txt", "")
+    try ranked.write("beacon and a much longer name.txt", "")
+    try ranked.write("titled.md", "# Beacon\n")
+    try ranked.write("text.txt", "a beacon on the hill, beacon beacon\n")
+    try ranked.write(".beacon-hidden.txt", "")
+    try ranked.indexOnce()
+    let order = try ranked.findPaths("beacon")
+    #expect(
+      order == [
+        "Beacon", "beacon.txt", "Deep/er/still/beacon.txt", "beacon and a much longer name.txt",
+        "beaconing-station.txt", "titled.md", "Beacon/notes.txt", "text.txt",
+        ".beacon-hidden.txt",
+      ])
+    // The same query twice gives the same order.
+    #expect(try ranked.findPaths("beacon") == order)
+  }
+
+  @Test func typosAndAbbreviationsOfNames() throws {
+    let names = try Instance()
+    try names.write("Documents/README.md", "")
+    try names.write("Photos/Yellowstone-summer.jpg", "")
+    try names.write("Photos/Yosemite.jpg", "")
+    try names.indexOnce()
+    #expect(try names.findPaths("rdme") == ["Documents/README.md"])
+    #expect(try names.findPaths("yelowstnoe") == ["Photos/Yellowstone-summer.jpg"])  // two edits
+    #expect(try names.findPaths("yosmite") == ["Photos/Yosemite.jpg"])  // one edit
+    #expect(try names.findPaths("ysmt").isEmpty)  // three letters left out is too many
+  }
+
   @Test func exitStatusTellsWhetherAnythingMatched() throws {
     #expect(try instance.run("find-in", ["fox"]).status == 0)
     let none = try instance.run("find-in", ["zyzzyva"])
