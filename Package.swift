@@ -70,6 +70,7 @@ let package = Package(
       name: "LimelightTests",
       dependencies: [
         "LimelightModel", "LimelightStore", "LimelightQuery", "LimelightImport", "LimelightWatch",
+        "LimelightCLI",
       ]),
     .testTarget(
       name: "LimelightIntegrationTests",

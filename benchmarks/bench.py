@@ -19,6 +19,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 SOURCES = [
@@ -94,15 +95,43 @@ def dir_size(path):
     return total
 
 
+# Names in several scripts, added to the corpus so that Chinese, Japanese and
+# accented names are part of the query mix: (name, Latin reading).
+MULTISCRIPT = [
+    ("星球大战", "xingqiu"), ("天气预报", "tianqi"), ("北京地图", "beijing"), ("中文文档", "wendang"),
+    ("东京タワー", "tawa"), ("こんにちは", "konnichiha"), ("ありがとう", "arigatou"),
+    ("さくら", "sakura"), ("カメラ", "kamera"), ("ラーメン", "ramen"), ("Москва", "moskva"),
+    ("Санкт-Петербург", "peterburg"), ("Ελλάδα", "ellada"), ("Café crème", "cafe"),
+    ("Müller Straße", "muller"), ("Señor López", "senor"), ("Zürich Bahnhof", "zurich"),
+    ("Ångström", "angstrom"), ("Kraków", "krakow"), ("Dvořák", "dvorak"),
+]
+
+
+def add_multiscript(corpus):
+    """Files named in several scripts, with a line of text each."""
+    folder = os.path.join(corpus, "multiscript")
+    os.makedirs(folder, exist_ok=True)
+    for i, (name, reading) in enumerate(MULTISCRIPT):
+        for ext in ("txt", "md"):
+            with open(os.path.join(folder, f"{name} {i}.{ext}"), "w") as f:
+                f.write(f"{name} ({reading})\n")
+
+
 def query_mix(corpus, rng, count):
-    """Words users type: name prefixes, whole name words, two words, content words."""
+    """What users type: name prefixes and words, two words, typos, initials,
+    Chinese/Japanese and romanised names, filtered queries, predicates and
+    words from the text."""
     names = []
     for root, _, files in os.walk(corpus):
         names.extend(files)
     words = sorted({w.lower() for n in names for w in re.findall(r"[A-Za-z]{4,}", n)})
     rng.shuffle(words)
+    long_words = [w for w in words if len(w) >= 6]
+    multiword = sorted({n for n in names if len(re.findall(r"[A-Za-z]+", os.path.splitext(n)[0])) >= 3})
+    rng.shuffle(multiword)
     queries = []
-    kinds = ["prefix", "word", "two words", "content"]
+    kinds = ["prefix", "word", "two words", "typo", "initials", "cjk", "filter", "predicate",
+             "content"]
     text_words = ["function", "license", "return", "include", "option", "version", "example",
                   "default", "string", "manual", "copyright", "warranty", "socket", "thread"]
     for i in range(count):
@@ -114,9 +143,66 @@ def query_mix(corpus, rng, count):
             queries.append((kind, [w]))
         elif kind == "two words":
             queries.append((kind, [w[:5], words[(i * 7 + 3) % len(words)][:4]]))
+        elif kind == "typo":
+            t = list(long_words[i % len(long_words)])
+            j = rng.randrange(1, len(t) - 1)
+            t[j], t[j + 1] = t[j + 1], t[j]
+            queries.append((kind, ["".join(t)]))
+        elif kind == "initials":
+            parts = re.findall(r"[A-Za-z]+", os.path.splitext(multiword[i % len(multiword)])[0])
+            queries.append((kind, ["".join(p[0] for p in parts).lower()]))
+        elif kind == "cjk":
+            cjk = [(n, r) for n, r in MULTISCRIPT if re.search("[\u3040-\u30ff\u4e00-\u9fff]", n)]
+            name, reading = cjk[i % len(cjk)]
+            queries.append((kind, [name[1:3] if i % 2 else reading]))
+        elif kind == "filter":
+            queries.append((kind, [w[:5], rng.choice(["ext:txt", "kind:text", "ext:h", "kind:code",
+                                                      "modified:year", "size:<100k"])]))
+        elif kind == "predicate":
+            queries.append((kind, [f'displayName == "{w[:5]}*"c']))
         else:
             queries.append((kind, [rng.choice(text_words)]))
     return queries
+
+
+def plocate_words(words):
+    """What plocate can take of a query: its words without filters or predicate syntax."""
+    out = []
+    for word in words:
+        if ":" in word:
+            continue
+        match = re.match(r'displayName == "([^"*]+)\*?"', word)
+        out.append(match.group(1) if match else word)
+    return out or words
+
+
+def churn(corpus, stop):
+    """Keeps the watcher busy: writes and removes batches of files until told to stop."""
+    folder = os.path.join(corpus, "churn")
+    n = 0
+    while not stop.is_set():
+        batch = os.path.join(folder, f"batch{n % 4}")
+        shutil.rmtree(batch, ignore_errors=True)
+        os.makedirs(batch, exist_ok=True)
+        for i in range(200):
+            with open(os.path.join(batch, f"churned note {n} {i}.txt"), "w") as f:
+                f.write(f"churned text {n} {i} " * 40)
+        n += 1
+        time.sleep(0.05)
+
+
+def time_queries(queries, ll, env, plocate_db):
+    ll_times, pl_times = {}, {}
+    ll_hits = pl_hits = 0
+    for kind, words in queries:
+        t, r = timed([ll("find-in"), "--limit", "50", "--"] + words, env)
+        ll_times.setdefault(kind, []).append(t)
+        ll_hits += r.returncode == 0
+        # plocate matches substrings of paths; several words are ANDed, like find-in's.
+        t, r = timed(["plocate", "-d", plocate_db, "-i", "-l", "50"] + plocate_words(words))
+        pl_times.setdefault(kind, []).append(t)
+        pl_hits += r.returncode == 0
+    return ll_times, pl_times, ll_hits, pl_hits
 
 
 def rss_kib(pid, field):
@@ -151,6 +237,7 @@ def main():
     if not os.path.isdir(corpus):
         log(f"building a corpus of {args.files} files in {corpus} …")
         build_corpus(corpus, args.files)
+    add_multiscript(corpus)
     entries = sum(len(f) + len(d) for _, d, f in os.walk(corpus))
     files = sum(len(f) for _, _, f in os.walk(corpus))
     log(f"corpus: {files} files, {entries} entries, {dir_size(corpus) / 1e6:.0f} MB")
@@ -173,19 +260,10 @@ def main():
     ll_size = dir_size(f"{xdg}/data/limelight")
     pl_size = os.path.getsize(plocate_db)
 
-    # Query latency.
+    # Query latency, on a quiet index.
     rng = random.Random(42)
     queries = query_mix(corpus, rng, args.queries)
-    ll_times, pl_times = {}, {}
-    ll_hits = pl_hits = 0
-    for kind, words in queries:
-        t, r = timed([ll("find-in"), "--limit", "50", "--"] + words, env)
-        ll_times.setdefault(kind, []).append(t)
-        ll_hits += r.returncode == 0
-        # plocate matches substrings of paths; several words are ANDed, like find-in's.
-        t, r = timed(["plocate", "-d", plocate_db, "-i", "-l", "50"] + words)
-        pl_times.setdefault(kind, []).append(t)
-        pl_hits += r.returncode == 0
+    ll_times, pl_times, ll_hits, pl_hits = time_queries(queries, ll, env, plocate_db)
     all_ll = [t for v in ll_times.values() for t in v]
     all_pl = [t for v in pl_times.values() for t in v]
 
@@ -201,6 +279,17 @@ def main():
         except ValueError:
             pass
         time.sleep(0.2)
+    # The same queries while the watcher indexes a stream of new files.
+    log("queries while the watcher is indexing …")
+    stop = threading.Event()
+    writer = threading.Thread(target=churn, args=(corpus, stop))
+    writer.start()
+    busy_ll, busy_pl, _, _ = time_queries(queries, ll, env, plocate_db)
+    stop.set()
+    writer.join()
+    shutil.rmtree(os.path.join(corpus, "churn"), ignore_errors=True)
+    all_busy = [t for v in busy_ll.values() for t in v]
+    all_busy_pl = [t for v in busy_pl.values() for t in v]
     latencies = []
     for i in range(10):
         word = f"zqxfreshword{i}x{rng.randrange(1 << 30)}"
@@ -235,10 +324,16 @@ def main():
          ms(statistics.median(all_pl)), f"{statistics.median(all_ll) / statistics.median(all_pl):.1f}x"),
         ("query 99th percentile", ms(percentile(all_ll, 99)), ms(percentile(all_pl, 99)),
          f"{percentile(all_ll, 99) / percentile(all_pl, 99):.1f}x"),
+        ("query median while indexing", ms(statistics.median(all_busy)),
+         ms(statistics.median(all_busy_pl)),
+         f"{statistics.median(all_busy) / statistics.median(all_busy_pl):.1f}x"),
+        ("query 99th percentile while indexing", ms(percentile(all_busy, 99)),
+         ms(percentile(all_busy_pl, 99)), f"{percentile(all_busy, 99) / percentile(all_busy_pl, 99):.1f}x"),
     ]
     for kind in ll_times:
-        rows.append((f"  median, {kind} queries", ms(statistics.median(ll_times[kind])),
-                     ms(statistics.median(pl_times[kind])),
+        rows.append((f"  median / worst, {kind}",
+                     f"{ms(statistics.median(ll_times[kind]))} / {ms(max(ll_times[kind]))}",
+                     f"{ms(statistics.median(pl_times[kind]))} / {ms(max(pl_times[kind]))}",
                      f"{statistics.median(ll_times[kind]) / statistics.median(pl_times[kind]):.1f}x"))
     rows += [
         ("queries with a result", f"{ll_hits}/{len(queries)}", f"{pl_hits}/{len(queries)}", "names + text vs paths"),

@@ -1,15 +1,19 @@
 #!/usr/bin/env python3
 """Known-item relevance: does the file the user means come first?
 
-Indexes a folder with `limelightd --once` and plocate's `updatedb`, makes
-known-item queries of several kinds from the files themselves (a distinctive
-name word, its prefix, one and two typos, initials, a word found only in the
-text, a filtered query), and reports top-1 and top-10 hit rates and mean
-reciprocal rank per kind for find-in, `fzf --filter` and `plocate -i`.
-Usage: benchmarks/relevance.py --bin BIN_DIR [--queries N] FOLDER
+Builds a corpus from Debian packages (documentation, man pages in several
+languages, Python source trees, images and icons), adds files named in several
+scripts (Chinese, Japanese, Cyrillic, Greek, accented Latin), indexes it with
+`limelightd --once`, plocate's `updatedb` and Recoll's `recollindex`, makes
+known-item queries of several kinds from the files themselves, and reports
+top-1 and top-10 hit rates and mean reciprocal rank per kind for find-in,
+`fzf --filter`, `plocate -i` and `recollq`, side by side.
+
+Usage: benchmarks/relevance.py --bin BIN_DIR [--queries N] [WORKDIR]
 """
 import argparse
 import collections
+import glob
 import os
 import random
 import re
@@ -17,101 +21,252 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import unicodedata
+from urllib.parse import unquote
+
+PACKAGES = [
+    # documentation and man pages
+    "manpages", "manpages-dev", "git-man", "bash-doc", "perl-doc", "python3.11-doc",
+    "manpages-de", "manpages-fr", "manpages-ja", "manpages-zh",
+    # source trees
+    "python3-requests", "python3-urllib3", "python3-jinja2", "python3-sphinx",
+    # images
+    "desktop-base", "tango-icon-theme",
+]
+
+# Names in several scripts with their Latin reading: (name, reading).
+MULTISCRIPT = [
+    ("星球大战", "xingqiu"), ("天气预报", "tianqiyubao"), ("北京地图", "beijing"),
+    ("中文文档说明", "wendang"), ("上海菜谱", "shanghai"), ("长城旅游", "changcheng"),
+    ("熊猫照片", "xiongmao"), ("电脑维修", "diannao"), ("音乐收藏", "yinyue"), ("学校作业", "xuexiao"),
+    ("こんにちは", "konnichiha"), ("ありがとう", "arigatou"), ("さくら", "sakura"),
+    ("カメラ", "kamera"), ("ラーメン", "ramen"), ("タワー", "tawa"), ("ひらがな練習", "hiragana"),
+    ("コンピュータ", "konpyuta"), ("おはよう", "ohayou"), ("テレビ番組", "terebi"),
+    ("Москва", "moskva"), ("Санкт-Петербург", "peterburg"), ("Ελλάδα", "ellada"),
+    ("Café crème", "creme"), ("Müller Straße", "muller"), ("Señor López", "senor"),
+    ("Zürich Bahnhof", "zurich"), ("Ångström", "angstrom"), ("Kraków", "krakow"),
+    ("Dvořák", "dvorak"), ("Crème brûlée", "brulee"), ("Björk", "bjork"),
+]
+
+KINDS = ["exact word", "prefix", "one typo", "two typos", "initials", "abbreviation",
+         "content word", "accent-stripped", "CJK", "romanised", "filtered"]
+
+
+def log(*args):
+    print(*args, file=sys.stderr, flush=True)
+
+
+def build_corpus(root, cache):
+    os.makedirs(cache, exist_ok=True)
+    missing = [p for p in PACKAGES if not glob.glob(os.path.join(cache, f"{p}_*.deb"))]
+    if missing:
+        log(f"downloading {len(missing)} packages …")
+        subprocess.run(["apt-get", "download"] + missing, cwd=cache, check=True,
+                       stdout=subprocess.DEVNULL)
+    for deb in sorted(glob.glob(os.path.join(cache, "*.deb"))):
+        name = os.path.basename(deb).split("_")[0]
+        subprocess.run(["dpkg-deb", "-x", deb, os.path.join(root, name)], check=True)
+    # Documentation ships compressed: unpack it, as a user's copy would be.
+    subprocess.run(["find", root, "-name", "*.gz", "-type", "f", "-exec", "gzip", "-dfq", "{}", "+"])
+    for dirpath, dirs, files in os.walk(root):
+        for name in files + dirs:
+            path = os.path.join(dirpath, name)
+            if os.path.islink(path):
+                os.unlink(path)
+    folder = os.path.join(root, "multiscript")
+    os.makedirs(folder, exist_ok=True)
+    for name, reading in MULTISCRIPT:
+        with open(os.path.join(folder, f"{name}.txt"), "w") as f:
+            f.write(f"{name}\n")
 
 
 def words_of(text):
     return [w for w in re.split(r"[^A-Za-z]+", re.sub(r"([a-z])([A-Z])", r"\1 \2", text)) if w]
 
 
+def strip_accents(text):
+    return "".join(c for c in unicodedata.normalize("NFD", text) if not unicodedata.combining(c))
+
+
 def typo(word, rng, edits):
     w = list(word)
     for _ in range(edits):
         i = rng.randrange(1, len(w) - 1)
-        w[i], w[i + 1] = w[i + 1], w[i]  # transposition, the commonest slip
+        op = rng.randrange(4)
+        if op == 0:
+            w[i], w[i + 1] = w[i + 1], w[i]
+        elif op == 1:
+            del w[i]
+        elif op == 2:
+            w[i] = rng.choice([c for c in "aeioustrnl" if c != w[i]])
+        else:
+            w.insert(i, rng.choice("aeioustrnl"))
     return "".join(w)
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("folder")
-    ap.add_argument("--bin", required=True)
-    ap.add_argument("--queries", type=int, default=240)
-    args = ap.parse_args()
-    rng = random.Random(7)
-    root = os.path.abspath(args.folder)
-    work = tempfile.mkdtemp(prefix="limelight-relevance-")
-    env = dict(os.environ, HOME=root, XDG_DATA_HOME=f"{work}/data", XDG_CONFIG_HOME=f"{work}/config",
-               XDG_RUNTIME_DIR=f"{work}/run", XDG_CACHE_HOME=f"{work}/cache", XDG_CONFIG_DIRS=f"{work}/none")
-    print("indexing …", file=sys.stderr)
-    subprocess.run([f"{args.bin}/limelightd", "--once", "--quiet", "--root", root], env=env, check=True)
-    db = f"{work}/plocate.db"
-    subprocess.run(["updatedb", "-l", "0", "-U", root, "-o", db], check=True)
-    paths = []
-    for dirpath, dirs, files in os.walk(root):
-        dirs[:] = [d for d in dirs if not d.startswith(".")]
-        paths.extend(os.path.join(dirpath, f) for f in files if not f.startswith("."))
+def abbreviate(word, rng):
+    """Leaves out two letters after the first, vowels first ("readme" -> "rdme")."""
+    w = list(word)
+    for _ in range(2):
+        vowels = [i for i in range(1, len(w) - 1) if w[i] in "aeiou"]
+        del w[rng.choice(vowels or list(range(1, len(w) - 1)))]
+    return "".join(w)
+
+
+def text_of(path):
+    try:
+        if os.path.getsize(path) > 300_000:
+            return None
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except (UnicodeDecodeError, OSError):
+        return None
+
+
+def make_cases(root, paths, rng, per_kind):
     name_freq = collections.Counter(w.lower() for p in paths for w in set(words_of(os.path.basename(p))))
     path_words = collections.Counter(w.lower() for p in paths for w in set(words_of(p)))
+    initials_of = lambda p: "".join(x[0] for x in words_of(os.path.splitext(os.path.basename(p))[0])).lower()
+    initials_freq = collections.Counter(initials_of(p) for p in paths)
+    # Which files hold which words (Latin words and runs of CJK characters).
+    holders = collections.defaultdict(set)
+    texts = {}
+    for p in paths:
+        text = text_of(p)
+        if text is None:
+            continue
+        texts[p] = text
+        for w in set(re.findall(r"\w+", text.lower())):
+            holders[w].add(p)
     cases = []
-    kinds = ["exact word", "prefix", "one typo", "two typos", "initials", "content word", "filtered"]
-    rng.shuffle(paths)
-    per_kind = args.queries // len(kinds)
     counts = collections.Counter()
-    for path in paths:
-        if all(counts[k] >= per_kind for k in kinds):
-            break
+
+    def add(kind, query, path):
+        if counts[kind] < per_kind:
+            cases.append((kind, query, path))
+            counts[kind] += 1
+
+    order = paths[:]
+    rng.shuffle(order)
+    for path in order:
         name = os.path.basename(path)
         stem, ext = os.path.splitext(name)
         unique = [w for w in words_of(stem) if len(w) >= 5 and name_freq[w.lower()] == 1]
         if unique:
-            w = max(unique, key=len)
-            for kind, q in [("exact word", [w.lower()]), ("prefix", [w[:4].lower()]),
-                            ("filtered", [w.lower(), f"ext:{ext[1:]}"] if ext else None)]:
-                if q and counts[kind] < per_kind:
-                    cases.append((kind, q, path)); counts[kind] += 1
-            if len(w) >= 5 and counts["one typo"] < per_kind:
-                cases.append(("one typo", [typo(w.lower(), rng, 1)], path)); counts["one typo"] += 1
-            if len(w) >= 9 and counts["two typos"] < per_kind:
-                cases.append(("two typos", [typo(w.lower(), rng, 2)], path)); counts["two typos"] += 1
+            w = max(unique, key=len).lower()
+            add("exact word", [w], path)
+            add("prefix", [w[:max(4, len(w) - 3)]], path)
+            add("one typo", [typo(w, rng, 1)], path)
+            if len(w) >= 8:
+                add("two typos", [typo(w, rng, 2)], path)
+            if 5 <= len(w) <= 10:
+                add("abbreviation", [abbreviate(w, rng)], path)
+            if ext:
+                add("filtered", [w, f"ext:{ext[1:]}"], path)
         parts = words_of(stem)
-        if len(parts) >= 3 and counts["initials"] < per_kind:
-            initials = "".join(p[0] for p in parts).lower()
-            if sum(1 for p in paths if "".join(x[0] for x in words_of(os.path.splitext(os.path.basename(p))[0])).lower() == initials) == 1:
-                cases.append(("initials", [initials], path)); counts["initials"] += 1
-        if counts["content word"] < per_kind and os.path.getsize(path) < 200_000:
-            try:
-                text = open(path, encoding="utf-8").read()
-            except (UnicodeDecodeError, OSError):
-                continue
-            rare = [w for w in set(re.findall(r"[A-Za-z]{7,}", text)) if path_words[w.lower()] == 0]
-            rng.shuffle(rare)
-            for w in rare[:20]:
-                hits = subprocess.run(["grep", "-rlwi", "--include=*", w, root], capture_output=True, text=True).stdout.split()
-                if hits == [path]:
-                    cases.append(("content word", [w.lower()], path)); counts["content word"] += 1
+        if len(parts) >= 3 and initials_freq[initials_of(path)] == 1:
+            add("initials", [initials_of(path)], path)
+        text = texts.get(path)
+        if text:
+            rare = sorted(w for w in set(re.findall(r"[A-Za-z]{7,}", text))
+                          if path_words[w.lower()] == 0 and holders[w.lower()] == {path})
+            if rare:
+                add("content word", [rng.choice(rare).lower()], path)
+            accented = sorted(w for w in set(re.findall(r"\w{5,}", text))
+                              if strip_accents(w) != w and w.isalpha() and w.lower() in holders
+                              and holders[w.lower()] == {path} and w.isascii() is False
+                              and all(ord(c) < 0x250 for c in w))
+            if accented:
+                add("accent-stripped", [strip_accents(rng.choice(accented)).lower()], path)
+            cjk = sorted(set(re.findall(r"[\u4e00-\u9fff\u3040-\u30ff]{4,}", text)))
+            rng.shuffle(cjk)
+            for run in cjk[:5]:
+                piece = run[:3]
+                if sum(1 for t in texts.values() if piece in t) == 1:
+                    add("CJK", [piece], path)
                     break
+    for name, reading in MULTISCRIPT:
+        path = os.path.join(root, "multiscript", f"{name}.txt")
+        add("romanised", [reading], path)
+        if re.search(r"[\u4e00-\u9fff\u3040-\u30ff]", name):
+            add("CJK", [name[1:3] if len(name) > 3 else name[:2]], path)
+        elif strip_accents(name) != name:
+            add("accent-stripped", [strip_accents(name).split()[0].lower()], path)
+    return cases, counts
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("workdir", nargs="?")
+    ap.add_argument("--bin", required=True)
+    ap.add_argument("--queries", type=int, default=264)
+    args = ap.parse_args()
+    rng = random.Random(7)
+    work = os.path.abspath(args.workdir or tempfile.mkdtemp(prefix="limelight-relevance-"))
+    root = os.path.join(work, "corpus")
+    if not os.path.isdir(root):
+        log("building the corpus …")
+        build_corpus(root, os.path.join(work, "debs"))
+    state = os.path.join(work, "state")
+    shutil.rmtree(state, ignore_errors=True)
+    env = dict(os.environ, HOME=root, XDG_DATA_HOME=f"{state}/data", XDG_CONFIG_HOME=f"{state}/config",
+               XDG_RUNTIME_DIR=f"{state}/run", XDG_CACHE_HOME=f"{state}/cache",
+               XDG_CONFIG_DIRS=f"{state}/none")
+    log("indexing: limelightd --once …")
+    subprocess.run([f"{args.bin}/limelightd", "--once", "--quiet", "--root", root], env=env, check=True)
+    db = f"{state}/plocate.db"
+    log("indexing: updatedb …")
+    subprocess.run(["updatedb", "-l", "0", "-U", root, "-o", db], check=True)
+    recoll = f"{state}/recoll"
+    have_recoll = shutil.which("recollindex") is not None
+    if have_recoll:
+        os.makedirs(recoll, exist_ok=True)
+        with open(f"{recoll}/recoll.conf", "w") as f:
+            f.write(f"topdirs = {root}\nloglevel = 1\nnoaspell = 1\n")
+        log("indexing: recollindex …")
+        subprocess.run(["recollindex", "-c", recoll], env=dict(env, HOME=state),
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    paths = []
+    for dirpath, dirs, files in os.walk(root):
+        dirs[:] = [d for d in dirs if not d.startswith(".")]
+        paths.extend(os.path.join(dirpath, f) for f in files if not f.startswith("."))
+    paths.sort()
+    cases, counts = make_cases(root, paths, rng, args.queries // len(KINDS))
 
     def rank_limelight(q):
-        out = subprocess.run([f"{args.bin}/find-in", "--limit", "10", "--"] + q, env=env, capture_output=True, text=True).stdout
-        from urllib.parse import unquote
+        out = subprocess.run([f"{args.bin}/find-in", "--limit", "10", "--"] + q, env=env,
+                             capture_output=True, text=True).stdout
         return [unquote(u[len("file://"):]) for u in out.split("\n") if u]
 
     all_paths = "\n".join(paths) + "\n"
 
+    def words_only(q):
+        return [x for x in q if ":" not in x]
+
     def rank_fzf(q):
-        out = subprocess.run(["fzf", "--filter", " ".join(x for x in q if ":" not in x)], input=all_paths, capture_output=True, text=True).stdout
+        out = subprocess.run(["fzf", "--filter", " ".join(words_only(q))], input=all_paths,
+                             capture_output=True, text=True).stdout
         return out.split("\n")[:10]
 
     def rank_plocate(q):
-        out = subprocess.run(["plocate", "-d", db, "-i", "-l", "10"] + [x for x in q if ":" not in x], capture_output=True, text=True).stdout
+        out = subprocess.run(["plocate", "-d", db, "-i", "-l", "10"] + words_only(q),
+                             capture_output=True, text=True).stdout
         return out.split("\n")[:10]
+
+    def rank_recoll(q):
+        out = subprocess.run(["recollq", "-c", recoll, "-b", "-n", "10", " ".join(q)],
+                             env=dict(env, HOME=state), capture_output=True, text=True).stdout
+        return [unquote(u[len("file://"):]) for u in out.split("\n") if u.startswith("file://")]
 
     tools = [("find-in", rank_limelight)]
     if shutil.which("fzf"):
         tools.append(("fzf --filter", rank_fzf))
     if shutil.which("plocate"):
         tools.append(("plocate -i", rank_plocate))
+    if have_recoll:
+        tools.append(("recollq", rank_recoll))
     stats = {t: collections.defaultdict(lambda: [0, 0, 0.0, 0]) for t, _ in tools}
+    misses = []
     for kind, q, target in cases:
         for tool, rank in tools:
             ranked = rank(q)
@@ -122,9 +277,14 @@ def main():
                 s[0] += pos == 1
                 s[1] += 1
                 s[2] += 1 / pos
-    print(f"{len(cases)} known-item queries over {len(paths):,} files in {root}\n")
-    print(f"{'kind':14} " + " ".join(f"{t + ' top1/top10/MRR':>34}" for t, _ in tools))
-    for kind in kinds + ["all"]:
+            if tool == "find-in" and (not ranked or ranked[0] != target):
+                misses.append((kind, q, os.path.relpath(target, root),
+                               os.path.relpath(ranked[0], root) if ranked else "-"))
+    print(f"{len(cases)} known-item queries over {len(paths):,} files from {len(PACKAGES)} Debian "
+          f"packages and {len(MULTISCRIPT)} multi-script names\n")
+    print("| kind | " + " | ".join(f"{t} top1 / top10 / MRR" for t, _ in tools) + " |")
+    print("| --- | " + " | ".join("---" for _ in tools) + " |")
+    for kind in KINDS + ["all"]:
         cells = []
         for tool, _ in tools:
             if kind == "all":
@@ -133,9 +293,13 @@ def main():
             else:
                 s = stats[tool][kind]
             n = max(1, s[3])
-            cells.append(f"{100 * s[0] / n:5.1f}% {100 * s[1] / n:5.1f}% {s[2] / n:5.3f} (n={s[3]})")
-        print(f"{kind:14} " + " ".join(f"{c:>34}" for c in cells))
-    shutil.rmtree(work, ignore_errors=True)
+            cells.append(f"{100 * s[0] / n:.1f}% / {100 * s[1] / n:.1f}% / {s[2] / n:.3f}")
+        label = kind if kind == "all" else f"{kind} (n={counts[kind]})"
+        print(f"| {label} | " + " | ".join(cells) + " |")
+    if misses and os.environ.get("RELEVANCE_MISSES"):
+        print("\nfind-in misses (kind, query, wanted, got first):", file=sys.stderr)
+        for miss in misses:
+            print("  ", *miss, sep="  ", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -65,69 +65,26 @@ struct FindIn: ParsableCommand {
       throw CommandFailure(
         "unknown option '\(option)' (to search for it, put it after --: find-in -- \(option))")
     }
-    var words = query.filter { $0 != "--" }
+    var options = FindInOptions()
+    options.words = query.filter { $0 != "--" }
+    (options.json, options.null, options.limit, options.count) = (json, null, limit, count)
+    (options.folder, options.live, options.open) = (folder, live, open)
     // "--open N": the number right after --open picks the result.
-    var pick = 1
     if open, let at = CommandLine.arguments.firstIndex(of: "--open"),
       at + 1 < CommandLine.arguments.count, let n = Int(CommandLine.arguments[at + 1]),
-      let word = words.firstIndex(of: CommandLine.arguments[at + 1])
+      let word = options.words.firstIndex(of: CommandLine.arguments[at + 1])
     {
-      guard n >= 1 else { throw CommandFailure("--open takes a result number from 1 up") }
-      pick = n
-      words.remove(at: word)
+      options.pick = n
+      options.words.remove(at: word)
     }
-    if let limit, limit < 0 { throw CommandFailure("--limit must be 0 or more, not \(limit)") }
-    if json && null { throw CommandFailure("--json and --null cannot be used together") }
-    if live && (count || open) {
-      throw CommandFailure("--live cannot be used with --count or --open")
-    }
-    let location = IndexLocation.fromEnvironment()
-    var parser = QueryParser(home: location.home)
-    var node: QueryNode
-    do {
-      node = try parser.parse(words.joined(separator: " "))
-      if let folder { node = .and([node, try parser.parse("in:" + folder)]) }
-    } catch {
-      throw CommandFailure(error.message)
-    }
-    let engine = SearchEngine(store: try openIndex())
-    if count {
-      let total = try engine.count(node)
-      print(total)
-      if total == 0 { throw CommandFailure("", status: ExitStatus.notFound) }
-      return
-    }
-    if open {
-      let results = try engine.search(node, limit: pick)
-      guard results.count >= pick else {
-        if results.isEmpty { throw CommandFailure("", status: ExitStatus.notFound) }
-        throw CommandFailure("only \(results.count) results: nothing to open as number \(pick)")
-      }
-      try Opener.open(results[pick - 1], store: engine.store)
-      print(results[pick - 1].uri)
-      return
-    }
-    let terminal = Terminal.standardOutput()
-    let format: ResultFormat =
-      json ? .json : null ? .nullSeparated : terminal.isTerminal ? .human(terminal) : .uris
-    var shown = limit
-    if case .human = format, limit == nil { shown = 20 }
-    let startGeneration = try engine.store.generation()
-    let results = try engine.search(node, limit: shown.map { $0 + 1 })
-    let printed = shown.map { Array(results.prefix($0)) } ?? results
-    let shownQuery = printed.isEmpty ? node : try engine.expanded(node)
-    ResultPrinter(format: format, engine: engine, query: shownQuery, home: location.home)
-      .print(printed)
-    if case .human = format, results.count > printed.count {
-      printError("… more results: use --limit N to see them, or pipe the output for all")
-    }
-    if live {
-      let known = Dictionary(printed.map { ($0.id, $0.uri) }, uniquingKeysWith: { a, _ in a })
-      try LiveFollower(engine: engine, query: node, json: json).follow(
-        from: startGeneration, shown: known)
-    }
-    if results.isEmpty { throw CommandFailure("", status: ExitStatus.notFound) }
+    try FindInSearch(options).run()
   }
 
-  static func main() { mainWithStatus() }
+  static func main() {
+    // Most queries need no argument parser: skip its start-up.
+    if let options = FindInOptions.quick(Array(CommandLine.arguments.dropFirst())) {
+      runWithStatus(name: "find-in") { try FindInSearch(options).run() }
+    }
+    mainWithStatus()
+  }
 }

@@ -32,41 +32,53 @@ extension ParsableCommand {
   /// the documented status: usage errors exit 2, never with a stack trace.
   public static func mainWithStatus(arguments: [String]? = nil) -> Never {
     let name = configuration.commandName ?? "limelight"
-    // A parent may have started us with termination signals blocked (threads
-    // of many runtimes block them, and children inherit the mask).
-    var unblock = sigset_t()
-    sigemptyset(&unblock)
-    for sig in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&unblock, sig) }
-    sigprocmask(SIG_UNBLOCK, &unblock, nil)
-    do {
+    runWithStatus(name: name) {
       var command = try parseAsRoot(arguments)
       try command.run()
-      Glibc.exit(ExitStatus.success)
-    } catch let failure as CommandFailure {
-      if !failure.message.isEmpty { printError("\(name): \(failure.message)") }
-      Glibc.exit(failure.status)
-    } catch let error as IndexStore.OpenError {
-      printError("\(name): \(error)")
-      Glibc.exit(ExitStatus.usage)
-    } catch let error as ExitCode {
-      Glibc.exit(error.rawValue)
-    } catch {
-      let code = exitCode(for: error)
-      if code == .success {
-        print(fullMessage(for: error))
-        Glibc.exit(0)
-      }
-      let message = fullMessage(for: error)
-      if message.isEmpty {
-        printError("\(name): \(error)")
-      } else {
-        printError(message.hasPrefix("Error: ") ? "\(name): " + message.dropFirst(7) : message)
-      }
-      Glibc.exit(
-        code == .validationFailure || code.rawValue == 64 ? ExitStatus.usage : code.rawValue)
     }
   }
 }
+
+/// Runs a command's body and exits: 0 when it returns, and for an error the
+/// documented status with a one-line message (the argument parser's own
+/// errors, help and version included).
+public func runWithStatus(name: String, _ body: () throws -> Void) -> Never {
+  // A parent may have started us with termination signals blocked (threads
+  // of many runtimes block them, and children inherit the mask).
+  var unblock = sigset_t()
+  sigemptyset(&unblock)
+  for sig in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&unblock, sig) }
+  sigprocmask(SIG_UNBLOCK, &unblock, nil)
+  do {
+    try body()
+    Glibc.exit(ExitStatus.success)
+  } catch let failure as CommandFailure {
+    if !failure.message.isEmpty { printError("\(name): \(failure.message)") }
+    Glibc.exit(failure.status)
+  } catch let error as IndexStore.OpenError {
+    printError("\(name): \(error)")
+    Glibc.exit(ExitStatus.usage)
+  } catch let error as ExitCode {
+    Glibc.exit(error.rawValue)
+  } catch {
+    let code = CommandLineErrors.exitCode(for: error)
+    if code == .success {
+      print(CommandLineErrors.fullMessage(for: error))
+      Glibc.exit(0)
+    }
+    let message = CommandLineErrors.fullMessage(for: error)
+    if message.isEmpty {
+      printError("\(name): \(error)")
+    } else {
+      printError(message.hasPrefix("Error: ") ? "\(name): " + message.dropFirst(7) : message)
+    }
+    Glibc.exit(
+      code == .validationFailure || code.rawValue == 64 ? ExitStatus.usage : code.rawValue)
+  }
+}
+
+/// The argument parser's reading of an error, for any command.
+private struct CommandLineErrors: ParsableCommand {}
 
 /// Writes a line to standard error.
 public func printError(_ message: String) {
@@ -74,8 +86,8 @@ public func printError(_ message: String) {
 }
 
 /// Opens the index of the environment's location; a missing index is a clear error.
-public func openIndex(create: Bool = false) throws -> IndexStore {
-  try IndexStore.open(IndexLocation.fromEnvironment(), create: create)
+public func openIndex(create: Bool = false, readOnly: Bool = false) throws -> IndexStore {
+  try IndexStore.open(IndexLocation.fromEnvironment(), create: create, readOnly: readOnly)
 }
 
 /// What the terminal can show.

@@ -25,6 +25,8 @@ public struct WildcardMatcher: Sendable {
   }
 
   static func fold(_ text: String, ignoreCase: Bool, ignoreDiacritics: Bool) -> String {
+    // ASCII has no accents and one case mapping: spare the Unicode machinery.
+    if text.utf8.allSatisfy({ $0 < 0x80 }) { return ignoreCase ? text.lowercased() : text }
     var options: String.CompareOptions = []
     if ignoreCase { options.insert(.caseInsensitive) }
     if ignoreDiacritics { options.insert(.diacriticInsensitive) }

@@ -34,6 +34,19 @@ struct SQLCompiler {
     return inner.count == parts.count ? "(" + inner.joined(separator: " \(op) ") + ")" : nil
   }
 
+  /// Item columns whose words the name index holds, and in which of its columns.
+  static let nameIndexColumns: [String: TextColumn] = [
+    "item.displayName": .name, "item.title": .keywords, "item.keywords": .keywords,
+    "CAST(item.path AS TEXT)": .path,
+  ]
+
+  /// The letters and digits a wildcard pattern starts with, when it starts with
+  /// any: every value it matches holds a word beginning with them.
+  static func leadingWord(of pattern: String) -> String? {
+    let word = pattern.prefix { $0.isLetter || $0.isNumber }
+    return word.isEmpty ? nil : String(word)
+  }
+
   /// Whether every word of a text node can be looked for in `item_name` (none is
   /// limited to the content).
   static func fitsNames(_ node: QueryNode) -> Bool {
@@ -111,9 +124,20 @@ struct SQLCompiler {
       }
       return parts.isEmpty ? "1" : "(" + parts.joined(separator: " AND ") + ")"
     case .match(let sql, let pattern, let flags):
+      // A pattern that starts with a word needs that word (or a longer one) in
+      // the field: the name index finds those items, and only they are compared
+      // one by one, instead of every item.
+      var parts: [String] = []
+      if let column = Self.nameIndexColumns[sql], let word = Self.leadingWord(of: pattern),
+        let fts = Self.ftsExpression(.text(word, prefix: true, column: column))
+      {
+        arguments.append(fts)
+        parts.append("item.rowid IN (SELECT rowid FROM item_name WHERE item_name MATCH ?)")
+      }
       arguments.append(pattern)
       arguments.append(flags)
-      return "limelight_match(COALESCE(\(sql), ''), ?, ?)"
+      parts.append("limelight_match(COALESCE(\(sql), ''), ?, ?)")
+      return "(" + parts.joined(separator: " AND ") + ")"
     case .changedAfter(let generation):
       arguments.append(generation)
       return "item.generation > ?"

@@ -29,18 +29,36 @@ public struct SearchEngine: Sendable {
   /// The best matches first; `limit` nil for all of them.
   public func search(_ query: QueryNode, limit: Int? = nil) throws -> [SearchResult] {
     try store.read { db in
-      let (sql, arguments) = build(
-        try TypoExpander(db: db).expand(query), counting: false, limit: limit)
-      return try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)).map(
-        Self.result)
+      let expanded = try TypoExpander(db: db).expand(query)
+      var results: [SearchResult] = []
+      for pass in plan(expanded) {
+        let remaining = limit.map { $0 - results.count }
+        if let remaining, remaining <= 0 { break }
+        var (sql, arguments) = pass.statement
+        // Whether the words as typed, whole, are in that many texts (whole words
+        // are one lookup each; their prefixes would merge many).
+        if let crowded = pass.whenCrowded,
+          try Int.fetchOne(
+            db,
+            sql:
+              "SELECT count(*) FROM (SELECT rowid FROM item_text WHERE item_text MATCH ? LIMIT ?)",
+            arguments: [crowded.match, Self.rankedTextLimit + 1]) ?? 0 > Self.rankedTextLimit
+        {
+          (sql, arguments) = crowded.statement
+        }
+        let rows = try Row.fetchAll(
+          db, sql: sql + (remaining.map { " LIMIT \($0)" } ?? ""),
+          arguments: StatementArguments(arguments))
+        results += rows.map(Self.result)
+      }
+      return results
     }
   }
 
   /// How many items match.
   public func count(_ query: QueryNode) throws -> Int {
     try store.read { db in
-      let (sql, arguments) = build(
-        try TypoExpander(db: db).expand(query), counting: true, limit: nil)
+      let (sql, arguments) = countStatement(try TypoExpander(db: db).expand(query))
       return try Int.fetchOne(db, sql: sql, arguments: StatementArguments(arguments)) ?? 0
     }
   }
@@ -106,73 +124,146 @@ public struct SearchEngine: Sendable {
     return text.count == 1 ? text[0] : .and(text)
   }
 
-  func build(_ query: QueryNode, counting: Bool, limit: Int?) -> (
-    String, [any DatabaseValueConvertible]
-  ) {
+  /// One SQL statement and its arguments.
+  typealias Statement = (sql: String, arguments: [any DatabaseValueConvertible])
+
+  /// One step of a search: a statement that lists results in order, and, for
+  /// text matches, the statement used instead when the words are in more than
+  /// ``rankedTextLimit`` texts.
+  struct Pass {
+    var statement: Statement
+    var whenCrowded: (match: String, statement: Statement)?
+  }
+
+  /// Above this many texts holding the words, their matches are listed newest
+  /// first instead of by BM25, which would cost milliseconds per thousand.
+  static let rankedTextLimit = 20_000
+
+  static let columns = """
+    item.rowid, item.id, item.domain, item.uri, item.path, item.displayName, item.contentType,
+    item.kind, item.modified, item.size, item.isFolder
+    """
+
+  /// Within a tier: the shorter name (names, keywords, paths) or BM25 (text),
+  /// then opened often, changed in the last week, shallow; ties broken for good.
+  static let order =
+    " score + item.depth * 0.05 - min(item.useCount, 20) * 0.5 - (item.modified > ?) * 0.5,"
+    + " item.modified DESC, item.displayName, item.rowid"
+  static let nameScore = "-10.0 / (1.0 + length(item.displayName) / 10.0)"
+
+  /// The statements that list the results, best first, run in turn until
+  /// enough results are found (each gets a `LIMIT` for what is still missing). Queries whose words all fit the name index run
+  /// tier by tier (name, keywords, path, text; hidden items after the others),
+  /// so a common word stops after the names it matches instead of ranking every
+  /// text that holds it; the rest run as one statement.
+  func plan(_ query: QueryNode) -> [Pass] {
     let parts: [QueryNode]
     if case .and(let all) = query { parts = all } else { parts = [query] }
-    let text = Self.positiveText(query)
-    var compiler = SQLCompiler()
-    var sql: String
-    var joinArguments: [any DatabaseValueConvertible] = []
-    let columns = """
-      item.rowid, item.id, item.domain, item.uri, item.path, item.displayName, item.contentType,
-      item.kind, item.modified, item.size, item.isFolder
-      """
-    if let text, let fts = SQLCompiler.ftsExpression(text) {
-      if counting {
-        sql = "SELECT count(*) FROM item_text JOIN item ON item.rowid = item_text.rowid"
-      } else {
-        // Where it matched: the name, then keywords, then the path (all three
-        // answered by the small name index), then the text. Name-like matches
-        // rank by exactness and name length (what BM25 amounts to on a short
-        // field); only text matches pay for BM25 over the whole index.
-        var tier = "3"
-        var exact = "0"
-        var score = "bm25(item_text, 10.0, 6.0, 2.0, 1.0)"
-        if SQLCompiler.fitsNames(text) {
-          let inNames = "item.rowid IN (SELECT rowid FROM item_name WHERE item_name MATCH ?)"
-          tier =
-            "CASE WHEN \(inNames) THEN 0 WHEN \(inNames) THEN 1 WHEN \(inNames) THEN 2 ELSE 3 END"
-          joinArguments += [
-            SQLCompiler.ftsExpression(text, within: "name") ?? fts,
-            SQLCompiler.ftsExpression(text, within: "{name keywords}") ?? fts, fts,
-          ]
-          if SQLCompiler.hasPrefix(text) {
-            exact = inNames
-            joinArguments.append(
-              SQLCompiler.ftsExpression(text, within: "name", exact: true) ?? fts)
-          }
-          score =
-            "CASE WHEN \(inNames) THEN -10.0 / (1.0 + length(item.displayName) / 10.0) ELSE \(score) END"
-          joinArguments.append(fts)
-        }
-        sql = """
-          SELECT \(columns), \(tier) AS tier, \(exact) AS exact, \(score) AS score
-          FROM item_text JOIN item ON item.rowid = item_text.rowid
-          """
-      }
-      sql += " WHERE item_text MATCH ?"
-      joinArguments.append(fts)
-    } else {
-      sql =
-        counting
-        ? "SELECT count(*) FROM item WHERE 1"
-        : "SELECT \(columns), 1 AS tier, 0 AS exact, 0.0 AS score FROM item WHERE 1"
+    var filters = SQLCompiler()
+    var conditions = ""
+    for part in parts where SQLCompiler.ftsExpression(part) == nil {
+      conditions += " AND " + filters.condition(part)
     }
-    let rest = parts.filter { SQLCompiler.ftsExpression($0) == nil }
-    for part in rest { sql += " AND " + compiler.condition(part) }
+    conditions += " AND (item.expirationDate IS NULL OR item.expirationDate > ?)"
+    let now = Date().timeIntervalSince1970
+    filters.arguments.append(now)
+    let tail: [any DatabaseValueConvertible] = [now - 7 * 86_400]
+    guard let text = Self.positiveText(query), let fts = SQLCompiler.ftsExpression(text) else {
+      return [
+        Pass(
+          statement: (
+            "SELECT \(Self.columns), 0.0 AS score FROM item WHERE 1\(conditions)"
+              + " ORDER BY item.hidden,\(Self.order)", filters.arguments + tail
+          ))
+      ]
+    }
+    let bm25 = "bm25(item_text, 10.0, 6.0, 2.0, 1.0)"
+    guard SQLCompiler.fitsNames(text) else {
+      let from =
+        "FROM item_text JOIN item ON item.rowid = item_text.rowid WHERE item_text MATCH ?\(conditions)"
+      return [
+        Pass(
+          statement: (
+            "SELECT \(Self.columns), \(bm25) AS score \(from) ORDER BY item.hidden,\(Self.order)",
+            [fts] + filters.arguments + tail
+          ),
+          whenCrowded: (
+            SQLCompiler.ftsExpression(text, exact: true) ?? fts,
+            (
+              "SELECT \(Self.columns), 0.0 AS score \(from) ORDER BY item.hidden, item_text.rowid DESC",
+              [fts] + filters.arguments
+            )
+          ))
+      ]
+    }
+    // The tiers: what each matches, and the tier before it (whose items it leaves out).
+    let tiers = [
+      SQLCompiler.ftsExpression(text, within: "name") ?? fts,
+      SQLCompiler.ftsExpression(text, within: "{name keywords}") ?? fts, fts,
+    ]
+    let exact =
+      SQLCompiler.hasPrefix(text)
+      ? SQLCompiler.ftsExpression(text, within: "name", exact: true) : nil
+    let inNames = "item.rowid IN (SELECT rowid FROM item_name WHERE item_name MATCH ?)"
+    var passes: [Pass] = []
+    for hidden in [0, 1] {
+      for (tier, match) in tiers.enumerated() {
+        var sql = "SELECT \(Self.columns), \(Self.nameScore) AS score"
+        var arguments: [any DatabaseValueConvertible] = []
+        if tier == 0, let exact {
+          sql += ", \(inNames) AS exact"
+          arguments.append(exact)
+        } else {
+          sql += ", 0 AS exact"
+        }
+        sql += " FROM item_name JOIN item ON item.rowid = item_name.rowid WHERE item_name MATCH ?"
+        arguments.append(match)
+        if tier > 0 {
+          sql += " AND NOT \(inNames)"
+          arguments.append(tiers[tier - 1])
+        }
+        sql += " AND item.hidden = \(hidden)\(conditions) ORDER BY exact DESC,\(Self.order)"
+        passes.append(Pass(statement: (sql, arguments + filters.arguments + tail)))
+      }
+      let from =
+        "FROM item_text JOIN item ON item.rowid = item_text.rowid WHERE item_text MATCH ?"
+        + " AND NOT \(inNames) AND item.hidden = \(hidden)\(conditions)"
+      passes.append(
+        Pass(
+          statement: (
+            "SELECT \(Self.columns), \(bm25) AS score \(from) ORDER BY\(Self.order)",
+            [fts, fts] + filters.arguments + tail
+          ),
+          whenCrowded: (
+            SQLCompiler.ftsExpression(text, exact: true) ?? fts,
+            (
+              "SELECT \(Self.columns), 0.0 AS score \(from) ORDER BY item_text.rowid DESC",
+              [fts, fts] + filters.arguments
+            )
+          )))
+    }
+    return passes
+  }
+
+  /// The statement that counts the matches.
+  func countStatement(_ query: QueryNode) -> Statement {
+    let parts: [QueryNode]
+    if case .and(let all) = query { parts = all } else { parts = [query] }
+    var compiler = SQLCompiler()
+    var sql = "SELECT count(*) FROM item WHERE 1"
+    var arguments: [any DatabaseValueConvertible] = []
+    if let text = Self.positiveText(query), let fts = SQLCompiler.ftsExpression(text) {
+      sql =
+        "SELECT count(*) FROM item_text JOIN item ON item.rowid = item_text.rowid"
+        + " WHERE item_text MATCH ?"
+      arguments.append(fts)
+    }
+    for part in parts where SQLCompiler.ftsExpression(part) == nil {
+      sql += " AND " + compiler.condition(part)
+    }
     sql += " AND (item.expirationDate IS NULL OR item.expirationDate > ?)"
     compiler.arguments.append(Date().timeIntervalSince1970)
-    if !counting {
-      sql +=
-        " ORDER BY item.hidden, tier, exact DESC, score + item.depth * 0.05 - min(item.useCount, 20) * 0.5"
-        + " - (item.modified > ?) * 0.5, item.modified DESC, item.displayName, item.rowid"
-      // Recently modified items (the last week) rank a little higher.
-      compiler.arguments.append(Date().timeIntervalSince1970 - 7 * 86_400)
-      if let limit { sql += " LIMIT \(max(0, limit))" }
-    }
-    return (sql, joinArguments + compiler.arguments)
+    return (sql, arguments + compiler.arguments)
   }
 
   static func result(_ row: Row) -> SearchResult {

@@ -46,17 +46,23 @@ struct TypoExpander {
 
   /// The word as the tokenizer stores it (lower case, no accents), if it is one token.
   static func singleWord(_ text: String) -> String? {
-    let folded = SearchText.fold(text).folding(
-      options: [.caseInsensitive, .diacriticInsensitive], locale: nil
-    ).lowercased()
+    // ASCII needs no Unicode folding (which would load ICU's data: milliseconds).
+    let folded =
+      text.utf8.allSatisfy({ $0 < 0x80 })
+      ? text.lowercased()
+      : SearchText.fold(text).folding(
+        options: [.caseInsensitive, .diacriticInsensitive], locale: nil
+      ).lowercased()
     guard !folded.isEmpty, folded.allSatisfy({ $0.isLetter || $0.isNumber }) else { return nil }
     return folded
   }
 
+  /// Whether any item holds a word starting with `word`: one FTS lookup that
+  /// stops at the first match (the vocabulary table would total every segment).
   func hasPrefixMatch(_ word: String) throws -> Bool {
     try Bool.fetchOne(
-      db, sql: "SELECT EXISTS (SELECT 1 FROM item_vocab WHERE term >= ? AND term < ?)",
-      arguments: [word, word + "\u{10FFFF}"]) ?? false
+      db, sql: "SELECT EXISTS (SELECT 1 FROM item_text WHERE item_text MATCH ?)",
+      arguments: ["\"" + word + "\" *"]) ?? false
   }
 
   /// Terms within the allowed distance (or abbreviated by the word), most

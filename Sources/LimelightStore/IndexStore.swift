@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import LimelightModel
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -10,7 +11,9 @@ import LimelightModel
 /// read by any number of processes at once.
 public final class IndexStore: Sendable {
   public let location: IndexLocation
-  let pool: DatabasePool
+  /// A pool (the watcher, commands that write) or a single read-only connection
+  /// (queries, which start once per search and must open fast).
+  let pool: any DatabaseWriter
 
   /// Why the index could not be opened.
   public enum OpenError: Error, CustomStringConvertible {
@@ -29,7 +32,11 @@ public final class IndexStore: Sendable {
   }
 
   /// Opens (and, with `create`, creates) the index of a location, upgrading its schema.
-  public static func open(_ location: IndexLocation, create: Bool) throws -> IndexStore {
+  /// `readOnly` opens one read-only connection when the schema is current, which
+  /// costs a fraction of a pool; the store then cannot write.
+  public static func open(_ location: IndexLocation, create: Bool, readOnly: Bool = false) throws
+    -> IndexStore
+  {
     let path = location.databasePath
     if !create && FileSystem.status(path) == nil { throw OpenError.missing(path) }
     if create { try location.createPrivateDirectories() }
@@ -37,8 +44,23 @@ public final class IndexStore: Sendable {
       var configuration = GRDB.Configuration()
       configuration.busyMode = .timeout(10)
       configuration.prepareDatabase { db in
-        try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        if !db.configuration.readonly { try db.execute(sql: "PRAGMA synchronous = NORMAL") }
         db.add(function: Self.matchFunction)
+      }
+      if readOnly && !create {
+        var reading = configuration
+        reading.readonly = true
+        // A query reads a few scattered pages once: mapping the file spares a
+        // read(2) and a copy for each.
+        reading.prepareDatabase { db in try db.execute(sql: "PRAGMA mmap_size = 17179869184") }
+        let queue = try DatabaseQueue(path: path.string, configuration: reading)
+        // A new or older index is upgraded (and a new one switched to WAL) below.
+        if try queue.read({
+          try Schema.migrator.hasCompletedMigrations($0)
+            && String.fetchOne($0, sql: "PRAGMA journal_mode") == "wal"
+        }) {
+          return IndexStore(location: location, pool: queue)
+        }
       }
       let umask = Glibc.umask(0o077)
       defer { _ = Glibc.umask(umask) }
@@ -67,7 +89,13 @@ public final class IndexStore: Sendable {
       let pattern = String.fromDatabaseValue(values[1]),
       let flags = String.fromDatabaseValue(values[2])
     else { return false }
-    let matcher = WildcardMatcher(pattern: pattern, modifiers: flags)
+    let matcher = IndexStore.matchers.withLock { cache in
+      if let known = cache[pattern + "\u{0}" + flags] { return known }
+      let made = WildcardMatcher(pattern: pattern, modifiers: flags)
+      if cache.count > 64 { cache.removeAll() }
+      cache[pattern + "\u{0}" + flags] = made
+      return made
+    }
     if value.hasPrefix("["), let data = value.data(using: .utf8),
       let array = try? JSONSerialization.jsonObject(with: data) as? [String]
     {
@@ -76,7 +104,11 @@ public final class IndexStore: Sendable {
     return matcher.matches(value)
   }
 
-  init(location: IndexLocation, pool: DatabasePool) {
+  /// The matchers of the patterns being compared (one query compares one
+  /// pattern with many values).
+  static let matchers = Mutex<[String: WildcardMatcher]>([:])
+
+  init(location: IndexLocation, pool: any DatabaseWriter) {
     self.location = location
     self.pool = pool
   }

@@ -103,7 +103,7 @@ enum Schema {
           CREATE VIRTUAL TABLE item_name USING fts5(
             name, keywords, path,
             tokenize = 'unicode61 remove_diacritics 2',
-            prefix = '2 3'
+            prefix = '2 3 4 5 6'
           );
           INSERT INTO item_name (rowid, name, keywords, path)
             SELECT rowid, name, keywords, path FROM item_text;

@@ -1,4 +1,5 @@
 import Foundation
+import LimelightCLI
 import LimelightModel
 import LimelightStore
 import Testing
@@ -208,6 +209,33 @@ import Testing
     #expect(!candidates.contains("qiuck"))
   }
 
+  @Test func deletionKeysMeetForEveryKindOfEdit() {
+    func keys(_ word: String, _ depth: Int) -> Set<String> {
+      TermDeletions.deletions(of: Array(word), depth: depth)
+    }
+    #expect(keys("abc", 1) == ["abc", "bc", "ac", "ab"])
+    #expect(keys("abcd", 2).count == 1 + 4 + 6)
+    // A typo and the term it means share a key: substitution, transposition,
+    // insertion, deletion, and two edits at depth two.
+    for (typo, term, depth) in [
+      ("quack", "quick", 1), ("qiuck", "quick", 1), ("quicck", "quick", 1), ("quik", "quick", 1),
+      ("yelowstnoe", "yellowstone", 2),
+    ] {
+      #expect(!keys(typo, depth).isDisjoint(with: keys(term, depth)), "\(typo)")
+    }
+  }
+
+  @Test func abbreviations() {
+    func abbreviates(_ word: String, _ term: String) -> Bool {
+      TypoExpander.abbreviates(Array(word), Array(term))
+    }
+    #expect(abbreviates("rdme", "readme"))
+    #expect(abbreviates("dcmnt", "document") == false)  // three letters left out
+    #expect(abbreviates("rdm", "readme") == false)
+    #expect(abbreviates("edme", "readme") == false)  // the first letter must match
+    #expect(abbreviates("rmde", "readme") == false)  // the letters must keep their order
+  }
+
   @Test func singleWords() {
     #expect(TypoExpander.singleWord("Café") == "cafe")
     #expect(TypoExpander.singleWord("read.me") == nil)
@@ -281,5 +309,27 @@ import Testing
   ])
   func mistakesAreQueryErrors(query: String) {
     #expect(throws: QueryError.self) { try parse(query) }
+  }
+}
+
+@Suite struct FindInArgumentTests {
+  @Test func commonInvocationsSkipTheParser() throws {
+    let plain = try #require(FindInOptions.quick(["holiday", "-draft", "ext:md"]))
+    #expect(plain.words == ["holiday", "-draft", "ext:md"])
+    let options = try #require(
+      FindInOptions.quick(["--json", "--limit", "5", "--in=/tmp", "-0", "a", "--", "--json"]))
+    #expect(options.json && options.null && options.limit == 5 && options.folder == "/tmp")
+    #expect(options.words == ["a", "--json"])
+    let open = try #require(FindInOptions.quick(["--open", "3", "park"]))
+    #expect(open.open && open.pick == 3 && open.words == ["park"])
+  }
+
+  @Test func anythingElseGoesToTheParser() {
+    for arguments in [
+      ["--help"], ["-h"], ["--bogus"], ["--limit"], ["--limit", "many"], ["--in"],
+      ["--generate-completion-script", "bash"], ["-h0"],
+    ] {
+      #expect(FindInOptions.quick(arguments) == nil, "\(arguments)")
+    }
   }
 }

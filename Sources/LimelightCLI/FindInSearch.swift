@@ -1,0 +1,148 @@
+import LimelightModel
+import LimelightQuery
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// What `find-in` was asked to do, however its arguments were read.
+public struct FindInOptions: Equatable, Sendable {
+  public var words: [String] = []
+  public var json = false
+  public var null = false
+  public var limit: Int?
+  public var count = false
+  public var folder: String?
+  public var live = false
+  public var open = false
+  /// Which result `--open` opens (1 for the best).
+  public var pick = 1
+
+  public init() {}
+
+  /// Reads the common invocations (words, the documented options) without the
+  /// argument parser, whose start-up costs milliseconds of every query; nil for
+  /// anything else (help, completion, mistakes), which the parser then handles
+  /// with its full messages.
+  public static func quick(_ arguments: [String]) -> FindInOptions? {
+    var options = FindInOptions()
+    var index = 0
+    func value(after option: String) -> String? {
+      guard index + 1 < arguments.count else { return nil }
+      index += 1
+      return arguments[index]
+    }
+    while index < arguments.count {
+      let argument = arguments[index]
+      switch argument {
+      case "--":
+        options.words += arguments[(index + 1)...]
+        index = arguments.count
+        continue
+      case "--json": options.json = true
+      case "--null", "-0": options.null = true
+      case "--count": options.count = true
+      case "--live": options.live = true
+      case "--open":
+        options.open = true
+        if index + 1 < arguments.count, let n = Int(arguments[index + 1]) {
+          options.pick = n
+          index += 1
+        }
+      case "--limit":
+        guard let text = value(after: argument), let n = Int(text) else { return nil }
+        options.limit = n
+      case "--in":
+        guard let folder = value(after: argument) else { return nil }
+        options.folder = folder
+      default:
+        if argument.hasPrefix("--limit=") {
+          guard let n = Int(argument.dropFirst(8)) else { return nil }
+          options.limit = n
+        } else if argument.hasPrefix("--in=") {
+          options.folder = String(argument.dropFirst(5))
+        } else if argument.hasPrefix("--") {
+          return nil  // Help, completion scripts, or an unknown option.
+        } else if argument.hasPrefix("-") && argument.contains(where: { $0 == "h" || $0 == "0" }) {
+          return nil  // Might be short flags run together: leave it to the parser.
+        } else {
+          options.words.append(argument)
+        }
+      }
+      index += 1
+    }
+    return options
+  }
+
+  /// Checks the combination of options.
+  public func validate() throws {
+    if pick < 1 { throw CommandFailure("--open takes a result number from 1 up") }
+    if let limit, limit < 0 { throw CommandFailure("--limit must be 0 or more, not \(limit)") }
+    if json && null { throw CommandFailure("--json and --null cannot be used together") }
+    if live && (count || open) {
+      throw CommandFailure("--live cannot be used with --count or --open")
+    }
+  }
+}
+
+/// Runs a `find-in` search: parses the query, prints the results in the format
+/// the options and the output ask for, opens or follows them.
+public struct FindInSearch {
+  public let options: FindInOptions
+
+  public init(_ options: FindInOptions) { self.options = options }
+
+  public func run() throws {
+    try options.validate()
+    let location = IndexLocation.fromEnvironment()
+    var parser = QueryParser(home: location.home)
+    var node: QueryNode
+    do {
+      node = try parser.parse(options.words.joined(separator: " "))
+      if let folder = options.folder { node = .and([node, try parser.parse("in:" + folder)]) }
+    } catch {
+      throw CommandFailure(error.message)
+    }
+    let engine = SearchEngine(store: try openIndex(readOnly: !options.open))
+    if options.count {
+      let total = try engine.count(node)
+      print(total)
+      if total == 0 { throw CommandFailure("", status: ExitStatus.notFound) }
+      return
+    }
+    if options.open {
+      let pick = options.pick
+      let results = try engine.search(node, limit: pick)
+      guard results.count >= pick else {
+        if results.isEmpty { throw CommandFailure("", status: ExitStatus.notFound) }
+        throw CommandFailure("only \(results.count) results: nothing to open as number \(pick)")
+      }
+      try Opener.open(results[pick - 1], store: engine.store)
+      print(results[pick - 1].uri)
+      return
+    }
+    let terminal = Terminal.standardOutput()
+    let format: ResultFormat =
+      options.json
+      ? .json : options.null ? .nullSeparated : terminal.isTerminal ? .human(terminal) : .uris
+    var shown = options.limit
+    if case .human = format, shown == nil { shown = 20 }
+    let startGeneration = try engine.store.generation()
+    let results = try engine.search(node, limit: shown.map { $0 + 1 })
+    let printed = shown.map { Array(results.prefix($0)) } ?? results
+    // Only the terminal view shows snippets, which need the query as it ran.
+    var shownQuery = node
+    if case .human = format, !printed.isEmpty { shownQuery = try engine.expanded(node) }
+    ResultPrinter(format: format, engine: engine, query: shownQuery, home: location.home)
+      .print(printed)
+    if case .human = format, results.count > printed.count {
+      printError("… more results: use --limit N to see them, or pipe the output for all")
+    }
+    if options.live {
+      let known = Dictionary(printed.map { ($0.id, $0.uri) }, uniquingKeysWith: { a, _ in a })
+      try LiveFollower(engine: engine, query: node, json: options.json).follow(
+        from: startGeneration, shown: known)
+    }
+    if results.isEmpty { throw CommandFailure("", status: ExitStatus.notFound) }
+  }
+}
