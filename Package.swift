@@ -15,6 +15,7 @@ let package = Package(
     .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
   ],
   targets: [
     // libmagic, from Debian's libmagic-dev.
@@ -29,8 +30,11 @@ let package = Package(
       dependencies: ["LimelightModel", .product(name: "GRDB", package: "GRDB.swift")]),
     // Query language and search over the index.
     .target(name: "LimelightQuery", dependencies: ["LimelightModel", "LimelightStore"]),
-    // Turning a file into an item: content type, tags, text.
-    .target(name: "LimelightImport", dependencies: ["LimelightModel", "CMagic", "CLinux"]),
+    // Turning a file into an item: content type, tags, text, and what each
+    // format holds (one importer per family of content types).
+    .target(
+      name: "LimelightImport",
+      dependencies: ["LimelightModel", "CMagic", "CLinux", "ZIPFoundation"]),
     // Crawling, inotify, reconciliation: the watcher's engine.
     .target(
       name: "LimelightWatch",
@@ -76,6 +80,7 @@ let package = Package(
       name: "LimelightIntegrationTests",
       dependencies: [
         "limelightd", "FindIn", "ReindexRequest", "LimelightControl", "LimelightModel",
+        "LimelightImport", "ZIPFoundation",
       ]),
   ],
   swiftLanguageModes: [.v6]

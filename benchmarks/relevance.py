@@ -65,6 +65,7 @@ def build_corpus(root, cache):
                        stdout=subprocess.DEVNULL)
     for deb in sorted(glob.glob(os.path.join(cache, "*.deb"))):
         name = os.path.basename(deb).split("_")[0]
+        os.makedirs(os.path.join(root, name), exist_ok=True)
         subprocess.run(["dpkg-deb", "-x", deb, os.path.join(root, name)], check=True)
     # Documentation ships compressed: unpack it, as a user's copy would be.
     subprocess.run(["find", root, "-name", "*.gz", "-type", "f", "-exec", "gzip", "-dfq", "{}", "+"])
@@ -138,6 +139,12 @@ def make_cases(root, paths, rng, per_kind):
         texts[p] = text
         for w in set(re.findall(r"\w+", text.lower())):
             holders[w].add(p)
+    # Which files hold each run of three Chinese or Japanese characters.
+    cjk_holders = collections.defaultdict(set)
+    for p, text in texts.items():
+        for run in re.findall(r"[\u4e00-\u9fff\u3040-\u30ff]{3,}", text):
+            for i in range(len(run) - 2):
+                cjk_holders[run[i:i + 3]].add(p)
     cases = []
     counts = collections.Counter()
 
@@ -182,7 +189,7 @@ def make_cases(root, paths, rng, per_kind):
             rng.shuffle(cjk)
             for run in cjk[:5]:
                 piece = run[:3]
-                if sum(1 for t in texts.values() if piece in t) == 1:
+                if len(cjk_holders.get(piece, ())) == 1:
                     add("CJK", [piece], path)
                     break
     for name, reading in MULTISCRIPT:
@@ -208,7 +215,12 @@ def main():
         log("building the corpus …")
         build_corpus(root, os.path.join(work, "debs"))
     state = os.path.join(work, "state")
-    shutil.rmtree(state, ignore_errors=True)
+    # A fresh index for find-in and plocate; Recoll's own index is brought up
+    # to date in place (recollindex skips files it has seen).
+    for name in ("data", "config", "run", "cache", "plocate.db"):
+        shutil.rmtree(os.path.join(state, name), ignore_errors=True)
+    if os.path.exists(os.path.join(state, "plocate.db")):
+        os.unlink(os.path.join(state, "plocate.db"))
     env = dict(os.environ, HOME=root, XDG_DATA_HOME=f"{state}/data", XDG_CONFIG_HOME=f"{state}/config",
                XDG_RUNTIME_DIR=f"{state}/run", XDG_CACHE_HOME=f"{state}/cache",
                XDG_CONFIG_DIRS=f"{state}/none")

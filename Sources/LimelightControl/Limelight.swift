@@ -10,7 +10,7 @@ struct Limelight: ParsableCommand {
     commandName: "limelight",
     abstract: "Control the Limelight index.",
     discussion: "See limelight(1).",
-    subcommands: [Status.self, Pause.self, Resume.self, Erase.self])
+    subcommands: [Status.self, Show.self, Pause.self, Resume.self, Erase.self])
 
   static func main() { mainWithStatus() }
 }
@@ -131,4 +131,59 @@ struct Erase: WatcherRequestCommand {
   var kind: IndexRequest.Kind { .erase }
   var done: String { "erase the index and crawl again" }
   func run() throws { try submit(wait: wait, timeout: nil) }
+}
+
+struct Show: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Print every attribute of an item (like mdls).",
+    discussion: """
+      ITEM is a path (absolute or relative), a URI as find-in prints it, or an item id.
+      Attributes the item lacks are shown as (null).
+      """)
+
+  @Argument(help: "A path, URI or id.")
+  var item: String
+
+  @Flag(name: .long, help: "Print one JSON object.")
+  var json = false
+
+  func run() throws {
+    let store = try openIndex(readOnly: true)
+    var keys: [ItemDetails.Key] = []
+    if item.contains("://") {
+      keys.append(.uri(item))
+      if let path = FileURI.path(from: item) { keys.append(.path(path)) }
+    } else {
+      let absolute = RawPath.absolute(item)
+      keys.append(.path(FileSystem.realPath(absolute) ?? absolute))
+      keys.append(.path(absolute))
+      keys.append(.id(item))
+    }
+    guard let details = try keys.lazy.compactMap({ try store.details(of: $0) }).first else {
+      throw CommandFailure("no item for '\(item)' in the index", status: ExitStatus.notFound)
+    }
+    if json {
+      var object: [String: Any] = [:]
+      for (name, value) in details.fields { object[name] = value?.jsonValue ?? NSNull() }
+      let data = try JSONSerialization.data(
+        withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+      print(String(decoding: data, as: UTF8.self))
+      return
+    }
+    let width = details.fields.map(\.name.count).max() ?? 0
+    for (name, value) in details.fields {
+      let shown: String
+      switch value {
+      case nil: shown = "(null)"
+      case .string(let text)?:
+        shown = "\"" + text.replacingOccurrences(of: "\n", with: "\\n") + "\""
+      case .strings(let texts)?:
+        shown = "(" + texts.map { "\"" + $0 + "\"" }.joined(separator: ", ") + ")"
+      case .number(let number)?:
+        shown = number.rounded() == number ? String(Int64(number)) : String(number)
+      case .date(let date)?: shown = ISO8601DateFormatter().string(from: date)
+      }
+      print(name.padding(toLength: width, withPad: " ", startingAt: 0) + " = " + shown)
+    }
+  }
 }

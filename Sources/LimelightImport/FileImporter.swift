@@ -13,12 +13,18 @@ import LimelightModel
 public final class FileImporter {
   private let magic: Magic
   private let mime: MIMEDatabase
-  private let maxTextBytes: Int
+  private let limits: ImportLimits
+  private let registry: ImporterRegistry
 
   public init(mime: MIMEDatabase, maxTextBytes: Int) {
     self.magic = Magic()
     self.mime = mime
-    self.maxTextBytes = maxTextBytes
+    self.limits = ImportLimits(maxTextBytes: maxTextBytes)
+    // The most specific importer wins: web pages and mail are text too.
+    self.registry = ImporterRegistry([
+      TextImporter(magic: magic), HTMLImporter(), MailImporter(), OfficeImporter(),
+      ImageImporter(),
+    ])
   }
 
   /// The record of `path` as it is now. Never throws: what cannot be read is
@@ -38,22 +44,16 @@ public final class FileImporter {
     attributes.contentType = type
     attributes.contentTypeTree = mime.ancestors(of: type)
     attributes.kind = mime.comment(for: type)
-    if status.kind == .regular && attributes.contentTypeTree.contains("text/plain") {
+    if status.kind == .regular, let head,
+      let importer = registry.importer(for: attributes.contentTypeTree)
+    {
+      let request = ImportRequest(
+        path: path, contentTypeTree: attributes.contentTypeTree, head: head, size: status.size,
+        limits: limits)
       do {
-        let wholeFileInHead = head.map { $0.count < Self.headSize } ?? false
-        let bytes =
-          wholeFileInHead ? head! : try FileSystem.readPrefix(path, limit: maxTextBytes + 1)
-        let truncated = bytes.count > maxTextBytes
-        let body = truncated ? Array(bytes.prefix(maxTextBytes)) : bytes
-        let needsCharset = String(validating: body.prefix(65_536), as: UTF8.self) == nil
-        let charset = needsCharset ? magic.encoding(of: body.prefix(65_536)) : nil
-        if let text = TextDecoder.decode(body, truncated: truncated, charset: charset) {
-          attributes.textContent = text
-          attributes.contentDescription = AttributeSet.summary(of: text)
-          if type == "text/markdown" { attributes.title = Self.markdownTitle(text) }
-        }
+        try importer.importContent(request, into: &attributes)
       } catch {
-        failure = error.description
+        failure = "\(error)"
       }
     }
     return FileRecord(

@@ -53,6 +53,9 @@ public struct AttributeSet: Sendable, Equatable {
   public var lastUsed: Date?
   public var added: Date?
   public var authors: [String] = []
+  /// What only some types have, by Core Spotlight's names: `pixelWidth`,
+  /// `cameraModel`, `pageCount`, `recipients`, … (stored as `customAttributes`).
+  public var extra: [String: AttributeValue] = [:]
 
   public init(displayName: String) { self.displayName = displayName }
 
@@ -80,5 +83,33 @@ public struct AttributeSet: Sendable, Equatable {
       if count >= descriptionLimit { break }
     }
     return out.isEmpty ? nil : out
+  }
+}
+
+/// The value of a type-specific attribute.
+public enum AttributeValue: Sendable, Equatable {
+  case string(String)
+  case strings([String])
+  case number(Double)
+  case date(Date)
+
+  /// The words a user may search for (names, models, addresses), if any.
+  public var searchableText: String? {
+    switch self {
+    case .string(let text): return text
+    case .strings(let texts): return texts.joined(separator: " ")
+    case .number, .date: return nil
+    }
+  }
+
+  /// The value as JSON: dates as ISO 8601 text.
+  public var jsonValue: Any {
+    switch self {
+    case .string(let text): return text
+    case .strings(let texts): return texts
+    case .number(let number):
+      return number.rounded() == number && abs(number) < 1e15 ? Int64(number) : number
+    case .date(let date): return ISO8601DateFormatter().string(from: date)
+    }
   }
 }

@@ -32,6 +32,7 @@ public struct IndexWriter {
       added, Int64(bitPattern: record.status.device), Int64(bitPattern: record.status.inode),
       record.status.modified, record.status.changed, record.status.isDirectory,
       record.hidden, record.path.depth, generation, record.extractionError,
+      Self.json(attributes.extra),
     ]
     let rowID: Int64
     let outcome: UpsertOutcome
@@ -43,7 +44,7 @@ public struct IndexWriter {
             contentType = ?, contentTypeTree = ?, kind = ?, kindClasses = ?, keywords = ?,
             contentDescription = ?, thumbnailPath = ?, authors = ?, size = ?, created = ?,
             modified = ?, added = ?, device = ?, inode = ?, mtimeNs = ?, ctimeNs = ?, isFolder = ?,
-            hidden = ?, depth = ?, generation = ?, extractionError = ?
+            hidden = ?, depth = ?, generation = ?, extractionError = ?, customAttributes = ?
           WHERE rowid = \(rowID)
           """
       ).execute(arguments: arguments)
@@ -55,8 +56,8 @@ public struct IndexWriter {
           INSERT INTO item (id, domain, uri, path, displayName, title, contentType,
             contentTypeTree, kind, kindClasses, keywords, contentDescription, thumbnailPath,
             authors, size, created, modified, added, device, inode, mtimeNs, ctimeNs, isFolder,
-            hidden, depth, generation, extractionError)
-          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            hidden, depth, generation, extractionError, customAttributes)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
           """
       ).execute(arguments: arguments)
       rowID = db.lastInsertedRowID
@@ -64,7 +65,11 @@ public struct IndexWriter {
     }
     try insertText(
       rowID, name: Self.nameText(attributes.displayName),
-      keywords: SearchText.fold(Self.keywordText(attributes.keywords, title: attributes.title)),
+      keywords: SearchText.fold(
+        Self.keywordText(
+          attributes.keywords + attributes.authors
+            + attributes.extra.keys.sorted().compactMap { attributes.extra[$0]?.searchableText },
+          title: attributes.title)),
       path: SearchText.fold(record.path.string),
       content: Self.contentText(attributes.textContent ?? ""))
     try clearFailure(record.path)
@@ -76,7 +81,8 @@ public struct IndexWriter {
     let pathData = Data(path.bytes)
     guard
       let row = try Row.fetchOne(
-        db, sql: "SELECT rowid, title FROM item WHERE path = ?", arguments: [pathData])
+        db, sql: "SELECT rowid, title, authors, customAttributes FROM item WHERE path = ?",
+        arguments: [pathData])
     else { return }
     let rowID: Int64 = row["rowid"]
     try db.execute(
@@ -88,7 +94,8 @@ public struct IndexWriter {
         Self.json(keywords), status.changed, status.modified,
         Double(status.modified) / 1e9, generation, rowID,
       ])
-    let text = SearchText.fold(Self.keywordText(keywords, title: row["title"]))
+    let kept = Self.strings(inJSON: row["authors"]) + Self.strings(inJSON: row["customAttributes"])
+    let text = SearchText.fold(Self.keywordText(keywords + kept, title: row["title"]))
     for table in ["item_text", "item_name"] {
       try db.execute(
         sql: "UPDATE \(table) SET keywords = ? WHERE rowid = ?", arguments: [text, rowID])
@@ -306,6 +313,34 @@ public struct IndexWriter {
 
   static func spaced(_ words: [String]) -> String {
     words.isEmpty ? "" : " " + words.joined(separator: " ") + " "
+  }
+
+  /// The strings of a stored JSON array or object (authors, custom attributes).
+  static func strings(inJSON text: String?) -> [String] {
+    guard let data = text?.data(using: .utf8),
+      let value = try? JSONSerialization.jsonObject(with: data)
+    else { return [] }
+    func collect(_ value: Any) -> [String] {
+      switch value {
+      // Dates are stored as ISO 8601 text: not words anyone searches for.
+      case let text as String:
+        return text.wholeMatch(of: /\d{4}-\d\d-\d\dT.*/) == nil ? [text] : []
+      case let array as [Any]: return array.flatMap(collect)
+      case let object as [String: Any]: return object.keys.sorted().flatMap { collect(object[$0]!) }
+      default: return []
+      }
+    }
+    return collect(value)
+  }
+
+  /// Type-specific attributes as a JSON object, nil when there are none.
+  static func json(_ extra: [String: AttributeValue]) -> String? {
+    guard !extra.isEmpty,
+      let data = try? JSONSerialization.data(
+        withJSONObject: extra.mapValues(\.jsonValue), options: [.sortedKeys]),
+      let text = String(data: data, encoding: .utf8)
+    else { return nil }
+    return text
   }
 
   static func json(_ strings: [String]) -> String {

@@ -191,7 +191,10 @@ final class Instance: @unchecked Sendable {
   }
 
   func write(_ relative: String, bytes: [UInt8]) throws {
-    try Data(bytes).write(to: URL(fileURLWithPath: path(relative)))
+    let full = path(relative)
+    try FileManager.default.createDirectory(
+      atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+    try Data(bytes).write(to: URL(fileURLWithPath: full))
   }
 
   func mkdir(_ relative: String) throws {

@@ -1,0 +1,240 @@
+import Foundation
+import LimelightModel
+import ZIPFoundation
+
+/// OpenDocument (odt, ods, odp), Office Open XML (docx, xlsx, pptx) and EPUB:
+/// ZIP containers of XML. Reads the document properties and the text, never
+/// writing to disk, and never expanding more than the limits allow (a
+/// compression bomb stops at the cap).
+public struct OfficeImporter: ContentImporter {
+  public var contentTypes: [String] {
+    [
+      "application/vnd.oasis.opendocument.text", "application/vnd.oasis.opendocument.spreadsheet",
+      "application/vnd.oasis.opendocument.presentation",
+      "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+      "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+      "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+      "application/epub+zip",
+    ]
+  }
+
+  public init() {}
+
+  public func importContent(_ request: ImportRequest, into attributes: inout AttributeSet) throws {
+    guard request.size <= Int64(request.limits.maxDocumentBytes) else {
+      throw ImportFailure.tooLarge(request.size, limit: request.limits.maxDocumentBytes)
+    }
+    // A member whose data runs past the end of the file sends the ZIP reader
+    // into an endless loop: check every member's bounds first.
+    try ZipDirectory.validate(
+      try FileSystem.readPrefix(request.path, limit: request.limits.maxDocumentBytes))
+    let archive: Archive
+    do {
+      archive = try Archive(url: URL(fileURLWithPath: request.path.string), accessMode: .read)
+    } catch {
+      throw ImportFailure.malformed("not a readable ZIP container")
+    }
+    var reader = MemberReader(archive: archive, limits: request.limits)
+    let tree = request.contentTypeTree
+    if tree.contains("application/epub+zip") {
+      try readEPUB(&reader, into: &attributes)
+    } else if tree.contains(where: { $0.hasPrefix("application/vnd.oasis.opendocument.") }) {
+      try readOpenDocument(&reader, into: &attributes)
+    } else {
+      try readOfficeOpenXML(&reader, into: &attributes)
+    }
+    if let text = attributes.textContent {
+      attributes.textContent = String(text.utf8.prefix(request.limits.maxTextBytes)) ?? text
+      if attributes.contentDescription == nil {
+        attributes.contentDescription = AttributeSet.summary(of: text)
+      }
+    }
+  }
+
+  // MARK: - The three families
+
+  func readOpenDocument(_ reader: inout MemberReader, into attributes: inout AttributeSet) throws {
+    if let meta = try reader.text("meta.xml") {
+      let parsed = MarkupText(
+        meta,
+        keep: ["title", "creator", "initial-creator", "keyword", "subject", "description"],
+        attributesOf: ["document-statistic"])
+      Self.applyDublinCore(parsed, to: &attributes)
+      attributes.keywords += parsed.elements["keyword"] ?? []
+      if let pages = parsed.tags["document-statistic"]?.first?["page-count"].flatMap(Int.init) {
+        attributes.extra["pageCount"] = .number(Double(pages))
+      }
+    }
+    guard let content = try reader.text("content.xml") else {
+      throw ImportFailure.malformed("no content.xml")
+    }
+    attributes.textContent = MarkupText(content).text
+  }
+
+  func readOfficeOpenXML(_ reader: inout MemberReader, into attributes: inout AttributeSet) throws {
+    if let core = try reader.text("docProps/core.xml") {
+      let parsed = MarkupText(
+        core, keep: ["title", "creator", "keywords", "subject", "description", "lastmodifiedby"])
+      Self.applyDublinCore(parsed, to: &attributes)
+      for list in parsed.elements["keywords"] ?? [] {
+        attributes.keywords += list.split(whereSeparator: { $0 == "," || $0 == ";" })
+          .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+      }
+    }
+    if let app = try reader.text("docProps/app.xml") {
+      let parsed = MarkupText(app, keep: ["pages", "slides"])
+      if let pages = (parsed.elements["pages"] ?? parsed.elements["slides"])?.first.flatMap({
+        Int($0)
+      }) {
+        attributes.extra["pageCount"] = .number(Double(pages))
+      }
+    }
+    // The text parts, in reading order: the document body, shared strings of a
+    // workbook, slides by number.
+    let names = reader.memberNames
+    var parts = ["word/document.xml", "xl/sharedStrings.xml"].filter(names.contains)
+    parts += names.filter { $0.hasPrefix("ppt/slides/slide") && $0.hasSuffix(".xml") }
+      .sorted { $0.slideNumber < $1.slideNumber }
+    guard !parts.isEmpty else { throw ImportFailure.malformed("no document part") }
+    var text = ""
+    for part in parts {
+      guard let xml = try reader.text(part) else { continue }
+      text += MarkupText(xml).text + "\n"
+      if text.utf8.count > reader.limits.maxTextBytes { break }
+    }
+    attributes.textContent = text
+  }
+
+  func readEPUB(_ reader: inout MemberReader, into attributes: inout AttributeSet) throws {
+    guard let container = try reader.text("META-INF/container.xml"),
+      let opfPath = MarkupText(container, attributesOf: ["rootfile"]).tags["rootfile"]?.first?[
+        "full-path"],
+      let opf = try reader.text(opfPath)
+    else { throw ImportFailure.malformed("no package document") }
+    let package = MarkupText(
+      opf, keep: ["title", "creator", "subject", "description"], attributesOf: ["item", "itemref"])
+    Self.applyDublinCore(package, to: &attributes)
+    attributes.keywords += package.elements["subject"] ?? []
+    let base = opfPath.contains("/") ? String(opfPath[...opfPath.lastIndex(of: "/")!]) : ""
+    var hrefs: [String: String] = [:]
+    for item in package.tags["item"] ?? [] {
+      if let id = item["id"], let href = item["href"] { hrefs[id] = href }
+    }
+    var text = ""
+    for ref in package.tags["itemref"] ?? [] {
+      guard let id = ref["idref"], let href = hrefs[id],
+        let chapter = try reader.text(base + (href.removingPercentEncoding ?? href))
+      else { continue }
+      text += MarkupText(chapter).text + "\n"
+      if text.utf8.count > reader.limits.maxTextBytes { break }
+    }
+    attributes.textContent = text
+  }
+
+  /// Title, authors, subject and description from Dublin Core elements.
+  static func applyDublinCore(_ parsed: MarkupText, to attributes: inout AttributeSet) {
+    if let title = parsed.elements["title"]?.first, !title.isEmpty {
+      attributes.title = String(title.prefix(AttributeSet.descriptionLimit))
+    }
+    var authors: [String] = []
+    for name in (parsed.elements["creator"] ?? []) + (parsed.elements["initial-creator"] ?? [])
+    where !authors.contains(name) {
+      authors.append(name)
+    }
+    attributes.authors = Array(authors.prefix(20))
+    if let subject = parsed.elements["subject"]?.first {
+      attributes.extra["subject"] = .string(subject)
+    }
+    if let description = parsed.elements["description"]?.first {
+      attributes.contentDescription = AttributeSet.summary(of: description)
+    }
+  }
+}
+
+/// Reads members of a ZIP archive as text, within the limits: at most
+/// `maxExpandedBytes` in all, whatever the archive's directory claims.
+struct MemberReader {
+  let archive: Archive
+  let limits: ImportLimits
+  var expanded = 0
+
+  init(archive: Archive, limits: ImportLimits) {
+    self.archive = archive
+    self.limits = limits
+  }
+
+  var memberNames: [String] {
+    var names: [String] = []
+    for entry in archive {
+      names.append(entry.path)
+      if names.count >= limits.maxMembers { break }
+    }
+    return names
+  }
+
+  /// The member's text (UTF-8), nil when there is no such member.
+  mutating func text(_ path: String) throws -> String? {
+    guard let entry = archive[path], entry.type == .file else { return nil }
+    var bytes: [UInt8] = []
+    let budget = limits.maxExpandedBytes - expanded
+    do {
+      _ = try archive.extract(entry, skipCRC32: true) { chunk in
+        guard bytes.count + chunk.count <= budget else {
+          throw ImportFailure.tooLarge(Int64(bytes.count + chunk.count), limit: budget)
+        }
+        bytes += chunk
+      }
+    } catch let failure as ImportFailure {
+      throw failure
+    } catch {
+      throw ImportFailure.malformed("\(path) cannot be expanded")
+    }
+    expanded += bytes.count
+    return String(decoding: bytes, as: UTF8.self)
+  }
+}
+
+extension String {
+  /// The number in "ppt/slides/slide12.xml".
+  fileprivate var slideNumber: Int {
+    Int(self.filter(\.isNumber)) ?? 0
+  }
+}
+
+/// A check of a ZIP file's central directory: every member's data must lie
+/// inside the file. Cheap (the directory is at the end), bounded, and run
+/// before any member is expanded.
+enum ZipDirectory {
+  static func validate(_ bytes: [UInt8]) throws {
+    let reader = ByteReader(bytes)
+    // The end-of-central-directory record: within the last 64 KiB + 22 bytes.
+    var end: Int?
+    var at = bytes.count - 22
+    while at >= max(0, bytes.count - 65_557) {
+      if reader.u32(at, little: true) == 0x0605_4B50 {
+        end = at
+        break
+      }
+      at -= 1
+    }
+    guard let end, let count = reader.u16(end + 10, little: true),
+      let directory = reader.u32(end + 16, little: true)
+    else { throw ImportFailure.malformed("no ZIP directory") }
+    var entry = directory
+    for _ in 0..<count {
+      guard reader.u32(entry, little: true) == 0x0201_4B50,
+        let compressed = reader.u32(entry + 20, little: true),
+        let nameLength = reader.u16(entry + 28, little: true),
+        let extraLength = reader.u16(entry + 30, little: true),
+        let commentLength = reader.u16(entry + 32, little: true),
+        let local = reader.u32(entry + 42, little: true),
+        compressed != 0xFFFF_FFFF, local != 0xFFFF_FFFF,
+        reader.u32(local, little: true) == 0x0403_4B50,
+        let localName = reader.u16(local + 26, little: true),
+        let localExtra = reader.u16(local + 28, little: true),
+        local + 30 + localName + localExtra + compressed <= bytes.count
+      else { throw ImportFailure.malformed("a ZIP member lies outside the file") }
+      entry += 46 + nameLength + extraLength + commentLength
+    }
+  }
+}

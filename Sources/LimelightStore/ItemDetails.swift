@@ -1,0 +1,86 @@
+import Foundation
+import GRDB
+import LimelightModel
+
+/// Every stored attribute of one item, in a fixed order (what `limelight show`
+/// prints, like `mdls`).
+public struct ItemDetails: Sendable {
+  /// Attribute names and values; nil values are attributes the item lacks.
+  public var fields: [(name: String, value: AttributeValue?)]
+
+  /// How an item is named on the command line.
+  public enum Key: Sendable {
+    case path(RawPath)
+    case uri(String)
+    case id(String)
+  }
+
+  static func fetch(_ db: Database, key: Key) throws -> ItemDetails? {
+    let row: Row?
+    switch key {
+    case .path(let path):
+      row = try Row.fetchOne(
+        db, sql: "SELECT * FROM item WHERE path = ?", arguments: [Data(path.bytes)])
+    case .uri(let uri):
+      row = try Row.fetchOne(db, sql: "SELECT * FROM item WHERE uri = ?", arguments: [uri])
+    case .id(let id):
+      row = try Row.fetchOne(db, sql: "SELECT * FROM item WHERE id = ?", arguments: [id])
+    }
+    return row.map(ItemDetails.init(row:))
+  }
+
+  init(row: Row) {
+    func text(_ column: String) -> AttributeValue? {
+      (row[column] as String?).map(AttributeValue.string)
+    }
+    func date(_ column: String) -> AttributeValue? {
+      (row[column] as Double?).map { .date(Date(timeIntervalSince1970: $0)) }
+    }
+    func number(_ column: String) -> AttributeValue? {
+      (row[column] as Double?).map(AttributeValue.number)
+    }
+    func list(_ column: String) -> AttributeValue? {
+      let values = IndexWriter.strings(inJSON: row[column])
+      return values.isEmpty ? nil : .strings(values)
+    }
+    func words(_ column: String) -> AttributeValue? {
+      let values = (row[column] as String? ?? "").split(separator: " ").map(String.init)
+      return values.isEmpty ? nil : .strings(values)
+    }
+    let path = (row["path"] as Data?).map { RawPath(bytes: Array($0)).string }
+    fields = [
+      ("id", text("id")), ("domain", text("domain")), ("uri", text("uri")),
+      ("path", path.map(AttributeValue.string)), ("displayName", text("displayName")),
+      ("title", text("title")), ("contentType", text("contentType")),
+      ("contentTypeTree", words("contentTypeTree")), ("kind", text("kind")),
+      ("kindClasses", words("kindClasses")), ("keywords", list("keywords")),
+      ("authors", list("authors")), ("contentDescription", text("contentDescription")),
+      ("thumbnailPath", text("thumbnailPath")), ("size", number("size")),
+      ("contentCreationDate", date("created")), ("contentModificationDate", date("modified")),
+      ("lastUsedDate", date("lastUsed")), ("addedDate", date("added")),
+      ("useCount", number("useCount")), ("expirationDate", date("expirationDate")),
+      ("hidden", (row["hidden"] as Bool?).map { .string($0 ? "yes" : "no") }),
+      ("generation", number("generation")), ("extractionError", text("extractionError")),
+    ]
+    // Type-specific attributes, by name.
+    if let json = row["customAttributes"] as String?, let data = json.data(using: .utf8),
+      let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+    {
+      for name in object.keys.sorted() {
+        switch object[name] {
+        case let text as String: fields.append((name, .string(text)))
+        case let texts as [String]: fields.append((name, .strings(texts)))
+        case let number as NSNumber: fields.append((name, .number(number.doubleValue)))
+        default: break
+        }
+      }
+    }
+  }
+}
+
+extension IndexStore {
+  /// Every attribute of the item a path, URI or id names; nil when there is none.
+  public func details(of key: ItemDetails.Key) throws -> ItemDetails? {
+    try read { db in try ItemDetails.fetch(db, key: key) }
+  }
+}
