@@ -12,6 +12,7 @@ top-1 and top-10 hit rates and mean reciprocal rank per kind for find-in,
 Usage: benchmarks/relevance.py --bin BIN_DIR [--queries N] [WORKDIR]
 """
 import argparse
+import bisect
 import collections
 import glob
 import os
@@ -82,7 +83,23 @@ def build_corpus(root, cache):
 
 
 def words_of(text):
-    return [w for w in re.split(r"[^A-Za-z]+", re.sub(r"([a-z])([A-Z])", r"\1 \2", text)) if w]
+    """The words of a name: runs of letters, split at camelCase humps."""
+    return re.findall(r"[^\W\d_]+", re.sub(r"([a-z])([A-Z])", r"\1 \2", text))
+
+
+class Vocabulary:
+    """Sorted words, for "does any other word start with this?" questions."""
+
+    def __init__(self, words):
+        self.words = sorted(set(words))
+
+    def starting_with(self, prefix, limit=3):
+        i = bisect.bisect_left(self.words, prefix)
+        out = []
+        while i < len(self.words) and self.words[i].startswith(prefix) and len(out) < limit:
+            out.append(self.words[i])
+            i += 1
+        return out
 
 
 def strip_accents(text):
@@ -125,11 +142,16 @@ def text_of(path):
 
 
 def make_cases(root, paths, rng, per_kind):
+    """Known-item queries made from the files. A query must mean its file:
+    typos, abbreviations and initials that are themselves the start of another
+    name word, and text words that start a word of another file, are left out
+    (another file would rightly come first)."""
     name_freq = collections.Counter(w.lower() for p in paths for w in set(words_of(os.path.basename(p))))
     path_words = collections.Counter(w.lower() for p in paths for w in set(words_of(p)))
+    name_vocabulary = Vocabulary(strip_accents(w) for w in name_freq)
     initials_of = lambda p: "".join(x[0] for x in words_of(os.path.splitext(os.path.basename(p))[0])).lower()
     initials_freq = collections.Counter(initials_of(p) for p in paths)
-    # Which files hold which words (Latin words and runs of CJK characters).
+    # Which files hold which words (accents stripped, as a user may type them).
     holders = collections.defaultdict(set)
     texts = {}
     for p in paths:
@@ -137,8 +159,24 @@ def make_cases(root, paths, rng, per_kind):
         if text is None:
             continue
         texts[p] = text
-        for w in set(re.findall(r"\w+", text.lower())):
+        for w in set(re.findall(r"\w+", strip_accents(text.lower()))):
             holders[w].add(p)
+    text_vocabulary = Vocabulary(holders)
+
+    def means_only(word, path):
+        """No other file holds a word starting with `word`."""
+        others = set()
+        i = bisect.bisect_left(text_vocabulary.words, word)
+        while i < len(text_vocabulary.words) and text_vocabulary.words[i].startswith(word):
+            others |= holders[text_vocabulary.words[i]]
+            if len(others) > 1:
+                return False
+            i += 1
+        return others == {path}
+
+    def starts_a_name_word(query):
+        return bool(name_vocabulary.starting_with(query, 1))
+
     # Which files hold each run of three Chinese or Japanese characters.
     cjk_holders = collections.defaultdict(set)
     for p, text in texts.items():
@@ -158,31 +196,41 @@ def make_cases(root, paths, rng, per_kind):
     for path in order:
         name = os.path.basename(path)
         stem, ext = os.path.splitext(name)
-        unique = [w for w in words_of(stem) if len(w) >= 5 and name_freq[w.lower()] == 1]
+        unique = [w for w in words_of(stem) if len(w) >= 5 and w.isascii() and name_freq[w.lower()] == 1]
         if unique:
             w = max(unique, key=len).lower()
             add("exact word", [w], path)
-            add("prefix", [w[:max(4, len(w) - 3)]], path)
-            add("one typo", [typo(w, rng, 1)], path)
-            if len(w) >= 8:
-                add("two typos", [typo(w, rng, 2)], path)
-            if 5 <= len(w) <= 10:
-                add("abbreviation", [abbreviate(w, rng)], path)
+            # As the user types: the shortest prefix (4 letters or more) that
+            # starts no other name word.
+            for n in range(4, len(w)):
+                if name_vocabulary.starting_with(w[:n], 2) == [w]:
+                    add("prefix", [w[:n]], path)
+                    break
+            for kind, edits, shortest in [("one typo", 1, 5), ("two typos", 2, 8)]:
+                if len(w) >= shortest:
+                    t = typo(w, rng, edits)
+                    if t != w and not starts_a_name_word(t):
+                        add(kind, [t], path)
+            if 6 <= len(w) <= 10:
+                a = abbreviate(w, rng)
+                if not starts_a_name_word(a):
+                    add("abbreviation", [a], path)
             if ext:
                 add("filtered", [w, f"ext:{ext[1:]}"], path)
         parts = words_of(stem)
-        if len(parts) >= 3 and initials_freq[initials_of(path)] == 1:
-            add("initials", [initials_of(path)], path)
+        initials = initials_of(path)
+        if len(parts) >= 3 and initials_freq[initials] == 1 and not starts_a_name_word(initials):
+            add("initials", [initials], path)
         text = texts.get(path)
         if text:
             rare = sorted(w for w in set(re.findall(r"[A-Za-z]{7,}", text))
-                          if path_words[w.lower()] == 0 and holders[w.lower()] == {path})
+                          if path_words[w.lower()] == 0 and means_only(w.lower(), path))
             if rare:
                 add("content word", [rng.choice(rare).lower()], path)
             accented = sorted(w for w in set(re.findall(r"\w{5,}", text))
-                              if strip_accents(w) != w and w.isalpha() and w.lower() in holders
-                              and holders[w.lower()] == {path} and w.isascii() is False
-                              and all(ord(c) < 0x250 for c in w))
+                              if strip_accents(w) != w and w.isalpha()
+                              and all(ord(c) < 0x250 for c in w)
+                              and means_only(strip_accents(w.lower()), path))
             if accented:
                 add("accent-stripped", [strip_accents(rng.choice(accented)).lower()], path)
             cjk = sorted(set(re.findall(r"[\u4e00-\u9fff\u3040-\u30ff]{4,}", text)))

@@ -7,13 +7,18 @@ public enum NameWords {
     let split = humps(name)
     var text = split == name ? name : name + " " + split
     if let initials = initials(name) { text += " " + initials }
+    if let letters = initials(name, skippingNumbers: true), letters != initials(name) {
+      text += " " + letters
+    }
     return text
   }
 
   /// The first letters of the words of a name without its extension, when it
   /// has at least two ("Natural Bridges State Park.jpg" → "nbsp"), so that
   /// typing the initials finds it.
-  public static func initials(_ name: String) -> String? {
+  /// With `skippingNumbers`, words that are numbers are left out
+  /// ("e2fsck.conf" → "efc" as well as "e2fc").
+  public static func initials(_ name: String, skippingNumbers: Bool = false) -> String? {
     var stem = Substring(name)
     if let dot = stem.lastIndex(of: "."), dot != stem.startIndex,
       stem.distance(from: dot, to: stem.endIndex) <= 6
@@ -21,6 +26,7 @@ public enum NameWords {
       stem = stem[..<dot]
     }
     let words = humps(String(stem)).split { !$0.isLetter && !$0.isNumber }
+      .filter { !skippingNumbers || !$0.allSatisfy(\.isNumber) }
     guard words.count >= 2 else { return nil }
     return String(words.compactMap(\.first)).lowercased()
   }

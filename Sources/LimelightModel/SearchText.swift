@@ -50,23 +50,35 @@ public enum SearchText {
     }
   }
 
-  /// 1 Han, 2 hiragana, 3 katakana, 4 hangul; 0 for the prolonged sound mark,
-  /// which continues whatever kana it follows.
-  static func scriptClass(_ scalar: Unicode.Scalar) -> Int {
+  /// 1 Han, 2 hiragana, 3 katakana, 4 hangul, 5 Cyrillic, 6 Greek, 7 other
+  /// alphabets with a Latin transliteration (Arabic, Hebrew, Armenian,
+  /// Georgian, Thai, Devanagari); 0 for the prolonged sound mark, which
+  /// continues whatever kana it follows; nil for everything else.
+  static func scriptClass(_ scalar: Unicode.Scalar) -> Int? {
     switch scalar.value {
     case 0x30FC: return 0
     case 0x3040...0x309F: return 2
     case 0x30A0...0x30FF, 0x31F0...0x31FF: return 3
     case 0xAC00...0xD7AF: return 4
-    default: return 1
+    case 0x0400...0x052F: return 5
+    case 0x0370...0x03FF, 0x1F00...0x1FFF: return 6
+    case 0x0530...0x058F, 0x0590...0x05FF, 0x0600...0x06FF, 0x0900...0x097F, 0x0E00...0x0E7F,
+      0x10A0...0x10FF:
+      return scalar.properties.isAlphabetic ? 7 : nil
+    default: return isCJK(scalar) ? 1 : nil
     }
   }
 
   /// The Latin reading of the Chinese, Japanese and Korean runs in a text
   /// (pinyin without tones, romaji), each run both syllable by syllable and run
-  /// together ("星球" → "xing qiu xingqiu"), so that "xingqiu" and "qiu" find it;
-  /// nil when there are none. Reads at most `limit` characters of such runs.
-  public static func romanized(_ text: String, limit: Int = 20_000) -> String? {
+  /// together ("星球" → "xing qiu xingqiu"), so that "xingqiu" and "qiu" find it,
+  /// and of words in other alphabets (Москва → "moskva"); nil when there are
+  /// none. `fromEverySyllable` also runs each run together from every syllable
+  /// on ("wendang" then finds 中文文档, for names). Reads at most `limit`
+  /// characters of such runs.
+  public static func romanized(
+    _ text: String, limit: Int = 20_000, fromEverySyllable: Bool = false
+  ) -> String? {
     if text.utf8.allSatisfy({ $0 < 0x80 }) { return nil }
     // Runs of one script each: ICU glues kana to the syllable before it otherwise.
     var runs: [String] = []
@@ -74,8 +86,7 @@ public enum SearchText {
     var currentScript = 0
     var total = 0
     for scalar in text.unicodeScalars {
-      if isCJK(scalar) {
-        let script = scriptClass(scalar)
+      if let script = scriptClass(scalar) {
         if !current.isEmpty && script != 0 && script != currentScript {
           runs.append(String(current))
           current = String.UnicodeScalarView()
@@ -102,7 +113,10 @@ public enum SearchText {
       let words = syllables.split { !$0.isLetter && !$0.isNumber }
       guard !words.isEmpty else { continue }
       out.append(words.joined(separator: " "))
-      if words.count > 1 { out.append(words.joined()) }
+      if words.count > 1 {
+        let starts = fromEverySyllable ? Array(0..<min(words.count - 1, 12)) : [0]
+        for start in starts { out.append(words[start...].joined()) }
+      }
     }
     return out.isEmpty ? nil : out.joined(separator: " ")
   }

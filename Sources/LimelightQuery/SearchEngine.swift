@@ -149,7 +149,15 @@ public struct SearchEngine: Sendable {
   static let order =
     " score + item.depth * 0.05 - min(item.useCount, 20) * 0.5 - (item.modified > ?) * 0.5,"
     + " item.modified DESC, item.displayName, item.rowid"
-  static let nameScore = "-10.0 / (1.0 + length(item.displayName) / 10.0)"
+  /// A name match scores by the length of the name without its extension
+  /// (the closer the words cover it, the better: BM25 on a short field), files
+  /// a little ahead of folders of the same name.
+  static let nameScore = """
+    -10.0 / (1.0 + (CASE WHEN instr(item.displayName, '.') > 1
+      THEN length(rtrim(item.displayName, '\(extensionCharacters)')) - 1
+      ELSE length(item.displayName) END) / 10.0) + item.isFolder * 0.3
+    """
+  static let extensionCharacters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 
   /// The statements that list the results, best first, run in turn until
   /// enough results are found (each gets a `LIMIT` for what is still missing). Queries whose words all fit the name index run

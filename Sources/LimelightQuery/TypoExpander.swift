@@ -74,6 +74,7 @@ struct TypoExpander {
     var found: [String: Int] = [:]
     let keys = Array(TermDeletions.deletions(of: letters, depth: allowed))
     var close: [String] = []
+    var abbreviated: [String] = []
     for chunk in stride(from: 0, to: keys.count, by: 400) {
       let slice = Array(keys[chunk..<min(chunk + 400, keys.count)])
       let marks = Array(repeating: "?", count: slice.count).joined(separator: ",")
@@ -82,14 +83,16 @@ struct TypoExpander {
         arguments: StatementArguments(slice))
       where term != word {
         let candidate = Array(term)
-        if Self.distance(letters, candidate, limit: allowed) <= allowed
-          || Self.abbreviates(letters, candidate)
-        {
+        if Self.distance(letters, candidate, limit: allowed) <= allowed {
           close.append(term)
+        } else if Self.abbreviates(letters, candidate) {
+          abbreviated.append(term)
         }
       }
     }
+    // A typo is the likelier reading; abbreviations only when there is none.
     found = try documentCounts(close, table: "item_name_vocab")
+    if found.isEmpty { found = try documentCounts(abbreviated, table: "item_name_vocab") }
     if found.isEmpty {
       found = try documentCounts(Self.oneEditCandidates(letters), table: "item_vocab")
       if letters.count >= 8 { try found.merge(twoEditTextTerms(letters)) { a, _ in a } }

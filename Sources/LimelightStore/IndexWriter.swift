@@ -354,7 +354,7 @@ public struct IndexWriter {
   /// Latin reading of its Chinese or Japanese characters.
   static func nameText(_ name: String) -> String {
     let text = SearchText.fold(NameWords.searchableName(name))
-    return SearchText.romanized(name).map { text + " " + $0 } ?? text
+    return SearchText.romanized(name, fromEverySyllable: true).map { text + " " + $0 } ?? text
   }
 
   /// What the content column holds: the text, and the Latin reading of its

@@ -55,6 +55,14 @@ import Testing
       #expect(try instance.findPaths(query) == film, "\(query)")
     }
     #expect(try instance.findPaths("球星").isEmpty)
+    // Words in other alphabets by their Latin spelling; a name from any syllable on.
+    try instance.write("Trips/Москва.txt", "")
+    try instance.write("Trips/Ελλάδα.txt", "")
+    try instance.write("Docs/中文文档说明.txt", "")
+    try instance.indexOnce()
+    #expect(try instance.findPaths("moskva") == ["Trips/Москва.txt"])
+    #expect(try instance.findPaths("ellada") == ["Trips/Ελλάδα.txt"])
+    #expect(try instance.findPaths("wendang") == ["Docs/中文文档说明.txt"])
   }
 
   @Test func initialsOfNames() throws {
@@ -77,7 +85,8 @@ import Testing
   }
 
   /// Where it matched (name, keywords, path, text), then how (a whole word before
-  /// a prefix), then the shorter name, then shallow before deep.
+  /// a prefix), then the shorter name (without its extension; a file before a
+  /// folder of the same name), then shallow before deep.
   @Test func rankingOrderOnFixedFixtures() throws {
     let ranked = try Instance()
     try ranked.config("index-hidden = yes\n")
@@ -93,7 +102,7 @@ import Testing
     let order = try ranked.findPaths("beacon")
     #expect(
       order == [
-        "Beacon", "beacon.txt", "Deep/er/still/beacon.txt", "beacon and a much longer name.txt",
+        "beacon.txt", "Deep/er/still/beacon.txt", "Beacon", "beacon and a much longer name.txt",
         "beaconing-station.txt", "titled.md", "Beacon/notes.txt", "text.txt",
         ".beacon-hidden.txt",
       ])
