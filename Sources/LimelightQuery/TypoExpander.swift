@@ -70,7 +70,9 @@ struct TypoExpander {
   /// is close, text terms one edit away looked up one candidate at a time.
   func variants(of word: String) throws -> [String] {
     let letters = Array(word)
-    let allowed = letters.count >= 8 ? 2 : 1
+    // Two edits in words of eight letters or more: a typed word of seven may
+    // be one of eight that lost a letter.
+    let allowed = letters.count >= 7 ? 2 : 1
     var found: [String: Int] = [:]
     let keys = Array(TermDeletions.deletions(of: letters, depth: allowed))
     var close: [String] = []
@@ -83,7 +85,8 @@ struct TypoExpander {
         arguments: StatementArguments(slice))
       where term != word {
         let candidate = Array(term)
-        if Self.distance(letters, candidate, limit: allowed) <= allowed {
+        let edits = Self.distance(letters, candidate, limit: allowed)
+        if edits <= 1 || (edits == 2 && max(letters.count, candidate.count) >= 8) {
           close.append(term)
         } else if Self.abbreviates(letters, candidate) {
           abbreviated.append(term)
@@ -95,7 +98,7 @@ struct TypoExpander {
     if found.isEmpty { found = try documentCounts(abbreviated, table: "item_name_vocab") }
     if found.isEmpty {
       found = try documentCounts(Self.oneEditCandidates(letters), table: "item_vocab")
-      if letters.count >= 8 { try found.merge(twoEditTextTerms(letters)) { a, _ in a } }
+      if letters.count >= 7 { try found.merge(twoEditTextTerms(letters)) { a, _ in a } }
     }
     found[word] = nil
     return found.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
@@ -118,7 +121,10 @@ struct TypoExpander {
       ])
     {
       let term: String = row["term"]
-      if Self.distance(letters, Array(term), limit: 2) <= 2 { found[term] = row["doc"] }
+      let edits = Self.distance(letters, Array(term), limit: 2)
+      if edits <= 1 || (edits == 2 && max(letters.count, term.count) >= 8) {
+        found[term] = row["doc"]
+      }
     }
     return found
   }
@@ -181,28 +187,41 @@ struct TypoExpander {
     return out.sorted()
   }
 
-  /// Optimal string alignment distance (Damerau–Levenshtein with adjacent
-  /// transpositions), giving up above `limit`.
+  /// Damerau–Levenshtein distance (insertions, deletions, substitutions and
+  /// transpositions, which may combine: "iwosspace" is two edits from
+  /// "iswspace"), or `limit + 1` when it is more than `limit`.
   static func distance(_ a: [Character], _ b: [Character], limit: Int) -> Int {
     if abs(a.count - b.count) > limit { return limit + 1 }
-    var previous2 = [Int](repeating: 0, count: b.count + 1)
-    var previous = Array(0...b.count)
-    var current = [Int](repeating: 0, count: b.count + 1)
-    for i in 1...max(1, a.count) where !a.isEmpty {
-      current[0] = i
-      var rowMin = current[0]
-      for j in 1...max(1, b.count) where !b.isEmpty {
-        let cost = a[i - 1] == b[j - 1] ? 0 : 1
-        var value = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
-        if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-          value = min(value, previous2[j - 2] + 1)
-        }
-        current[j] = value
-        rowMin = min(rowMin, value)
-      }
-      if rowMin > limit { return limit + 1 }
-      (previous2, previous, current) = (previous, current, previous2)
+    if a.isEmpty || b.isEmpty { return min(max(a.count, b.count), limit + 1) }
+    let infinity = a.count + b.count
+    var lastRow: [Character: Int] = [:]
+    // d[i + 1][j + 1] is the distance between a.prefix(i) and b.prefix(j).
+    var d = Array(repeating: Array(repeating: 0, count: b.count + 2), count: a.count + 2)
+    d[0][0] = infinity
+    for i in 0...a.count {
+      d[i + 1][0] = infinity
+      d[i + 1][1] = i
     }
-    return a.isEmpty ? b.count : b.isEmpty ? a.count : previous[b.count]
+    for j in 0...b.count {
+      d[0][j + 1] = infinity
+      d[1][j + 1] = j
+    }
+    for i in 1...a.count {
+      var lastColumn = 0
+      for j in 1...b.count {
+        let i1 = lastRow[b[j - 1]] ?? 0
+        let j1 = lastColumn
+        var cost = 1
+        if a[i - 1] == b[j - 1] {
+          cost = 0
+          lastColumn = j
+        }
+        d[i + 1][j + 1] = min(
+          d[i][j] + cost, d[i + 1][j] + 1, d[i][j + 1] + 1,
+          d[i1][j1] + (i - i1 - 1) + 1 + (j - j1 - 1))
+      }
+      lastRow[a[i - 1]] = i
+    }
+    return min(d[a.count + 1][b.count + 1], limit + 1)
   }
 }

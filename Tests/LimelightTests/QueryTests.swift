@@ -198,6 +198,7 @@ import Testing
     #expect(d("quicks", "quick") == 1)  // deletion
     #expect(d("quack", "quick") == 1)  // substitution
     #expect(d("lighthuoes", "lighthouse") == 2)
+    #expect(d("iwosspace", "iswspace") == 2)  // a letter added between swapped ones
     #expect(d("abc", "xyzw") == 4)
   }
 
