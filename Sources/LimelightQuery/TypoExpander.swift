@@ -86,7 +86,7 @@ struct TypoExpander {
       where term != word {
         let candidate = Array(term)
         let edits = Self.distance(letters, candidate, limit: allowed)
-        if edits <= 1 || (edits == 2 && max(letters.count, candidate.count) >= 8) {
+        if edits <= 1 || (allowed == 2 && edits == 2 && max(letters.count, candidate.count) >= 8) {
           close.append(term)
         } else if Self.abbreviates(letters, candidate) {
           abbreviated.append(term)

@@ -115,7 +115,11 @@ import Testing
     try names.write("Documents/README.md", "")
     try names.write("Photos/Yellowstone-summer.jpg", "")
     try names.write("Photos/Yosemite.jpg", "")
+    try names.write("Notes/content.txt", "")
+    try names.write("Notes/constant.txt", "")
     try names.indexOnce()
+    // One edit in a word of six letters, never two.
+    #expect(try names.findPaths("contnt") == ["Notes/content.txt"])
     #expect(try names.findPaths("rdme") == ["Documents/README.md"])
     #expect(try names.findPaths("yelowstnoe") == ["Photos/Yellowstone-summer.jpg"])  // two edits
     #expect(try names.findPaths("yosmite") == ["Photos/Yosemite.jpg"])  // one edit
