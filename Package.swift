@@ -20,6 +20,8 @@ let package = Package(
   targets: [
     // libmagic, from Debian's libmagic-dev.
     .systemLibrary(name: "CMagic", pkgConfig: "libmagic", providers: [.apt(["libmagic-dev"])]),
+    // zlib, from Debian's zlib1g-dev: inflating ZIP members within limits.
+    .systemLibrary(name: "CInflate", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
     // Linux headers the Glibc module leaves out (extended attributes).
     .systemLibrary(name: "CLinux"),
     // The item model, paths, MIME database and configuration: no SQLite, no I/O beyond reading files.
@@ -34,7 +36,7 @@ let package = Package(
     // format holds (one importer per family of content types).
     .target(
       name: "LimelightImport",
-      dependencies: ["LimelightModel", "CMagic", "CLinux", "ZIPFoundation"]),
+      dependencies: ["LimelightModel", "CMagic", "CLinux", "CInflate"]),
     // Crawling, inotify, reconciliation: the watcher's engine.
     .target(
       name: "LimelightWatch",

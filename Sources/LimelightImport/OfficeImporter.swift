@@ -1,11 +1,14 @@
+import CInflate
 import Foundation
 import LimelightModel
-import ZIPFoundation
 
 /// OpenDocument (odt, ods, odp), Office Open XML (docx, xlsx, pptx) and EPUB:
 /// ZIP containers of XML. Reads the document properties and the text, never
 /// writing to disk, and never expanding more than the limits allow (a
-/// compression bomb stops at the cap).
+/// compression bomb stops at the cap). The container is read by a bounded
+/// reader of its own: every member must lie inside the file, and a damaged
+/// stream ends in an error, never a loop (ZIPFoundation's reader loops forever
+/// on a deflate stream that does not end).
 public struct OfficeImporter: ContentImporter {
   public var contentTypes: [String] {
     [
@@ -24,16 +27,9 @@ public struct OfficeImporter: ContentImporter {
     guard request.size <= Int64(request.limits.maxDocumentBytes) else {
       throw ImportFailure.tooLarge(request.size, limit: request.limits.maxDocumentBytes)
     }
-    // A member whose data runs past the end of the file sends the ZIP reader
-    // into an endless loop: check every member's bounds first.
-    try ZipDirectory.validate(
-      try FileSystem.readPrefix(request.path, limit: request.limits.maxDocumentBytes))
-    let archive: Archive
-    do {
-      archive = try Archive(url: URL(fileURLWithPath: request.path.string), accessMode: .read)
-    } catch {
-      throw ImportFailure.malformed("not a readable ZIP container")
-    }
+    let archive = try ZipArchive(
+      try FileSystem.readPrefix(request.path, limit: request.limits.maxDocumentBytes),
+      maxMembers: request.limits.maxMembers)
     var reader = MemberReader(archive: archive, limits: request.limits)
     let tree = request.contentTypeTree
     if tree.contains("application/epub+zip") {
@@ -154,58 +150,41 @@ public struct OfficeImporter: ContentImporter {
 /// Reads members of a ZIP archive as text, within the limits: at most
 /// `maxExpandedBytes` in all, whatever the archive's directory claims.
 struct MemberReader {
-  let archive: Archive
+  let archive: ZipArchive
   let limits: ImportLimits
   var expanded = 0
 
-  init(archive: Archive, limits: ImportLimits) {
+  init(archive: ZipArchive, limits: ImportLimits) {
     self.archive = archive
     self.limits = limits
   }
 
-  var memberNames: [String] {
-    var names: [String] = []
-    for entry in archive {
-      names.append(entry.path)
-      if names.count >= limits.maxMembers { break }
-    }
-    return names
-  }
+  var memberNames: [String] { archive.members.map(\.name) }
 
   /// The member's text (UTF-8), nil when there is no such member.
   mutating func text(_ path: String) throws -> String? {
-    guard let entry = archive[path], entry.type == .file else { return nil }
-    var bytes: [UInt8] = []
-    let budget = limits.maxExpandedBytes - expanded
-    do {
-      _ = try archive.extract(entry, skipCRC32: true) { chunk in
-        guard bytes.count + chunk.count <= budget else {
-          throw ImportFailure.tooLarge(Int64(bytes.count + chunk.count), limit: budget)
-        }
-        bytes += chunk
-      }
-    } catch let failure as ImportFailure {
-      throw failure
-    } catch {
-      throw ImportFailure.malformed("\(path) cannot be expanded")
-    }
+    guard let member = archive.members.first(where: { $0.name == path }) else { return nil }
+    let bytes = try archive.contents(of: member, limit: limits.maxExpandedBytes - expanded)
     expanded += bytes.count
     return String(decoding: bytes, as: UTF8.self)
   }
 }
 
-extension String {
-  /// The number in "ppt/slides/slide12.xml".
-  fileprivate var slideNumber: Int {
-    Int(self.filter(\.isNumber)) ?? 0
+/// A ZIP file read from memory: its central directory, checked so that every
+/// member lies inside the file, and members expanded with a cap.
+struct ZipArchive {
+  struct Member {
+    var name: String
+    var method: Int
+    var compressedSize: Int
+    var dataOffset: Int
   }
-}
 
-/// A check of a ZIP file's central directory: every member's data must lie
-/// inside the file. Cheap (the directory is at the end), bounded, and run
-/// before any member is expanded.
-enum ZipDirectory {
-  static func validate(_ bytes: [UInt8]) throws {
+  let bytes: [UInt8]
+  let members: [Member]
+
+  init(_ bytes: [UInt8], maxMembers: Int) throws {
+    self.bytes = bytes
     let reader = ByteReader(bytes)
     // The end-of-central-directory record: within the last 64 KiB + 22 bytes.
     var end: Int?
@@ -220,21 +199,87 @@ enum ZipDirectory {
     guard let end, let count = reader.u16(end + 10, little: true),
       let directory = reader.u32(end + 16, little: true)
     else { throw ImportFailure.malformed("no ZIP directory") }
+    var members: [Member] = []
     var entry = directory
-    for _ in 0..<count {
+    for _ in 0..<min(count, maxMembers) {
       guard reader.u32(entry, little: true) == 0x0201_4B50,
+        let method = reader.u16(entry + 10, little: true),
         let compressed = reader.u32(entry + 20, little: true),
         let nameLength = reader.u16(entry + 28, little: true),
         let extraLength = reader.u16(entry + 30, little: true),
         let commentLength = reader.u16(entry + 32, little: true),
         let local = reader.u32(entry + 42, little: true),
         compressed != 0xFFFF_FFFF, local != 0xFFFF_FFFF,
+        entry + 46 + nameLength <= bytes.count,
         reader.u32(local, little: true) == 0x0403_4B50,
         let localName = reader.u16(local + 26, little: true),
         let localExtra = reader.u16(local + 28, little: true),
         local + 30 + localName + localExtra + compressed <= bytes.count
       else { throw ImportFailure.malformed("a ZIP member lies outside the file") }
+      let name = String(decoding: bytes[(entry + 46)..<(entry + 46 + nameLength)], as: UTF8.self)
+      members.append(
+        Member(
+          name: name, method: method, compressedSize: compressed,
+          dataOffset: local + 30 + localName + localExtra))
       entry += 46 + nameLength + extraLength + commentLength
     }
+    self.members = members
+  }
+
+  /// A member's bytes, expanded; more than `limit` bytes is an error.
+  func contents(of member: Member, limit: Int) throws -> [UInt8] {
+    let data = bytes[member.dataOffset..<(member.dataOffset + member.compressedSize)]
+    switch member.method {
+    case 0:
+      guard data.count <= limit else {
+        throw ImportFailure.tooLarge(Int64(data.count), limit: limit)
+      }
+      return Array(data)
+    case 8:
+      return try Self.inflate(data, limit: limit)
+    default:
+      throw ImportFailure.malformed("\(member.name) uses compression method \(member.method)")
+    }
+  }
+
+  /// Raw deflate data expanded, at most `limit` bytes; a stream that is damaged
+  /// or ends early is an error.
+  static func inflate(_ input: ArraySlice<UInt8>, limit: Int) throws -> [UInt8] {
+    var stream = z_stream()
+    guard
+      inflateInit2_(&stream, -MAX_WBITS, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK
+    else { throw ImportFailure.malformed("zlib would not start") }
+    defer { inflateEnd(&stream) }
+    var source = Array(input)
+    var output: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    return try source.withUnsafeMutableBufferPointer { from in
+      stream.next_in = from.baseAddress
+      stream.avail_in = UInt32(from.count)
+      while true {
+        let status = buffer.withUnsafeMutableBufferPointer { to in
+          stream.next_out = to.baseAddress
+          stream.avail_out = UInt32(to.count)
+          return CInflate.inflate(&stream, Z_NO_FLUSH)
+        }
+        let produced = buffer.count - Int(stream.avail_out)
+        guard output.count + produced <= limit else {
+          throw ImportFailure.tooLarge(Int64(output.count + produced), limit: limit)
+        }
+        output += buffer[0..<produced]
+        if status == Z_STREAM_END { return output }
+        // Z_BUF_ERROR: no progress is possible, the stream ends early.
+        guard status == Z_OK, produced > 0 || stream.avail_in > 0 else {
+          throw ImportFailure.malformed("a damaged compressed member")
+        }
+      }
+    }
+  }
+}
+
+extension String {
+  /// The number in "ppt/slides/slide12.xml".
+  fileprivate var slideNumber: Int {
+    Int(self.filter(\.isNumber)) ?? 0
   }
 }

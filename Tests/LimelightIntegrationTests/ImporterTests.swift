@@ -195,7 +195,7 @@ import ZIPFoundation
       let original = Array(FileManager.default.contents(atPath: instance.path(relative))!)
       var variants: [[UInt8]] = stride(from: 0, to: original.count, by: max(1, original.count / 40))
         .map { Array(original.prefix($0)) }
-      for _ in 0..<60 {
+      for _ in 0..<120 {
         var mutated = original
         for _ in 0..<(1 + Int(random.next() % 4)) {
           let at = Int(random.next() % UInt64(mutated.count))
