@@ -160,10 +160,11 @@ public struct SearchEngine: Sendable {
   static let extensionCharacters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 
   /// The statements that list the results, best first, run in turn until
-  /// enough results are found (each gets a `LIMIT` for what is still missing). Queries whose words all fit the name index run
-  /// tier by tier (name, keywords, path, text; hidden items after the others),
-  /// so a common word stops after the names it matches instead of ranking every
-  /// text that holds it; the rest run as one statement.
+  /// enough results are found (each gets a `LIMIT` for what is still missing).
+  /// Queries whose words all fit the name index run tier by tier (name,
+  /// keywords, path, text; hidden items after the others), so a common word
+  /// stops after the names it matches instead of ranking every text that holds
+  /// it; the rest run as one statement.
   func plan(_ query: QueryNode) -> [Pass] {
     let parts: [QueryNode]
     if case .and(let all) = query { parts = all } else { parts = [query] }
