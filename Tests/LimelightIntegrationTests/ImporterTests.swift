@@ -178,6 +178,10 @@ import ZIPFoundation
     }
     let bomb = try instance.show("Office/bomb.docx")
     #expect((bomb["extractionError"] as? String)?.contains("limit") == true)
+    // The status lists them too.
+    let status = try instance.run("limelight", ["status"]).stdout
+    #expect(status.contains("broken.docx: malformed"))
+    #expect(status.contains("bomb.docx: "))
   }
 
   /// Truncated and corrupted variants of every sample, straight into the
