@@ -23,7 +23,7 @@ public final class FileImporter {
     // The most specific importer wins: web pages and mail are text too.
     self.registry = ImporterRegistry([
       TextImporter(magic: magic), HTMLImporter(), MailImporter(), OfficeImporter(),
-      ImageImporter(),
+      ImageImporter(), DesktopEntryImporter(),
     ])
   }
 

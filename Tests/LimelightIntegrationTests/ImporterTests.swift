@@ -98,6 +98,19 @@ import ZIPFoundation
           "<package><metadata><dc:title>The Lighthouse Keeper</dc:title><dc:creator>Emily Stone</dc:creator></metadata><manifest><item id=\"c1\" href=\"chapter1.xhtml\" media-type=\"application/xhtml+xml\"/></manifest><spine><itemref idref=\"c1\"/></spine></package>",
         "OEBPS/chapter1.xhtml": "<html><body><p>The albatross circled twice.</p></body></html>",
       ])
+    try instance.write(
+      "Apps/org.example.Browser.desktop",
+      """
+      [Desktop Entry]
+      Type=Application
+      Name=Firefly Browser
+      Name[de]=Glühwurm-Browser
+      GenericName=Web Browser
+      Comment=Browse the World Wide Web
+      Keywords=Internet;WWW;
+      Icon=firefly
+      Exec=firefly %u
+      """)
     try instance.write("Pictures/photo.jpg", bytes: Self.jpegWithExif())
     try instance.write("Pictures/tiny.png", bytes: Self.png(width: 3, height: 2))
     // Malformed and hostile variants.
@@ -125,6 +138,13 @@ import ZIPFoundation
     for (query, path) in expectations {
       #expect(
         try instance.findPaths(query.split(separator: " ").map(String.init)) == [path], "\(query)")
+    }
+    // Launchers by their name, generic name and keywords.
+    for query in ["firef", "web browser", "www"] {
+      #expect(
+        try instance.findPaths(query.split(separator: " ").map(String.init)) == [
+          "Apps/org.example.Browser.desktop"
+        ], "\(query)")
     }
     // Scripts, styles and markup are not text.
     for word in ["hiddenscriptword", "stylistword", "body", "w:t"] {

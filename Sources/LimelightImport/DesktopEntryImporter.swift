@@ -1,0 +1,66 @@
+import Foundation
+import LimelightModel
+
+/// Application launchers (`.desktop` files, the freedesktop Desktop Entry
+/// format): the name in the user's language, generic name, comment, keywords
+/// and icon, so that typing part of an application's name finds it.
+public struct DesktopEntryImporter: ContentImporter {
+  public var contentTypes: [String] { ["application/x-desktop"] }
+
+  /// The user's languages, most preferred first ("de_DE", "de").
+  let languages: [String]
+
+  public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+    let value =
+      environment["LC_ALL"].flatMap { $0.isEmpty ? nil : $0 }
+      ?? environment["LC_MESSAGES"].flatMap { $0.isEmpty ? nil : $0 } ?? environment["LANG"] ?? ""
+    let locale = value.split(separator: ".").first.map(String.init) ?? ""
+    var languages: [String] = []
+    if !locale.isEmpty && locale != "C" && locale != "POSIX" {
+      languages.append(locale)
+      if let language = locale.split(separator: "_").first, String(language) != locale {
+        languages.append(String(language))
+      }
+    }
+    self.languages = languages
+  }
+
+  public func importContent(_ request: ImportRequest, into attributes: inout AttributeSet) throws {
+    let bytes = try request.contents(limit: 1 << 20)
+    let text = String(decoding: bytes, as: UTF8.self)
+    var entry: [String: String] = [:]
+    var inEntry = false
+    for line in text.split(whereSeparator: \.isNewline) {
+      let trimmed = line.trimmingCharacters(in: .whitespaces)
+      if trimmed.hasPrefix("[") {
+        inEntry = trimmed == "[Desktop Entry]"
+        continue
+      }
+      guard inEntry, !trimmed.hasPrefix("#"), let eq = trimmed.firstIndex(of: "=") else { continue }
+      let key = trimmed[..<eq].trimmingCharacters(in: .whitespaces)
+      if entry[key] == nil {
+        entry[key] = trimmed[trimmed.index(after: eq)...].trimmingCharacters(in: .whitespaces)
+      }
+    }
+    guard entry["Type"] != nil || entry["Name"] != nil else {
+      throw ImportFailure.malformed("no [Desktop Entry] group")
+    }
+    func localized(_ key: String) -> String? {
+      for language in languages { if let value = entry["\(key)[\(language)]"] { return value } }
+      return entry[key]
+    }
+    attributes.title = localized("Name").map { String($0.prefix(AttributeSet.descriptionLimit)) }
+    attributes.contentDescription = localized("Comment").flatMap(AttributeSet.summary)
+    var keywords: [String] = []
+    if let generic = localized("GenericName") { keywords.append(generic) }
+    if let name = entry["Name"], name != attributes.title { keywords.append(name) }
+    keywords += (localized("Keywords") ?? "").split(separator: ";").map(String.init).filter {
+      !$0.isEmpty
+    }
+    attributes.keywords += keywords.prefix(50)
+    if let icon = entry["Icon"] { attributes.extra["icon"] = .string(icon) }
+    if let exec = entry["Exec"] { attributes.extra["exec"] = .string(exec) }
+    attributes.textContent = [attributes.title, attributes.contentDescription].compactMap { $0 }
+      .joined(separator: "\n")
+  }
+}
