@@ -25,6 +25,8 @@ import tempfile
 import unicodedata
 from urllib.parse import unquote
 
+from bench import MULTISCRIPT
+
 PACKAGES = [
     # documentation and man pages
     "manpages", "manpages-dev", "git-man", "bash-doc", "perl-doc", "python3.11-doc",
@@ -35,19 +37,6 @@ PACKAGES = [
     "desktop-base", "tango-icon-theme",
 ]
 
-# Names in several scripts with their Latin reading: (name, reading).
-MULTISCRIPT = [
-    ("星球大战", "xingqiu"), ("天气预报", "tianqiyubao"), ("北京地图", "beijing"),
-    ("中文文档说明", "wendang"), ("上海菜谱", "shanghai"), ("长城旅游", "changcheng"),
-    ("熊猫照片", "xiongmao"), ("电脑维修", "diannao"), ("音乐收藏", "yinyue"), ("学校作业", "xuexiao"),
-    ("こんにちは", "konnichiha"), ("ありがとう", "arigatou"), ("さくら", "sakura"),
-    ("カメラ", "kamera"), ("ラーメン", "ramen"), ("タワー", "tawa"), ("ひらがな練習", "hiragana"),
-    ("コンピュータ", "konpyuta"), ("おはよう", "ohayou"), ("テレビ番組", "terebi"),
-    ("Москва", "moskva"), ("Санкт-Петербург", "peterburg"), ("Ελλάδα", "ellada"),
-    ("Café crème", "creme"), ("Müller Straße", "muller"), ("Señor López", "senor"),
-    ("Zürich Bahnhof", "zurich"), ("Ångström", "angstrom"), ("Kraków", "krakow"),
-    ("Dvořák", "dvorak"), ("Crème brûlée", "brulee"), ("Björk", "bjork"),
-]
 
 KINDS = ["exact word", "prefix", "one typo", "two typos", "initials", "abbreviation",
          "content word", "accent-stripped", "CJK", "romanised", "filtered"]

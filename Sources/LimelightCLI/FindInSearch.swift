@@ -27,7 +27,8 @@ public struct FindInOptions: Equatable, Sendable {
   public static func quick(_ arguments: [String]) -> FindInOptions? {
     var options = FindInOptions()
     var index = 0
-    func value(after option: String) -> String? {
+    /// The argument after the current one, which it consumes.
+    func nextValue() -> String? {
       guard index + 1 < arguments.count else { return nil }
       index += 1
       return arguments[index]
@@ -50,10 +51,10 @@ public struct FindInOptions: Equatable, Sendable {
           index += 1
         }
       case "--limit":
-        guard let text = value(after: argument), let n = Int(text) else { return nil }
+        guard let text = nextValue(), let n = Int(text) else { return nil }
         options.limit = n
       case "--in":
-        guard let folder = value(after: argument) else { return nil }
+        guard let folder = nextValue() else { return nil }
         options.folder = folder
       default:
         if argument.hasPrefix("--limit=") {
@@ -127,7 +128,9 @@ public struct FindInSearch {
       ? .json : options.null ? .nullSeparated : terminal.isTerminal ? .human(terminal) : .uris
     var shown = options.limit
     if case .human = format, shown == nil { shown = 20 }
-    let startGeneration = try engine.store.generation()
+    // Followers start from the generation the results come from (read first,
+    // so nothing committed meanwhile is missed); plain queries skip the read.
+    let startGeneration = options.live ? try engine.store.generation() : 0
     let results = try engine.search(node, limit: shown.map { $0 + 1 })
     let printed = shown.map { Array(results.prefix($0)) } ?? results
     // Only the terminal view shows snippets, which need the query as it ran.

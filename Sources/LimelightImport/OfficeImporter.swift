@@ -24,11 +24,8 @@ public struct OfficeImporter: ContentImporter {
   public init() {}
 
   public func importContent(_ request: ImportRequest, into attributes: inout AttributeSet) throws {
-    guard request.size <= Int64(request.limits.maxDocumentBytes) else {
-      throw ImportFailure.tooLarge(request.size, limit: request.limits.maxDocumentBytes)
-    }
     let archive = try ZipArchive(
-      try FileSystem.readPrefix(request.path, limit: request.limits.maxDocumentBytes),
+      try request.contents(limit: request.limits.maxDocumentBytes),
       maxMembers: request.limits.maxMembers)
     var reader = MemberReader(archive: archive, limits: request.limits)
     let tree = request.contentTypeTree
@@ -153,11 +150,6 @@ struct MemberReader {
   let archive: ZipArchive
   let limits: ImportLimits
   var expanded = 0
-
-  init(archive: ZipArchive, limits: ImportLimits) {
-    self.archive = archive
-    self.limits = limits
-  }
 
   var memberNames: [String] { archive.members.map(\.name) }
 

@@ -27,11 +27,15 @@ public enum SearchText {
   /// The words of a text as the tokenizer stores them: lower case, without
   /// accents, split at anything that is not a letter or digit.
   public static func terms(of text: String) -> [String] {
-    let folded =
-      text.utf8.allSatisfy({ $0 < 0x80 })
+    caseAndAccentFolded(text).split { !$0.isLetter && !$0.isNumber }.map(String.init)
+  }
+
+  /// Lower case without accents, as the tokenizer folds; ASCII skips the
+  /// Unicode folding (which would load ICU's data: milliseconds).
+  public static func caseAndAccentFolded(_ text: String) -> String {
+    text.utf8.allSatisfy({ $0 < 0x80 })
       ? text.lowercased()
       : text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).lowercased()
-    return folded.split { !$0.isLetter && !$0.isNumber }.map(String.init)
   }
 
   /// Whether a string holds anything a tokenizer would keep (a letter or digit).

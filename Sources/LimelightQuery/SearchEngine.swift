@@ -31,19 +31,24 @@ public struct SearchEngine: Sendable {
     try store.read { db in
       let expanded = try TypoExpander(db: db).expand(query)
       var results: [SearchResult] = []
+      // Whether the words as typed, whole, are in that many texts (whole words
+      // are one lookup each; their prefixes would merge many). Asked once: the
+      // visible and the hidden text passes share the answer.
+      var crowdedTexts: Bool?
+      func isCrowded(_ match: String) throws -> Bool {
+        if let crowdedTexts { return crowdedTexts }
+        let count = try Int.fetchOne(
+          db,
+          sql: "SELECT count(*) FROM (SELECT rowid FROM item_text WHERE item_text MATCH ? LIMIT ?)",
+          arguments: [match, Self.rankedTextLimit + 1])
+        crowdedTexts = (count ?? 0) > Self.rankedTextLimit
+        return crowdedTexts!
+      }
       for pass in plan(expanded) {
         let remaining = limit.map { $0 - results.count }
         if let remaining, remaining <= 0 { break }
         var (sql, arguments) = pass.statement
-        // Whether the words as typed, whole, are in that many texts (whole words
-        // are one lookup each; their prefixes would merge many).
-        if let crowded = pass.whenCrowded,
-          try Int.fetchOne(
-            db,
-            sql:
-              "SELECT count(*) FROM (SELECT rowid FROM item_text WHERE item_text MATCH ? LIMIT ?)",
-            arguments: [crowded.match, Self.rankedTextLimit + 1]) ?? 0 > Self.rankedTextLimit
-        {
+        if let crowded = pass.whenCrowded, try isCrowded(crowded.match) {
           (sql, arguments) = crowded.statement
         }
         let rows = try Row.fetchAll(
@@ -78,9 +83,7 @@ public struct SearchEngine: Sendable {
     guard !ids.isEmpty else { return [] }
     return try store.read { db in
       var found: Set<String> = []
-      for chunk in stride(from: 0, to: ids.count, by: 500) {
-        let slice = Array(ids[chunk..<min(chunk + 500, ids.count)])
-        let marks = Array(repeating: "?", count: slice.count).joined(separator: ",")
+      try forEachParameterSlice(of: ids) { slice, marks in
         found.formUnion(
           try String.fetchAll(
             db, sql: "SELECT id FROM item WHERE id IN (\(marks))",
@@ -115,11 +118,15 @@ public struct SearchEngine: Sendable {
     return text.split(whereSeparator: \.isNewline).joined(separator: " ")
   }
 
+  /// The parts ANDed at the top of a query.
+  static func parts(of query: QueryNode) -> [QueryNode] {
+    if case .and(let all) = query { return all }
+    return [query]
+  }
+
   /// The text that must match, ANDed at the top of the query (what FTS can rank).
   static func positiveText(_ query: QueryNode) -> QueryNode? {
-    let parts: [QueryNode]
-    if case .and(let all) = query { parts = all } else { parts = [query] }
-    let text = parts.filter { SQLCompiler.ftsExpression($0) != nil }
+    let text = parts(of: query).filter { SQLCompiler.ftsExpression($0) != nil }
     if text.isEmpty { return nil }
     return text.count == 1 ? text[0] : .and(text)
   }
@@ -165,24 +172,28 @@ public struct SearchEngine: Sendable {
   /// keywords, path, text; hidden items after the others), so a common word
   /// stops after the names it matches instead of ranking every text that holds
   /// it; the rest run as one statement.
-  func plan(_ query: QueryNode) -> [Pass] {
-    let parts: [QueryNode]
-    if case .and(let all) = query { parts = all } else { parts = [query] }
+  /// The conditions on `item` of everything but the ranked text (filters,
+  /// exclusions, predicates), each starting with " AND ", and unexpired items only.
+  static func filterConditions(_ query: QueryNode, now: Double) -> Statement {
     var filters = SQLCompiler()
     var conditions = ""
-    for part in parts where SQLCompiler.ftsExpression(part) == nil {
+    for part in parts(of: query) where SQLCompiler.ftsExpression(part) == nil {
       conditions += " AND " + filters.condition(part)
     }
     conditions += " AND (item.expirationDate IS NULL OR item.expirationDate > ?)"
+    return (conditions, filters.arguments + [now])
+  }
+
+  func plan(_ query: QueryNode) -> [Pass] {
     let now = Date().timeIntervalSince1970
-    filters.arguments.append(now)
+    let (conditions, filterArguments) = Self.filterConditions(query, now: now)
     let tail: [any DatabaseValueConvertible] = [now - 7 * 86_400]
     guard let text = Self.positiveText(query), let fts = SQLCompiler.ftsExpression(text) else {
       return [
         Pass(
           statement: (
             "SELECT \(Self.columns), 0.0 AS score FROM item WHERE 1\(conditions)"
-              + " ORDER BY item.hidden,\(Self.order)", filters.arguments + tail
+              + " ORDER BY item.hidden,\(Self.order)", filterArguments + tail
           ))
       ]
     }
@@ -194,13 +205,13 @@ public struct SearchEngine: Sendable {
         Pass(
           statement: (
             "SELECT \(Self.columns), \(bm25) AS score \(from) ORDER BY item.hidden,\(Self.order)",
-            [fts] + filters.arguments + tail
+            [fts] + filterArguments + tail
           ),
           whenCrowded: (
             SQLCompiler.ftsExpression(text, exact: true) ?? fts,
             (
               "SELECT \(Self.columns), 0.0 AS score \(from) ORDER BY item.hidden, item_text.rowid DESC",
-              [fts] + filters.arguments
+              [fts] + filterArguments
             )
           ))
       ]
@@ -232,7 +243,7 @@ public struct SearchEngine: Sendable {
           arguments.append(tiers[tier - 1])
         }
         sql += " AND item.hidden = \(hidden)\(conditions) ORDER BY exact DESC,\(Self.order)"
-        passes.append(Pass(statement: (sql, arguments + filters.arguments + tail)))
+        passes.append(Pass(statement: (sql, arguments + filterArguments + tail)))
       }
       let from =
         "FROM item_text JOIN item ON item.rowid = item_text.rowid WHERE item_text MATCH ?"
@@ -241,13 +252,13 @@ public struct SearchEngine: Sendable {
         Pass(
           statement: (
             "SELECT \(Self.columns), \(bm25) AS score \(from) ORDER BY\(Self.order)",
-            [fts, fts] + filters.arguments + tail
+            [fts, fts] + filterArguments + tail
           ),
           whenCrowded: (
             SQLCompiler.ftsExpression(text, exact: true) ?? fts,
             (
               "SELECT \(Self.columns), 0.0 AS score \(from) ORDER BY item_text.rowid DESC",
-              [fts, fts] + filters.arguments
+              [fts, fts] + filterArguments
             )
           )))
     }
@@ -256,23 +267,15 @@ public struct SearchEngine: Sendable {
 
   /// The statement that counts the matches.
   func countStatement(_ query: QueryNode) -> Statement {
-    let parts: [QueryNode]
-    if case .and(let all) = query { parts = all } else { parts = [query] }
-    var compiler = SQLCompiler()
-    var sql = "SELECT count(*) FROM item WHERE 1"
-    var arguments: [any DatabaseValueConvertible] = []
-    if let text = Self.positiveText(query), let fts = SQLCompiler.ftsExpression(text) {
-      sql =
-        "SELECT count(*) FROM item_text JOIN item ON item.rowid = item_text.rowid"
-        + " WHERE item_text MATCH ?"
-      arguments.append(fts)
+    let (conditions, filterArguments) = Self.filterConditions(
+      query, now: Date().timeIntervalSince1970)
+    guard let text = Self.positiveText(query), let fts = SQLCompiler.ftsExpression(text) else {
+      return ("SELECT count(*) FROM item WHERE 1" + conditions, filterArguments)
     }
-    for part in parts where SQLCompiler.ftsExpression(part) == nil {
-      sql += " AND " + compiler.condition(part)
-    }
-    sql += " AND (item.expirationDate IS NULL OR item.expirationDate > ?)"
-    compiler.arguments.append(Date().timeIntervalSince1970)
-    return (sql, arguments + compiler.arguments)
+    return (
+      "SELECT count(*) FROM item_text JOIN item ON item.rowid = item_text.rowid"
+        + " WHERE item_text MATCH ?" + conditions, [fts] + filterArguments
+    )
   }
 
   static func result(_ row: Row) -> SearchResult {

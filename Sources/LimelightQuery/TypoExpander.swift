@@ -46,13 +46,7 @@ struct TypoExpander {
 
   /// The word as the tokenizer stores it (lower case, no accents), if it is one token.
   static func singleWord(_ text: String) -> String? {
-    // ASCII needs no Unicode folding (which would load ICU's data: milliseconds).
-    let folded =
-      text.utf8.allSatisfy({ $0 < 0x80 })
-      ? text.lowercased()
-      : SearchText.fold(text).folding(
-        options: [.caseInsensitive, .diacriticInsensitive], locale: nil
-      ).lowercased()
+    let folded = SearchText.caseAndAccentFolded(SearchText.fold(text))
     guard !folded.isEmpty, folded.allSatisfy({ $0.isLetter || $0.isNumber }) else { return nil }
     return folded
   }
@@ -73,20 +67,16 @@ struct TypoExpander {
     // Two edits in words of eight letters or more: a typed word of seven may
     // be one of eight that lost a letter.
     let allowed = letters.count >= 7 ? 2 : 1
-    var found: [String: Int] = [:]
     let keys = Array(TermDeletions.deletions(of: letters, depth: allowed))
     var close: [String] = []
     var abbreviated: [String] = []
-    for chunk in stride(from: 0, to: keys.count, by: 400) {
-      let slice = Array(keys[chunk..<min(chunk + 400, keys.count)])
-      let marks = Array(repeating: "?", count: slice.count).joined(separator: ",")
+    try forEachParameterSlice(of: keys) { slice, marks in
       for term in try String.fetchAll(
         db, sql: "SELECT DISTINCT term FROM term_deletion WHERE key IN (\(marks))",
         arguments: StatementArguments(slice))
       where term != word {
         let candidate = Array(term)
-        let edits = Self.distance(letters, candidate, limit: allowed)
-        if edits <= 1 || (allowed == 2 && edits == 2 && max(letters.count, candidate.count) >= 8) {
+        if Self.isNearMiss(letters, candidate, allowed: allowed) {
           close.append(term)
         } else if Self.abbreviates(letters, candidate) {
           abbreviated.append(term)
@@ -94,7 +84,7 @@ struct TypoExpander {
       }
     }
     // A typo is the likelier reading; abbreviations only when there is none.
-    found = try documentCounts(close, table: "item_name_vocab")
+    var found = try documentCounts(close, table: "item_name_vocab")
     if found.isEmpty { found = try documentCounts(abbreviated, table: "item_name_vocab") }
     if found.isEmpty {
       found = try documentCounts(Self.oneEditCandidates(letters), table: "item_vocab")
@@ -121,10 +111,7 @@ struct TypoExpander {
       ])
     {
       let term: String = row["term"]
-      let edits = Self.distance(letters, Array(term), limit: 2)
-      if edits <= 1 || (edits == 2 && max(letters.count, term.count) >= 8) {
-        found[term] = row["doc"]
-      }
+      if Self.isNearMiss(letters, Array(term), allowed: 2) { found[term] = row["doc"] }
     }
     return found
   }
@@ -132,9 +119,7 @@ struct TypoExpander {
   /// How many items hold each of these terms (terms no item holds are left out).
   func documentCounts(_ terms: [String], table: String) throws -> [String: Int] {
     var counts: [String: Int] = [:]
-    for chunk in stride(from: 0, to: terms.count, by: 400) {
-      let slice = Array(terms[chunk..<min(chunk + 400, terms.count)])
-      let marks = Array(repeating: "?", count: slice.count).joined(separator: ",")
+    try forEachParameterSlice(of: terms) { slice, marks in
       for row in try Row.fetchAll(
         db, sql: "SELECT term, doc FROM \(table) WHERE term IN (\(marks))",
         arguments: StatementArguments(slice))
@@ -144,6 +129,13 @@ struct TypoExpander {
       }
     }
     return counts
+  }
+
+  /// Whether `term` is a typo's reading of `word`: one edit away, or two when
+  /// `allowed` is two and either of them has eight letters or more.
+  static func isNearMiss(_ word: [Character], _ term: [Character], allowed: Int) -> Bool {
+    let edits = distance(word, term, limit: allowed)
+    return edits <= 1 || (allowed == 2 && edits == 2 && max(word.count, term.count) >= 8)
   }
 
   /// Whether `word` abbreviates `term`: same first letter, the word's letters in

@@ -94,7 +94,9 @@ public struct IndexWriter {
         Self.json(keywords), status.changed, status.modified,
         Double(status.modified) / 1e9, generation, rowID,
       ])
-    let kept = Self.strings(inJSON: row["authors"]) + Self.strings(inJSON: row["customAttributes"])
+    let kept =
+      Self.strings(inJSON: row["authors"])
+      + Self.searchableStrings(inCustomAttributes: row["customAttributes"])
     let text = SearchText.fold(Self.keywordText(keywords + kept, title: row["title"]))
     for table in ["item_text", "item_name"] {
       try db.execute(
@@ -322,15 +324,19 @@ public struct IndexWriter {
     else { return [] }
     func collect(_ value: Any) -> [String] {
       switch value {
-      // Dates are stored as ISO 8601 text: not words anyone searches for.
-      case let text as String:
-        return text.wholeMatch(of: /\d{4}-\d\d-\d\dT.*/) == nil ? [text] : []
+      case let text as String: return [text]
       case let array as [Any]: return array.flatMap(collect)
       case let object as [String: Any]: return object.keys.sorted().flatMap { collect(object[$0]!) }
       default: return []
       }
     }
     return collect(value)
+  }
+
+  /// The words of stored custom attributes, as ``AttributeValue/searchableText``
+  /// has them: dates (stored as ISO 8601 text) are not words anyone searches for.
+  static func searchableStrings(inCustomAttributes text: String?) -> [String] {
+    strings(inJSON: text).filter { $0.wholeMatch(of: /\d{4}-\d\d-\d\dT.*/) == nil }
   }
 
   /// Type-specific attributes as a JSON object, nil when there are none.
