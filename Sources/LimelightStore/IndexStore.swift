@@ -64,15 +64,18 @@ public final class IndexStore: Sendable {
       }
       let umask = Glibc.umask(0o077)
       defer { _ = Glibc.umask(umask) }
+      // Several processes may open a new or older index at once (the watcher
+      // starting, a query polling for it): one switches it to WAL and migrates
+      // while the others wait. Without the lock, two connections upgrading a
+      // rollback-journal database can deadlock, and SQLite then answers one of
+      // them "database is locked" at once, without waiting.
+      let lock = location.dataDirectory.appending("migrate.lock")
+      let fd = lock.withCString { Glibc.open($0, O_RDWR | O_CREAT | O_CLOEXEC, 0o600) }
+      if fd >= 0 { _ = flock(fd, LOCK_EX) }
+      defer { if fd >= 0 { close(fd) } }
       let pool = try DatabasePool(path: path.string, configuration: configuration)
-      // Readers start often: check with a read, and take the write lock only to upgrade.
       let migrator = Schema.migrator
       if try !pool.read({ try migrator.hasCompletedMigrations($0) }) {
-        // Several processes may open a new index at once: one migrates, the others wait.
-        let lock = location.dataDirectory.appending("migrate.lock")
-        let fd = lock.withCString { Glibc.open($0, O_RDWR | O_CREAT | O_CLOEXEC, 0o600) }
-        if fd >= 0 { _ = flock(fd, LOCK_EX) }
-        defer { if fd >= 0 { close(fd) } }
         try migrator.migrate(pool)
       }
       return IndexStore(location: location, pool: pool)
