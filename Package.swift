@@ -8,6 +8,7 @@ let package = Package(
     .library(name: "Limelight", targets: ["LimelightModel", "LimelightStore", "LimelightQuery"]),
     .executable(name: "limelightd", targets: ["limelightd"]),
     .executable(name: "find-in", targets: ["FindIn"]),
+    .executable(name: "find-in-direct", targets: ["FindInDirect"]),
     .executable(name: "reindex-request", targets: ["ReindexRequest"]),
     .executable(name: "limelight", targets: ["LimelightControl"]),
   ],
@@ -51,14 +52,29 @@ let package = Package(
         "LimelightModel", "LimelightStore", "LimelightQuery",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
+    // The exchange between find-in and the watcher's query service, and its
+    // client: no Foundation, so that find-in starts in well under a millisecond.
+    .target(name: "LimelightQueryClient", dependencies: ["CLinux"]),
+    // The watcher's query service: find-in searches run in the process that
+    // has the index open.
+    .target(
+      name: "LimelightService",
+      dependencies: ["LimelightCLI", "LimelightQueryClient", "LimelightStore", "CLinux"]),
     .executableTarget(
       name: "limelightd",
       dependencies: [
-        "LimelightWatch", "LimelightCLI",
+        "LimelightWatch", "LimelightCLI", "LimelightService",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
+    // find-in: hands the search to the watcher, or runs find-in-direct.
     .executableTarget(
       name: "FindIn",
+      dependencies: ["LimelightQueryClient"],
+      // Without the dynamic loader's work the client starts as fast as a C
+      // program (about 0.5 ms instead of 2).
+      linkerSettings: [.unsafeFlags(["-static-executable"], .when(configuration: .release))]),
+    .executableTarget(
+      name: "FindInDirect",
       dependencies: [
         "LimelightCLI", .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
@@ -76,12 +92,13 @@ let package = Package(
       name: "LimelightTests",
       dependencies: [
         "LimelightModel", "LimelightStore", "LimelightQuery", "LimelightImport", "LimelightWatch",
-        "LimelightCLI",
+        "LimelightCLI", "LimelightQueryClient",
       ]),
     .testTarget(
       name: "LimelightIntegrationTests",
       dependencies: [
-        "limelightd", "FindIn", "ReindexRequest", "LimelightControl", "LimelightModel",
+        "limelightd", "FindIn", "FindInDirect", "ReindexRequest", "LimelightControl",
+        "LimelightModel",
         "LimelightImport", "ZIPFoundation",
       ]),
   ],

@@ -18,3 +18,71 @@ static inline int limelight_birth_time(const char *path, long long *seconds, uns
   *nanoseconds = sx.stx_btime.tv_nsec;
   return 0;
 }
+
+#include <sys/socket.h>
+#include <string.h>
+
+/// Sends `length` bytes with up to 4 file descriptors attached (SCM_RIGHTS).
+/// Returns what sendmsg(2) returns.
+static inline long limelight_send_with_fds(int socket, const void *bytes, size_t length,
+                                           const int *fds, int count) {
+  if (count < 0 || count > 4) return -1;
+  struct iovec iov = {(void *)bytes, length};
+  union {
+    char buffer[CMSG_SPACE(4 * sizeof(int))];
+    struct cmsghdr align;
+  } control;
+  memset(&control, 0, sizeof control);
+  struct msghdr message = {0};
+  message.msg_iov = &iov;
+  message.msg_iovlen = 1;
+  if (count > 0) {
+    message.msg_control = control.buffer;
+    message.msg_controllen = CMSG_SPACE(count * sizeof(int));
+    struct cmsghdr *header = CMSG_FIRSTHDR(&message);
+    header->cmsg_level = SOL_SOCKET;
+    header->cmsg_type = SCM_RIGHTS;
+    header->cmsg_len = CMSG_LEN(count * sizeof(int));
+    memcpy(CMSG_DATA(header), fds, count * sizeof(int));
+  }
+  return sendmsg(socket, &message, MSG_NOSIGNAL);
+}
+
+/// Receives up to `length` bytes and up to 4 attached file descriptors (made
+/// close-on-exec); `*count` is how many arrived. Returns what recvmsg(2) returns.
+static inline long limelight_receive_with_fds(int socket, void *bytes, size_t length, int *fds,
+                                              int *count) {
+  struct iovec iov = {bytes, length};
+  union {
+    char buffer[CMSG_SPACE(4 * sizeof(int))];
+    struct cmsghdr align;
+  } control;
+  struct msghdr message = {0};
+  message.msg_iov = &iov;
+  message.msg_iovlen = 1;
+  message.msg_control = control.buffer;
+  message.msg_controllen = sizeof control.buffer;
+  *count = 0;
+  long received = recvmsg(socket, &message, MSG_CMSG_CLOEXEC);
+  if (received < 0) return received;
+  for (struct cmsghdr *header = CMSG_FIRSTHDR(&message); header;
+       header = CMSG_NXTHDR(&message, header)) {
+    if (header->cmsg_level != SOL_SOCKET || header->cmsg_type != SCM_RIGHTS) continue;
+    int n = (int)((header->cmsg_len - CMSG_LEN(0)) / sizeof(int));
+    for (int i = 0; i < n; i++) {
+      int fd;
+      memcpy(&fd, CMSG_DATA(header) + i * sizeof(int), sizeof(int));
+      if (*count < 4) fds[(*count)++] = fd; else close(fd);
+    }
+  }
+  return received;
+}
+
+/// The user id of the process at the other end of a Unix socket, or -1.
+static inline long limelight_peer_uid(int socket) {
+  // struct ucred's layout, which <sys/socket.h> shows only under _GNU_SOURCE.
+  struct { pid_t pid; uid_t uid; gid_t gid; } credentials;
+  socklen_t size = sizeof credentials;
+  if (getsockopt(socket, SOL_SOCKET, SO_PEERCRED, &credentials, &size) != 0) return -1;
+  return (long)credentials.uid;
+}

@@ -49,40 +49,61 @@ public func runWithStatus(name: String, _ body: () throws -> Void) -> Never {
   sigemptyset(&unblock)
   for sig in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&unblock, sig) }
   sigprocmask(SIG_UNBLOCK, &unblock, nil)
+  Glibc.exit(commandStatus(name: name, body))
+}
+
+/// Runs a command's body and returns its exit status, after writing the
+/// message of an error (one line, "name: message") to `errors`.
+public func commandStatus(name: String, errors: Int32 = STDERR_FILENO, _ body: () throws -> Void)
+  -> Int32
+{
   do {
     try body()
-    Glibc.exit(ExitStatus.success)
+    return ExitStatus.success
   } catch let failure as CommandFailure {
-    if !failure.message.isEmpty { printError("\(name): \(failure.message)") }
-    Glibc.exit(failure.status)
+    if !failure.message.isEmpty { printError("\(name): \(failure.message)", to: errors) }
+    return failure.status
   } catch let error as IndexStore.OpenError {
-    printError("\(name): \(error)")
-    Glibc.exit(ExitStatus.usage)
+    printError("\(name): \(error)", to: errors)
+    return ExitStatus.usage
   } catch let error as ExitCode {
-    Glibc.exit(error.rawValue)
+    return error.rawValue
   } catch {
     let code = CommandLineErrors.exitCode(for: error)
-    if code == .success {
-      print(CommandLineErrors.fullMessage(for: error))
-      Glibc.exit(0)
-    }
     let message = CommandLineErrors.fullMessage(for: error)
-    if message.isEmpty {
-      printError("\(name): \(error)")
-    } else {
-      printError(message.hasPrefix("Error: ") ? "\(name): " + message.dropFirst(7) : message)
+    if code == .success {
+      print(message)
+      return ExitStatus.success
     }
-    Glibc.exit(
-      code == .validationFailure || code.rawValue == 64 ? ExitStatus.usage : code.rawValue)
+    if message.isEmpty {
+      printError("\(name): \(error)", to: errors)
+    } else {
+      printError(
+        message.hasPrefix("Error: ") ? "\(name): " + message.dropFirst(7) : message, to: errors)
+    }
+    return code == .validationFailure || code.rawValue == 64 ? ExitStatus.usage : code.rawValue
   }
 }
 
 /// The argument parser's reading of an error, for any command.
 private struct CommandLineErrors: ParsableCommand {}
 
-/// Writes a line to standard error.
-public func printError(_ message: String) {
-  FileHandle.standardError.write(Data((message + "\n").utf8))
+/// Writes a line to standard error (or to another descriptor).
+public func printError(_ message: String, to fd: Int32 = STDERR_FILENO) {
+  writeAll(Array((message + "\n").utf8), to: fd)
+}
+
+/// Writes every byte unless the descriptor fails; false when it did.
+@discardableResult
+public func writeAll(_ bytes: [UInt8], to fd: Int32) -> Bool {
+  var offset = 0
+  while offset < bytes.count {
+    let n = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+    if n < 0 && errno == EINTR { continue }
+    if n <= 0 { return false }
+    offset += n
+  }
+  return true
 }
 
 /// Opens the index of the environment's location; a missing index is a clear error.
@@ -95,10 +116,13 @@ public struct Terminal: Sendable {
   public var isTerminal: Bool
   public var color: Bool
 
-  public static func standardOutput() -> Terminal {
-    let tty = isatty(STDOUT_FILENO) == 1
-    let noColor = ProcessEnvironment.current["NO_COLOR"].map { !$0.isEmpty } ?? false
-    let dumb = ProcessEnvironment.current["TERM"] == "dumb"
+  /// What the terminal on `fd` can show, given the environment's `NO_COLOR` and `TERM`.
+  public static func of(
+    _ fd: Int32 = STDOUT_FILENO, environment: [String: String] = ProcessEnvironment.current
+  ) -> Terminal {
+    let tty = isatty(fd) == 1
+    let noColor = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
+    let dumb = environment["TERM"] == "dumb"
     return Terminal(isTerminal: tty, color: tty && !noColor && !dumb)
   }
 
@@ -112,10 +136,18 @@ public struct Terminal: Sendable {
 /// Buffered standard output for commands that print many lines.
 public final class OutputBuffer {
   private var buffer: [UInt8] = []
+  private let fd: Int32
+  private let abandoned: (() -> Bool)?
   /// Whether standard output stopped taking data (the reader went away).
   public private(set) var isClosed = false
 
-  public init() { buffer.reserveCapacity(1 << 16) }
+  /// A buffer for `fd`; `abandoned` says whether whoever asked for the output
+  /// is gone (a query service client that was interrupted), which closes it.
+  public init(fd: Int32 = STDOUT_FILENO, abandoned: (() -> Bool)? = nil) {
+    self.fd = fd
+    self.abandoned = abandoned
+    buffer.reserveCapacity(1 << 16)
+  }
 
   public func write(_ text: String) {
     buffer.append(contentsOf: text.utf8)
@@ -128,17 +160,12 @@ public final class OutputBuffer {
   }
 
   public func flush() {
-    var offset = 0
-    while offset < buffer.count {
-      let n = buffer[offset...].withUnsafeBytes {
-        Glibc.write(STDOUT_FILENO, $0.baseAddress, $0.count)
-      }
-      if n <= 0 {
-        if n < 0 && errno == EINTR { continue }
+    if !isClosed && !buffer.isEmpty {
+      if abandoned?() == true {
+        isClosed = true
+      } else if !writeAll(buffer, to: fd) {
         isClosed = true  // A closed pipe: the reader has what it wanted.
-        break
       }
-      offset += n
     }
     buffer.removeAll(keepingCapacity: true)
   }

@@ -1,5 +1,6 @@
 import LimelightModel
 import LimelightQuery
+import LimelightStore
 
 #if canImport(Glibc)
   import Glibc
@@ -86,17 +87,44 @@ public struct FindInOptions: Equatable, Sendable {
   }
 }
 
+/// Where a `find-in` search runs: this process's standard output and
+/// environment, or those a query service client handed over.
+public struct FindInContext {
+  /// Where results go, and where messages go.
+  public var output: Int32 = STDOUT_FILENO
+  public var errors: Int32 = STDERR_FILENO
+  /// The variables that locate the index and shape the output (`NO_COLOR`, `TERM`).
+  public var environment: [String: String]
+  /// The folder relative `in:` paths start from.
+  public var currentDirectory: RawPath?
+  /// An index already open, used instead of opening one.
+  public var store: IndexStore?
+  /// Whether the asker went away, so that nothing more is written for it.
+  public var abandoned: (() -> Bool)?
+
+  public init(environment: [String: String] = ProcessEnvironment.current) {
+    self.environment = environment
+  }
+}
+
 /// Runs a `find-in` search: parses the query, prints the results in the format
 /// the options and the output ask for, opens or follows them.
 public struct FindInSearch {
   public let options: FindInOptions
+  public let context: FindInContext
 
-  public init(_ options: FindInOptions) { self.options = options }
+  public init(_ options: FindInOptions, context: FindInContext = FindInContext()) {
+    self.options = options
+    self.context = context
+  }
 
   public func run() throws {
     try options.validate()
-    let location = IndexLocation.fromEnvironment()
-    var parser = QueryParser(home: location.home)
+    let location = IndexLocation.fromEnvironment(context.environment)
+    let directory = context.currentDirectory
+    var parser =
+      directory.map { folder in QueryParser(home: location.home, currentDirectory: { folder }) }
+      ?? QueryParser(home: location.home)
     var node: QueryNode
     do {
       node = try parser.parse(options.words.joined(separator: " "))
@@ -104,10 +132,15 @@ public struct FindInSearch {
     } catch {
       throw CommandFailure(error.message)
     }
-    let engine = SearchEngine(store: try openIndex(readOnly: !options.open))
+    let store =
+      try context.store
+      ?? IndexStore.open(location, create: false, readOnly: !options.open)
+    let engine = SearchEngine(store: store)
     if options.count {
       let total = try engine.count(node)
-      print(total)
+      let output = OutputBuffer(fd: context.output, abandoned: context.abandoned)
+      output.write("\(total)\n")
+      output.flush()
       if total == 0 { throw CommandFailure("", status: ExitStatus.notFound) }
       return
     }
@@ -122,7 +155,7 @@ public struct FindInSearch {
       print(results[pick - 1].uri)
       return
     }
-    let terminal = Terminal.standardOutput()
+    let terminal = Terminal.of(context.output, environment: context.environment)
     let format: ResultFormat =
       options.json
       ? .json : options.null ? .nullSeparated : terminal.isTerminal ? .human(terminal) : .uris
@@ -136,10 +169,14 @@ public struct FindInSearch {
     // Only the terminal view shows snippets, which need the query as it ran.
     var shownQuery = node
     if case .human = format, !printed.isEmpty { shownQuery = try engine.expanded(node) }
-    ResultPrinter(format: format, engine: engine, query: shownQuery, home: location.home)
-      .print(printed)
+    ResultPrinter(
+      format: format, engine: engine, query: shownQuery, home: location.home,
+      output: OutputBuffer(fd: context.output, abandoned: context.abandoned)
+    ).print(printed)
     if case .human = format, results.count > printed.count {
-      printError("… more results: use --limit N to see them, or pipe the output for all")
+      printError(
+        "… more results: use --limit N to see them, or pipe the output for all",
+        to: context.errors)
     }
     if options.live {
       let known = Dictionary(printed.map { ($0.id, $0.uri) }, uniquingKeysWith: { a, _ in a })

@@ -19,15 +19,19 @@ public struct ResultPrinter {
   let engine: SearchEngine
   let query: QueryNode
   let home: RawPath
-  let output = OutputBuffer()
+  let output: OutputBuffer
   let isoDates = ISO8601DateFormatter()
   let shortDates = ShortDateFormatter()
 
-  public init(format: ResultFormat, engine: SearchEngine, query: QueryNode, home: RawPath) {
+  public init(
+    format: ResultFormat, engine: SearchEngine, query: QueryNode, home: RawPath,
+    output: OutputBuffer = OutputBuffer()
+  ) {
     self.format = format
     self.engine = engine
     self.query = query
     self.home = home
+    self.output = output
   }
 
   public func print(_ results: [SearchResult]) {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import LimelightCLI
 import LimelightModel
+import LimelightService
 import LimelightStore
 import LimelightWatch
 import Logging
@@ -79,6 +80,15 @@ struct Limelightd: ParsableCommand {
       metadata: ["roots": "\(rootPaths.map(\.string).joined(separator: ", "))", "once": "\(once)"])
     let watcher = Watcher(
       store: store, configuration: configuration, roots: rootPaths, watching: !once, logger: logger)
+    // While it watches, the watcher also answers find-in (which searches on
+    // its own when the service is not there).
+    var service: QueryService?
+    if !once {
+      do { service = try QueryService.start(location: location) } catch {
+        logger.warning("no query service: \(error)")
+      }
+    }
+    defer { service?.stop() }
     do {
       try watcher.run()
     } catch {

@@ -65,13 +65,16 @@ final class Instance: @unchecked Sendable {
 
   /// Runs one of the built executables to completion.
   @discardableResult
-  func run(_ tool: String, _ arguments: [String], stdin: String? = nil) throws -> CommandResult {
+  func run(
+    _ tool: String, _ arguments: [String], stdin: String? = nil,
+    environment overrides: [String: String] = [:], in directory: String? = nil
+  ) throws -> CommandResult {
     let process = Process()
     process.executableURL = URL(
       fileURLWithPath: tool.hasPrefix("/") ? tool : Self.binDirectory + "/" + tool)
     process.arguments = arguments
-    process.environment = environment
-    process.currentDirectoryURL = URL(fileURLWithPath: home)
+    process.environment = environment.merging(overrides) { _, new in new }
+    process.currentDirectoryURL = URL(fileURLWithPath: directory.map(path) ?? home)
     let out = base + "/out-\(UUID().uuidString)"
     let err = out + ".err"
     _ = FileManager.default.createFile(atPath: out, contents: nil)

@@ -3,8 +3,11 @@ import LimelightCLI
 import LimelightModel
 import LimelightQuery
 
+/// `find-in` searching the index on its own, for when no watcher serves the
+/// search (see the FindIn client) and for what the service does not serve:
+/// `--live`, `--open`, help and completion scripts.
 @main
-struct FindIn: ParsableCommand {
+struct FindInDirect: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "find-in",
     abstract: "Find files and application items in the Limelight index.",

@@ -1,0 +1,133 @@
+import CLinux
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The `find-in` side of the query service: hands the search, with this
+/// process's standard output and standard error, to the running watcher,
+/// which has the index open and warm, and waits for its exit status.
+public enum QueryClient {
+  /// How long the service may take to say whether it serves the search.
+  static let answerTimeout: Int32 = 3000
+
+  /// The exit status of the search as the service ran it, or nil when the
+  /// service is not there, declines, or does not answer in time: the caller
+  /// then runs the search itself, and nothing has been written.
+  public static func search(arguments: [[UInt8]]) -> Int32? {
+    guard let path = QueryServiceWire.socketPath(environment: variable),
+      let fd = connect(to: path)
+    else { return nil }
+    defer { close(fd) }
+    let request = QueryServiceWire.Request(
+      currentDirectory: currentDirectory(), arguments: arguments, environment: environment())
+    guard send(request.encoded(), over: fd) else { return nil }
+    guard readByte(fd, timeout: answerTimeout) == QueryServiceWire.ready else { return nil }
+    var go = QueryServiceWire.go
+    guard Glibc.send(fd, &go, 1, Int32(MSG_NOSIGNAL)) == 1 else { return nil }
+    // Committed: the service writes the results now, however long they take.
+    guard readByte(fd, timeout: -1) == QueryServiceWire.done,
+      let status = readByte(fd, timeout: -1)
+    else {
+      let message = "find-in: the watcher stopped during the search\n"
+      _ = write(STDERR_FILENO, message, message.utf8.count)
+      return 2
+    }
+    return Int32(status)
+  }
+
+  /// Replaces this process with the program that runs searches on its own
+  /// (`find-in-direct`, beside this one), with the same arguments.
+  public static func runDirectly() -> Never {
+    var target = [CChar](repeating: 0, count: 4096)
+    let n = readlink("/proc/self/exe", &target, target.count - 1)
+    var path =
+      n > 0 ? String(decoding: target[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
+    if let slash = path.lastIndex(of: "/") { path = String(path[...slash]) }
+    path += "find-in-direct"
+    execv(path, CommandLine.unsafeArgv)
+    let message = "find-in: cannot run \(path): \(String(cString: strerror(errno)))\n"
+    _ = write(STDERR_FILENO, message, message.utf8.count)
+    exit(2)
+  }
+
+  static func variable(_ name: String) -> String? {
+    getenv(name).map { String(cString: $0) }
+  }
+
+  static func connect(to path: String) -> Int32? {
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    let bytes = Array(path.utf8)
+    let capacity = MemoryLayout.size(ofValue: address.sun_path)
+    guard bytes.count < capacity else { return nil }
+    withUnsafeMutableBytes(of: &address.sun_path) { raw in
+      raw.copyBytes(from: bytes)
+      raw[bytes.count] = 0
+    }
+    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    guard fd >= 0 else { return nil }
+    let connected = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+      }
+    }
+    guard connected == 0 else {
+      close(fd)
+      return nil
+    }
+    return fd
+  }
+
+  /// Sends the request, with standard output and standard error attached to
+  /// its first bytes.
+  static func send(_ bytes: [UInt8], over fd: Int32) -> Bool {
+    let descriptors: [Int32] = [STDOUT_FILENO, STDERR_FILENO]
+    var offset = 0
+    while offset < bytes.count {
+      let n = bytes[offset...].withUnsafeBytes { raw in
+        offset == 0
+          ? limelight_send_with_fds(fd, raw.baseAddress, raw.count, descriptors, 2)
+          : Glibc.send(fd, raw.baseAddress, raw.count, Int32(MSG_NOSIGNAL))
+      }
+      if n < 0 && errno == EINTR { continue }
+      if n <= 0 { return false }  // A closed standard output cannot travel: search here.
+      offset += n
+    }
+    return true
+  }
+
+  /// One byte from the service, or nil at its end, on an error or after
+  /// `timeout` milliseconds (-1: no limit).
+  static func readByte(_ fd: Int32, timeout: Int32) -> UInt8? {
+    var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+    while true {
+      let ready = poll(&entry, 1, timeout)
+      if ready < 0 && errno == EINTR { continue }
+      guard ready > 0 else { return nil }
+      var byte: UInt8 = 0
+      let n = recv(fd, &byte, 1, 0)
+      if n < 0 && errno == EINTR { continue }
+      return n == 1 ? byte : nil
+    }
+  }
+
+  static func currentDirectory() -> [UInt8] {
+    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+    guard getcwd(&buffer, buffer.count) != nil else { return [] }
+    return buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }
+  }
+
+  static func environment() -> [[UInt8]] {
+    var result: [[UInt8]] = []
+    var pointer = environ
+    while let entry = pointer.pointee {
+      result.append(
+        Array(UnsafeBufferPointer(start: entry, count: strlen(entry))).map {
+          UInt8(bitPattern: $0)
+        })
+      pointer += 1
+    }
+    return result
+  }
+}
