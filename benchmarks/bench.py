@@ -6,7 +6,8 @@ headers, libraries and source trees found on the system, copied more than once
 if the system holds too few), indexes it with `limelightd --once` and with
 plocate's `updatedb`, and prints side by side: files indexed per second, index
 size, query latency (median and 99th percentile over a query mix, process start
-included), seconds from a saved file to a result, and the watcher's peak and
+included; with the watcher idle, while it indexes, and with no watcher running,
+when find-in searches on its own), seconds from a saved file to a result, and the watcher's peak and
 idle memory. Timings are for this machine and this run only.
 """
 import argparse
@@ -196,11 +197,11 @@ def churn(corpus, stop):
         time.sleep(0.05)
 
 
-def time_queries(queries, ll, env, plocate_db):
+def time_queries(queries, ll, env, plocate_db, tool="find-in"):
     ll_times, pl_times = {}, {}
     ll_hits = pl_hits = 0
     for kind, words in queries:
-        t, r = timed([ll("find-in"), "--limit", "50", "--"] + words, env)
+        t, r = timed([ll(tool), "--limit", "50", "--"] + words, env)
         ll_times.setdefault(kind, []).append(t)
         ll_hits += r.returncode == 0
         # plocate matches substrings of paths; several words are ANDed, like find-in's.
@@ -265,15 +266,16 @@ def main():
     ll_size = dir_size(f"{xdg}/data/limelight")
     pl_size = os.path.getsize(plocate_db)
 
-    # Query latency, on a quiet index.
+    # Query latency without a watcher: find-in-direct opens the index itself.
     rng = random.Random(42)
     queries = query_mix(corpus, rng, args.queries)
-    ll_times, pl_times, ll_hits, pl_hits = time_queries(queries, ll, env, plocate_db)
-    all_ll = [t for v in ll_times.values() for t in v]
-    all_pl = [t for v in pl_times.values() for t in v]
+    log("queries without a watcher …")
+    alone_ll, alone_pl, _, _ = time_queries(queries, ll, env, plocate_db, tool="find-in-direct")
+    all_alone = [t for v in alone_ll.values() for t in v]
+    all_alone_pl = [t for v in alone_pl.values() for t in v]
 
-    # Saved file to result, with the watcher running.
-    log("watcher: saved file to result …")
+    # With the watcher running (a desktop's usual state), find-in hands its
+    # searches to the watcher's query service.
     watcher = subprocess.Popen([ll("limelightd"), "--quiet", "--root", corpus], env=env)
     while True:
         st = subprocess.run([ll("limelight"), "status", "--json"], env=env, stdout=subprocess.PIPE)
@@ -284,6 +286,10 @@ def main():
         except ValueError:
             pass
         time.sleep(0.2)
+    log("queries, watcher idle …")
+    ll_times, pl_times, ll_hits, pl_hits = time_queries(queries, ll, env, plocate_db)
+    all_ll = [t for v in ll_times.values() for t in v]
+    all_pl = [t for v in pl_times.values() for t in v]
     # The same queries while the watcher indexes a stream of new files.
     log("queries while the watcher is indexing …")
     stop = threading.Event()
@@ -295,6 +301,7 @@ def main():
     shutil.rmtree(os.path.join(corpus, "churn"), ignore_errors=True)
     all_busy = [t for v in busy_ll.values() for t in v]
     all_busy_pl = [t for v in busy_pl.values() for t in v]
+    log("watcher: saved file to result …")
     latencies = []
     for i in range(10):
         word = f"zqxfreshword{i}x{rng.randrange(1 << 30)}"
@@ -325,21 +332,27 @@ def main():
          f"{(entries / t_ll) / (entries / t_pl):.2f}x"),
         ("first crawl, seconds", f"{t_ll:.1f}", f"{t_pl:.1f}", f"{t_ll / t_pl:.1f}x"),
         ("index size", f"{ll_size / 1e6:.1f} MB", f"{pl_size / 1e6:.1f} MB", f"{ll_size / pl_size:.1f}x"),
-        ("query median (process start included)", ms(statistics.median(all_ll)),
+        ("query median, watcher idle (process start included)", ms(statistics.median(all_ll)),
          ms(statistics.median(all_pl)), f"{statistics.median(all_ll) / statistics.median(all_pl):.1f}x"),
-        ("query 99th percentile", ms(percentile(all_ll, 99)), ms(percentile(all_pl, 99)),
+        ("query 99th percentile, watcher idle", ms(percentile(all_ll, 99)), ms(percentile(all_pl, 99)),
          f"{percentile(all_ll, 99) / percentile(all_pl, 99):.1f}x"),
         ("query median while indexing", ms(statistics.median(all_busy)),
          ms(statistics.median(all_busy_pl)),
          f"{statistics.median(all_busy) / statistics.median(all_busy_pl):.1f}x"),
         ("query 99th percentile while indexing", ms(percentile(all_busy, 99)),
          ms(percentile(all_busy_pl, 99)), f"{percentile(all_busy, 99) / percentile(all_busy_pl, 99):.1f}x"),
+        ("query median, no watcher (find-in-direct)", ms(statistics.median(all_alone)),
+         ms(statistics.median(all_alone_pl)),
+         f"{statistics.median(all_alone) / statistics.median(all_alone_pl):.1f}x"),
+        ("query 99th percentile, no watcher", ms(percentile(all_alone, 99)),
+         ms(percentile(all_alone_pl, 99)), f"{percentile(all_alone, 99) / percentile(all_alone_pl, 99):.1f}x"),
     ]
-    for kind in ll_times:
-        rows.append((f"  median / worst, {kind}",
-                     f"{ms(statistics.median(ll_times[kind]))} / {ms(max(ll_times[kind]))}",
-                     f"{ms(statistics.median(pl_times[kind]))} / {ms(max(pl_times[kind]))}",
-                     f"{statistics.median(ll_times[kind]) / statistics.median(pl_times[kind]):.1f}x"))
+    for label, ll_set, pl_set in (("watcher idle", ll_times, pl_times), ("while indexing", busy_ll, busy_pl)):
+        for kind in ll_set:
+            rows.append((f"  median / worst, {kind}, {label}",
+                         f"{ms(statistics.median(ll_set[kind]))} / {ms(max(ll_set[kind]))}",
+                         f"{ms(statistics.median(pl_set[kind]))} / {ms(max(pl_set[kind]))}",
+                         f"{statistics.median(ll_set[kind]) / statistics.median(pl_set[kind]):.1f}x"))
     rows += [
         ("queries with a result", f"{ll_hits}/{len(queries)}", f"{pl_hits}/{len(queries)}", "names + text vs paths"),
         ("saved file to result, median", ms(statistics.median(latencies)), f"{t_pl_update:.1f} s (updatedb)",
