@@ -11,6 +11,7 @@ let package = Package(
     .executable(name: "find-in-direct", targets: ["FindInDirect"]),
     .executable(name: "reindex-request", targets: ["ReindexRequest"]),
     .executable(name: "limelight", targets: ["LimelightControl"]),
+    .executable(name: "limelight-import", targets: ["LimelightImportHelper"]),
   ],
   dependencies: [
     .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -23,6 +24,14 @@ let package = Package(
     .systemLibrary(name: "CMagic", pkgConfig: "libmagic", providers: [.apt(["libmagic-dev"])]),
     // zlib, from Debian's zlib1g-dev: inflating ZIP members within limits.
     .systemLibrary(name: "CInflate", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+    // poppler's GLib interface (libpoppler-glib-dev): PDF.
+    .systemLibrary(
+      name: "CPoppler", pkgConfig: "poppler-glib", providers: [.apt(["libpoppler-glib-dev"])]),
+    // TagLib's C interface (libtagc0-dev): audio tags.
+    .systemLibrary(name: "CTagLib", pkgConfig: "taglib_c", providers: [.apt(["libtagc0-dev"])]),
+    // libarchive (libarchive-dev): archive members.
+    .systemLibrary(
+      name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
     // Linux headers the Glibc module leaves out (extended attributes).
     .systemLibrary(name: "CLinux"),
     // The item model, paths, MIME database and configuration: no SQLite, no I/O beyond reading files.
@@ -35,9 +44,22 @@ let package = Package(
     .target(name: "LimelightQuery", dependencies: ["LimelightModel", "LimelightStore"]),
     // Turning a file into an item: content type, tags, text, and what each
     // format holds (one importer per family of content types).
+    // Running helper programs within a time limit, an output cap and a memory cap.
+    .target(name: "LimelightSubprocess", dependencies: ["CLinux"]),
     .target(
       name: "LimelightImport",
-      dependencies: ["LimelightModel", "CMagic", "CLinux", "CInflate"]),
+      dependencies: ["LimelightModel", "LimelightSubprocess", "CMagic", "CLinux", "CInflate"]),
+    // The importers built on C libraries (PDF, audio, archives): linked only
+    // into the limelight-import helper, which the watcher runs once per file.
+    .target(
+      name: "LimelightContainedImport",
+      dependencies: ["LimelightImport", "LimelightModel", "CPoppler", "CTagLib", "CArchive"]),
+    .executableTarget(
+      name: "LimelightImportHelper",
+      dependencies: [
+        "LimelightContainedImport", "LimelightImport", "LimelightCLI",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]),
     // Crawling, inotify, reconciliation: the watcher's engine.
     .target(
       name: "LimelightWatch",
@@ -92,12 +114,13 @@ let package = Package(
       name: "LimelightTests",
       dependencies: [
         "LimelightModel", "LimelightStore", "LimelightQuery", "LimelightImport", "LimelightWatch",
-        "LimelightCLI", "LimelightQueryClient",
+        "LimelightCLI", "LimelightQueryClient", "LimelightSubprocess",
       ]),
     .testTarget(
       name: "LimelightIntegrationTests",
       dependencies: [
-        "limelightd", "FindIn", "FindInDirect", "ReindexRequest", "LimelightControl",
+        "limelightd", "FindIn", "FindInDirect", "ReindexRequest", "LimelightImportHelper",
+        "LimelightControl",
         "LimelightModel",
         "LimelightImport", "ZIPFoundation",
       ]),

@@ -86,3 +86,11 @@ static inline long limelight_peer_uid(int socket) {
   if (getsockopt(socket, SOL_SOCKET, SO_PEERCRED, &credentials, &size) != 0) return -1;
   return (long)credentials.uid;
 }
+
+#include <sys/resource.h>
+
+/// Sets a resource limit of another process (prlimit(2)); 0 on success.
+static inline int limelight_set_limit(pid_t pid, int resource, unsigned long long value) {
+  struct rlimit64 { unsigned long long cur, max; } limit = {value, value};
+  return (int)syscall(SYS_prlimit64, pid, resource, &limit, NULL);
+}

@@ -36,12 +36,15 @@ public struct ImportLimits: Sendable {
 public enum ImportFailure: Error, CustomStringConvertible {
   case tooLarge(Int64, limit: Int)
   case malformed(String)
+  /// An importer program failed: its name and how.
+  case program(String, String)
 
   public var description: String {
     switch self {
     case .tooLarge(let size, let limit):
       return "\(size) bytes is over the \(limit)-byte limit for this type"
     case .malformed(let why): return "malformed: \(why)"
+    case .program(let name, let why): return "importer \(name) \(why)"
     }
   }
 }

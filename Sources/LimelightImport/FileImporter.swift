@@ -16,20 +16,36 @@ public final class FileImporter {
   private let limits: ImportLimits
   private let registry: ImporterRegistry
 
-  public init(mime: MIMEDatabase, maxTextBytes: Int) {
+  /// `contained` are the importers of ``HelperFormats`` when this process is
+  /// the helper itself; otherwise those formats go to the helper program.
+  public init(
+    mime: MIMEDatabase, maxTextBytes: Int, contained: [any ContentImporter]? = nil,
+    programs: [ProgramImporter] = []
+  ) {
     self.magic = Magic()
     self.mime = mime
     self.limits = ImportLimits(maxTextBytes: maxTextBytes)
-    // The most specific importer wins: web pages and mail are text too.
-    self.registry = ImporterRegistry([
-      TextImporter(magic: magic), HTMLImporter(), MailImporter(), OfficeImporter(),
-      ImageImporter(), DesktopEntryImporter(),
-    ])
+    let helper =
+      contained ?? [
+        ProgramImporter(contentTypes: HelperFormats.all, command: [HelperFormats.helperPath()])
+      ]
+    // The most specific importer wins: web pages and mail are text too, and
+    // office documents are ZIP archives. A third party's program for a type
+    // comes before a built-in importer of the same type.
+    self.registry = ImporterRegistry(
+      [
+        TextImporter(magic: magic), HTMLImporter(), MailImporter(), OfficeImporter(),
+        ImageImporter(), DesktopEntryImporter(),
+      ] + helper + programs)
   }
 
   /// The record of `path` as it is now. Never throws: what cannot be read is
   /// indexed by name and metadata, with the reason kept in `extractionError`.
-  public func record(for path: RawPath, status: FileStatus, hidden: Bool) -> FileRecord {
+  /// `contentType` (a type and its ancestors), when given, is taken instead of
+  /// typing the file again.
+  public func record(
+    for path: RawPath, status: FileStatus, hidden: Bool, contentType given: [String]? = nil
+  ) -> FileRecord {
     let name = path.lastComponent.string
     var attributes = AttributeSet(displayName: name)
     attributes.size = status.isDirectory ? nil : status.size
@@ -40,9 +56,9 @@ public final class FileImporter {
     // The head serves both typing and, for a small file, the text: read it once.
     let head =
       status.kind == .regular ? try? FileSystem.readPrefix(path, limit: Self.headSize) : nil
-    let type = contentType(of: path, status: status, name: name, head: head)
+    let type = given?.first ?? contentType(of: path, status: status, name: name, head: head)
     attributes.contentType = type
-    attributes.contentTypeTree = mime.ancestors(of: type)
+    attributes.contentTypeTree = given ?? mime.ancestors(of: type)
     attributes.kind = mime.comment(for: type)
     if status.kind == .regular, let head,
       let importer = registry.importer(for: attributes.contentTypeTree)

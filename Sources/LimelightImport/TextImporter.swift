@@ -35,6 +35,7 @@ struct ImporterRegistry {
   init(_ importers: [any ContentImporter]) {
     self.importers = importers
     var byType: [String: Int] = [:]
+    // For a type claimed twice, the later importer wins.
     for (index, importer) in importers.enumerated() {
       for type in importer.contentTypes { byType[type] = index }
     }

@@ -1,0 +1,2 @@
+// poppler's GLib interface (Debian's libpoppler-glib-dev): PDF text and properties.
+#include <poppler.h>

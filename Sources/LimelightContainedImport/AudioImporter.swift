@@ -1,0 +1,56 @@
+import CTagLib
+import Foundation
+import LimelightImport
+import LimelightModel
+
+/// Audio through TagLib (MP3, FLAC, Ogg, Opus, M4A, WAV, …): title, artist,
+/// album, track, genre, year, duration and the stream's properties.
+public struct AudioImporter: ContentImporter {
+  public let contentTypes = HelperFormats.audio
+
+  public init() {}
+
+  public func importContent(_ request: ImportRequest, into attributes: inout AttributeSet) throws {
+    taglib_set_strings_unicode(1)
+    taglib_set_string_management_enabled(0)
+    guard let file = request.path.withCString({ taglib_file_new($0) }) else {
+      throw ImportFailure.malformed("not an audio file TagLib reads")
+    }
+    defer { taglib_file_free(file) }
+    guard taglib_file_is_valid(file) != 0 else {
+      throw ImportFailure.malformed("not an audio file TagLib reads")
+    }
+    func take(_ text: UnsafeMutablePointer<CChar>?) -> String? {
+      guard let text else { return nil }
+      defer { taglib_free(text) }
+      let value = String(cString: text).trimmingCharacters(in: .whitespacesAndNewlines)
+      return value.isEmpty ? nil : value
+    }
+    if let tag = taglib_file_tag(file) {
+      attributes.title = take(taglib_tag_title(tag))
+      if let artist = take(taglib_tag_artist(tag)) {
+        attributes.authors = [artist]
+        attributes.extra["artist"] = .string(artist)
+      }
+      if let album = take(taglib_tag_album(tag)) { attributes.extra["album"] = .string(album) }
+      if let genre = take(taglib_tag_genre(tag)) { attributes.extra["genre"] = .string(genre) }
+      if let comment = take(taglib_tag_comment(tag)) {
+        attributes.contentDescription = AttributeSet.summary(of: comment)
+      }
+      let track = taglib_tag_track(tag)
+      if track > 0 { attributes.extra["audioTrackNumber"] = .number(Double(track)) }
+      let year = taglib_tag_year(tag)
+      if year > 0 { attributes.extra["recordingYear"] = .number(Double(year)) }
+    }
+    if let properties = taglib_file_audioproperties(file) {
+      let seconds = taglib_audioproperties_length(properties)
+      if seconds > 0 { attributes.extra["duration"] = .number(Double(seconds)) }
+      let rate = taglib_audioproperties_samplerate(properties)
+      if rate > 0 { attributes.extra["audioSampleRate"] = .number(Double(rate)) }
+      let channels = taglib_audioproperties_channels(properties)
+      if channels > 0 { attributes.extra["audioChannelCount"] = .number(Double(channels)) }
+      let bitrate = taglib_audioproperties_bitrate(properties)
+      if bitrate > 0 { attributes.extra["audioBitRate"] = .number(Double(bitrate)) }
+    }
+  }
+}

@@ -1,0 +1,31 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The formats read by C libraries (poppler, TagLib, libarchive). Their
+/// importers run in the `limelight-import` helper process, one file per run,
+/// so that a crash or a hang in a library costs that file alone.
+public enum HelperFormats {
+  public static let pdf = ["application/pdf"]
+  public static let audio = ["audio/*", "application/ogg", "video/x-ms-asf"]
+  public static let archives = [
+    "application/zip", "application/x-tar", "application/x-compressed-tar",
+    "application/x-bzip-compressed-tar", "application/x-bzip2-compressed-tar",
+    "application/x-xz-compressed-tar", "application/x-zstd-compressed-tar",
+    "application/x-lzma-compressed-tar", "application/x-7z-compressed", "application/x-rar",
+    "application/vnd.rar", "application/x-cpio", "application/x-iso9660-image",
+    "application/vnd.debian.binary-package", "application/x-rpm", "application/x-archive",
+    "application/x-xar", "application/x-lha", "application/x-cd-image",
+  ]
+  public static var all: [String] { pdf + audio + archives }
+
+  /// The helper's path: beside the running executable.
+  public static func helperPath() -> String {
+    var target = [CChar](repeating: 0, count: 4096)
+    let n = readlink("/proc/self/exe", &target, target.count - 1)
+    let exe =
+      n > 0 ? String(decoding: target[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
+    return String(exe[..<(exe.lastIndex(of: "/").map { exe.index(after: $0) } ?? exe.startIndex)])
+      + "limelight-import"
+  }
+}
