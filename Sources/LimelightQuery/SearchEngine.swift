@@ -30,6 +30,7 @@ public struct SearchEngine: Sendable {
   public func search(_ query: QueryNode, limit: Int? = nil) throws -> [SearchResult] {
     try store.read { db in
       let expanded = try TypoExpander(db: db).expand(query)
+      if expanded == .nothing { return [] }
       var results: [SearchResult] = []
       // Whether the words as typed, whole, are in that many texts (whole words
       // are one lookup each; their prefixes would merge many). Asked once: the
@@ -51,14 +52,23 @@ public struct SearchEngine: Sendable {
         if let crowded = pass.whenCrowded, try isCrowded(crowded.match) {
           (sql, arguments) = crowded.statement
         }
+        let started = Self.trace ? Date() : nil
         let rows = try Row.fetchAll(
           db, sql: sql + (remaining.map { " LIMIT \($0)" } ?? ""),
           arguments: StatementArguments(arguments))
         results += rows.map(Self.result)
+        if let started {
+          let ms = String(format: "%.1f", Date().timeIntervalSince(started) * 1000)
+          FileHandle.standardError.write(
+            Data("[\(ms) ms, \(rows.count) rows] \(sql) \(arguments)\n".utf8))
+        }
       }
       return results
     }
   }
+
+  /// `LIMELIGHT_TRACE_SQL=1`: each statement of a search, its time and rows, on standard error.
+  static let trace = getenv("LIMELIGHT_TRACE_SQL").map { String(cString: $0) == "1" } ?? false
 
   /// How many items match.
   public func count(_ query: QueryNode) throws -> Int {
@@ -144,7 +154,7 @@ public struct SearchEngine: Sendable {
 
   /// Above this many texts holding the words, their matches are listed newest
   /// first instead of by BM25, which would cost milliseconds per thousand.
-  static let rankedTextLimit = 20_000
+  static let rankedTextLimit = 10_000
 
   static let columns = """
     item.rowid, item.id, item.domain, item.uri, item.path, item.displayName, item.contentType,

@@ -34,11 +34,17 @@ struct TypoExpander {
       else { return node }
       budget -= 1
       let variants = try self.variants(of: word)
-      if variants.isEmpty { return node }
+      // A word that no item holds, nor anything near it, matches nothing: the
+      // query needs no text index merge to learn that.
+      if variants.isEmpty { return .nothing }
       return .or(
         [node] + variants.map { .text($0, prefix: prefix && $0.count >= 6, column: column) })
-    case .and(let parts): return .and(try parts.map { try expand($0, budget: &budget) })
-    case .or(let parts): return .or(try parts.map { try expand($0, budget: &budget) })
+    case .and(let parts):
+      let expanded = try parts.map { try expand($0, budget: &budget) }
+      return expanded.contains(.nothing) ? .nothing : .and(expanded)
+    case .or(let parts):
+      let expanded = try parts.map { try expand($0, budget: &budget) }.filter { $0 != .nothing }
+      return expanded.isEmpty ? .nothing : .or(expanded)
     case .not: return node  // Excluding near misses would surprise.
     default: return node
     }

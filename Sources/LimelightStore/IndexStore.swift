@@ -19,6 +19,8 @@ public final class IndexStore: Sendable {
   public enum OpenError: Error, CustomStringConvertible {
     case missing(RawPath)
     case unusable(RawPath, String)
+    /// Another process is upgrading the index to the current schema.
+    case upgrading(RawPath)
 
     public var description: String {
       switch self {
@@ -27,6 +29,8 @@ public final class IndexStore: Sendable {
           "no index at \(path.string): start limelightd (or run 'limelightd --once') to build it"
       case .unusable(let path, let reason):
         return "cannot open the index at \(path.string): \(reason)"
+      case .upgrading(let path):
+        return "the index at \(path.string) is being upgraded to a new format: try again shortly"
       }
     }
   }
@@ -71,8 +75,13 @@ public final class IndexStore: Sendable {
       // them "database is locked" at once, without waiting.
       let lock = location.dataDirectory.appending("migrate.lock")
       let fd = lock.withCString { Glibc.open($0, O_RDWR | O_CREAT | O_CLOEXEC, 0o600) }
-      if fd >= 0 { _ = flock(fd, LOCK_EX) }
       defer { if fd >= 0 { close(fd) } }
+      if fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) != 0 {
+        // An upgrade of a large index copies its text and can take minutes: a
+        // query says so instead of waiting; the watcher and writers wait.
+        if !create && readOnly { throw OpenError.upgrading(path) }
+        _ = flock(fd, LOCK_EX)
+      }
       let pool = try DatabasePool(path: path.string, configuration: configuration)
       let migrator = Schema.migrator
       if try !pool.read({ try migrator.hasCompletedMigrations($0) }) {

@@ -1,0 +1,43 @@
+import Foundation
+import GRDB
+import LimelightModel
+import Testing
+
+@testable import LimelightQuery
+@testable import LimelightStore
+
+/// Upgrades keep what an older index holds.
+@Suite struct SchemaTests {
+  @Test func anIndexFromBeforeTheTextPrefixesKeepsItsItemsAndGainsThem() throws {
+    let base = FileManager.default.temporaryDirectory.appendingPathComponent("limelight-\(UUID())")
+      .path
+    defer { try? FileManager.default.removeItem(atPath: base) }
+    var location = IndexLocation.fromEnvironment(["HOME": base])
+    location.runtimeDirectory = RawPath(base + "/run")
+    try location.createPrivateDirectories()
+    // An index as the previous version left it, with one item.
+    do {
+      let queue = try DatabaseQueue(path: location.databasePath.string)
+      try Schema.migrator.migrate(queue, upTo: "v3-names")
+      try queue.write { db in
+        try db.execute(
+          sql: """
+            INSERT INTO item (id, domain, uri, path, displayName, added, generation)
+              VALUES ('f1', 'limelight.files', 'file:///data/notes.txt', X'2F646174612F6E6F7465732E747874', 'notes.txt', 0, 1);
+            INSERT INTO item_text (rowid, name, keywords, path, content)
+              VALUES (last_insert_rowid(), 'notes txt', '', 'data notes txt', 'constellations overhead');
+            INSERT INTO item_name (rowid, name, keywords, path)
+              SELECT rowid, name, keywords, path FROM item_text;
+            """)
+      }
+    }
+    let store = try IndexStore.open(location, create: false)
+    let found = try SearchEngine(store: store).search(.text("cons", prefix: true, column: nil))
+    #expect(found.map(\.displayName) == ["notes.txt"])
+    let prefixes = try store.read { db in
+      try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'item_text'")
+    }
+    #expect(prefixes?.contains("'2 3 4 5'") == true)
+    #expect(try store.read { try Schema.migrator.hasCompletedMigrations($0) })
+  }
+}
