@@ -88,9 +88,20 @@ static inline long limelight_peer_uid(int socket) {
 }
 
 #include <sys/resource.h>
+#include <errno.h>
 
 /// Sets a resource limit of another process (prlimit(2)); 0 on success.
 static inline int limelight_set_limit(pid_t pid, int resource, unsigned long long value) {
   struct rlimit64 { unsigned long long cur, max; } limit = {value, value};
   return (int)syscall(SYS_prlimit64, pid, resource, &limit, NULL);
+}
+
+/// Lowers the calling thread's scheduling priority (its nice value) to at
+/// least `nice`; other threads of the process keep theirs.
+static inline void limelight_lower_thread_priority(int nice) {
+  pid_t tid = (pid_t)syscall(SYS_gettid);
+  errno = 0;
+  int current = getpriority(PRIO_PROCESS, (id_t)tid);
+  if (errno == 0 && current >= nice) return;
+  setpriority(PRIO_PROCESS, (id_t)tid, nice);
 }

@@ -42,8 +42,9 @@ public struct AudioImporter: ContentImporter {
       let year = taglib_tag_year(tag)
       if year > 0 { attributes.extra["recordingYear"] = .number(Double(year)) }
     }
+    var seconds: Int32 = 0
     if let properties = taglib_file_audioproperties(file) {
-      let seconds = taglib_audioproperties_length(properties)
+      seconds = taglib_audioproperties_length(properties)
       if seconds > 0 { attributes.extra["duration"] = .number(Double(seconds)) }
       let rate = taglib_audioproperties_samplerate(properties)
       if rate > 0 { attributes.extra["audioSampleRate"] = .number(Double(rate)) }
@@ -51,6 +52,10 @@ public struct AudioImporter: ContentImporter {
       if channels > 0 { attributes.extra["audioChannelCount"] = .number(Double(channels)) }
       let bitrate = taglib_audioproperties_bitrate(properties)
       if bitrate > 0 { attributes.extra["audioBitRate"] = .number(Double(bitrate)) }
+    }
+    // TagLib accepts a file of the right name with nothing in it.
+    if seconds <= 0 && attributes.title == nil && attributes.extra["artist"] == nil {
+      throw ImportFailure.malformed("no audio stream and no tags")
     }
   }
 }

@@ -27,21 +27,7 @@ public struct DesktopEntryImporter: ContentImporter {
 
   public func importContent(_ request: ImportRequest, into attributes: inout AttributeSet) throws {
     let bytes = try request.contents(limit: 1 << 20)
-    let text = String(decoding: bytes, as: UTF8.self)
-    var entry: [String: String] = [:]
-    var inEntry = false
-    for line in text.split(whereSeparator: \.isNewline) {
-      let trimmed = line.trimmingCharacters(in: .whitespaces)
-      if trimmed.hasPrefix("[") {
-        inEntry = trimmed == "[Desktop Entry]"
-        continue
-      }
-      guard inEntry, !trimmed.hasPrefix("#"), let eq = trimmed.firstIndex(of: "=") else { continue }
-      let key = trimmed[..<eq].trimmingCharacters(in: .whitespaces)
-      if entry[key] == nil {
-        entry[key] = trimmed[trimmed.index(after: eq)...].trimmingCharacters(in: .whitespaces)
-      }
-    }
+    let entry = KeyFile(text: String(decoding: bytes, as: UTF8.self)).groups["Desktop Entry"] ?? [:]
     guard entry["Type"] != nil || entry["Name"] != nil else {
       throw ImportFailure.malformed("no [Desktop Entry] group")
     }

@@ -48,6 +48,12 @@ public struct IndexLocation: Sendable {
       home: home, systemConfigDirectories: system)
   }
 
+  /// The folders of descriptors named `name` (`importers.d`): the system's
+  /// first, the user's last, so that a later one overrides by file name.
+  public func descriptorFolders(_ name: String) -> [RawPath] {
+    (systemConfigDirectories.reversed() + [configDirectory]).map { $0.appending(name) }
+  }
+
   /// The process id of the watcher holding this index's lock, or nil when none runs.
   public func watcherPID() -> Int? {
     let fd = lockPath.withCString { open($0, O_RDONLY | O_CLOEXEC) }

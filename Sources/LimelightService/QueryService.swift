@@ -134,7 +134,7 @@ public final class QueryService: Sendable {
     do {
       store =
         try stores.withLock { $0.popLast() }
-        ?? IndexStore.open(location, create: false, readOnly: true)
+        ?? IndexStore.open(location, create: false, readOnly: true, longLived: true)
     } catch {
       printError("find-in: \(error)", to: context.errors)
       reply(client, [QueryServiceWire.done, UInt8(ExitStatus.usage)])

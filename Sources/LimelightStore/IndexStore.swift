@@ -38,9 +38,11 @@ public final class IndexStore: Sendable {
   /// Opens (and, with `create`, creates) the index of a location, upgrading its schema.
   /// `readOnly` opens one read-only connection when the schema is current, which
   /// costs a fraction of a pool; the store then cannot write.
-  public static func open(_ location: IndexLocation, create: Bool, readOnly: Bool = false) throws
-    -> IndexStore
-  {
+  /// `longLived` (the watcher's query service) keeps a page cache instead of
+  /// mapping the file, so that its memory shows what it holds.
+  public static func open(
+    _ location: IndexLocation, create: Bool, readOnly: Bool = false, longLived: Bool = false
+  ) throws -> IndexStore {
     let path = location.databasePath
     if !create && FileSystem.status(path) == nil { throw OpenError.missing(path) }
     if create { try location.createPrivateDirectories() }
@@ -56,7 +58,10 @@ public final class IndexStore: Sendable {
         reading.readonly = true
         // A query reads a few scattered pages once: mapping the file spares a
         // read(2) and a copy for each.
-        reading.prepareDatabase { db in try db.execute(sql: "PRAGMA mmap_size = 17179869184") }
+        reading.prepareDatabase { db in
+          try db.execute(
+            sql: longLived ? "PRAGMA cache_size = -16384" : "PRAGMA mmap_size = 17179869184")
+        }
         let queue = try DatabaseQueue(path: path.string, configuration: reading)
         // A new or older index is upgraded (and a new one switched to WAL) below.
         if try queue.read({

@@ -1,3 +1,4 @@
+import CLinux
 import Dispatch
 import Foundation
 import LimelightImport
@@ -15,9 +16,9 @@ struct ImportJob: Sendable {
 final class Extractor: @unchecked Sendable {
   private let importers: [FileImporter]
 
-  init(mime: MIMEDatabase, maxTextBytes: Int, workers: Int) {
+  init(mime: MIMEDatabase, maxTextBytes: Int, workers: Int, programs: [ProgramImporter] = []) {
     importers = (0..<max(1, workers)).map { _ in
-      FileImporter(mime: mime, maxTextBytes: maxTextBytes)
+      FileImporter(mime: mime, maxTextBytes: maxTextBytes, programs: programs)
     }
   }
 
@@ -27,6 +28,8 @@ final class Extractor: @unchecked Sendable {
     let results = ResultSlots(count: jobs.count)
     let workers = min(importers.count, jobs.count)
     DispatchQueue.concurrentPerform(iterations: workers) { worker in
+      // Indexing yields to searches, which the query service runs at normal priority.
+      limelight_lower_thread_priority(Watcher.indexingNice)
       let importer = importers[worker]
       while let index = results.claim() {
         let job = jobs[index]

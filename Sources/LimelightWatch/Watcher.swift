@@ -84,8 +84,12 @@ public final class Watcher {
         store.location.cacheHome.appending("thumbnails"),
       ])
     let workers = max(1, min(4, ProcessInfo.processInfo.activeProcessorCount))
+    let (programs, problems) = ImporterDescriptors.load(
+      from: store.location.descriptorFolders("importers.d"))
+    for problem in problems { logger.warning("importer descriptor ignored: \(problem)") }
     self.extractor = Extractor(
-      mime: MIMEDatabase(), maxTextBytes: configuration.maxTextBytes, workers: workers)
+      mime: MIMEDatabase(), maxTextBytes: configuration.maxTextBytes, workers: workers,
+      programs: programs)
     self.logger = logger
     self.watching = watching
   }
@@ -93,8 +97,14 @@ public final class Watcher {
   // MARK: - Running
 
   /// Crawls, then (unless `watching` is false) follows changes until a stop signal.
+  /// The nice value of the threads that crawl, extract and write: a search
+  /// (the query service's threads keep the process's priority) and the
+  /// user's programs come first.
+  static let indexingNice: Int32 = 10
+
   public func run() throws {
     StopSignal.install()
+    limelight_lower_thread_priority(Self.indexingNice)
     if watching {
       inotify = try Inotify()
       let wake = try Inotify()

@@ -1,0 +1,72 @@
+import LimelightModel
+
+/// Third-party importers, registered by descriptors named `NAME.importer` in
+/// `importers.d/` folders (the system's first, then the user's, which wins for
+/// the same name):
+///
+/// ```
+/// [Limelight Importer]
+/// MimeType=application/x-example;text/x-example;
+/// Exec=/usr/lib/example/example-to-limelight --json
+/// Timeout=10
+/// ```
+///
+/// `Exec` is an argument vector; the file's path is added as the last
+/// argument. See limelight-importers(7).
+public enum ImporterDescriptors {
+  public static let group = "Limelight Importer"
+  public static let defaultTimeout = 10.0
+  public static let longestTimeout = 300.0
+
+  /// One descriptor that could not be used, and why.
+  public struct Problem: Sendable, CustomStringConvertible {
+    public var path: RawPath
+    public var reason: String
+    public var description: String { "\(path.string): \(reason)" }
+  }
+
+  /// The importers of the descriptors in these folders, later folders
+  /// overriding earlier ones by file name, and the descriptors that are wrong.
+  public static func load(from folders: [RawPath]) -> ([ProgramImporter], [Problem]) {
+    var byName: [String: RawPath] = [:]
+    for folder in folders {
+      for name in (try? FileSystem.entries(of: folder)) ?? []
+      where name.string.hasSuffix(".importer") {
+        byName[name.string] = folder.appending(name.string)
+      }
+    }
+    var importers: [ProgramImporter] = []
+    var problems: [Problem] = []
+    for name in byName.keys.sorted() {
+      let path = byName[name]!
+      switch parse(FileSystem.readText(path, limit: 64 << 10) ?? "") {
+      case .success(let importer): importers.append(importer)
+      case .failure(let problem): problems.append(Problem(path: path, reason: problem.reason))
+      }
+    }
+    return (importers, problems)
+  }
+
+  struct Invalid: Error {
+    var reason: String
+  }
+
+  static func parse(_ text: String) -> Result<ProgramImporter, Invalid> {
+    let file = KeyFile(text: text)
+    guard file.groups[group] != nil else { return .failure(Invalid(reason: "no [\(group)] group")) }
+    let types = file.list(group, "MimeType")
+    guard !types.isEmpty else { return .failure(Invalid(reason: "no MimeType")) }
+    guard let exec = file[group, "Exec"], let command = KeyFile.arguments(of: exec),
+      !command.isEmpty
+    else { return .failure(Invalid(reason: "no Exec, or an unterminated quote in it")) }
+    var timeout = defaultTimeout
+    if let text = file[group, "Timeout"] {
+      guard let seconds = Double(text), seconds > 0, seconds <= longestTimeout else {
+        return .failure(
+          Invalid(reason: "Timeout must be a number of seconds from 1 to \(Int(longestTimeout))"))
+      }
+      timeout = seconds
+    }
+    return .success(ProgramImporter(contentTypes: types, command: command, timeLimit: timeout))
+  }
+}

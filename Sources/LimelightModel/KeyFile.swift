@@ -1,0 +1,74 @@
+import Foundation
+
+/// The freedesktop key file format (`.desktop`, `.thumbnailer`, Limelight's
+/// importer and extension descriptors): `[Group]` headers, `Key=Value` lines,
+/// `#` comments. The first value of a key in a group wins.
+public struct KeyFile: Sendable, Equatable {
+  public var groups: [String: [String: String]]
+
+  public init(text: String) {
+    var groups: [String: [String: String]] = [:]
+    var group: String?
+    for line in text.split(whereSeparator: \.isNewline) {
+      let trimmed = line.trimmingCharacters(in: .whitespaces)
+      if trimmed.hasPrefix("[") && trimmed.hasSuffix("]") {
+        group = String(trimmed.dropFirst().dropLast())
+        continue
+      }
+      guard let group, !trimmed.hasPrefix("#"), let eq = trimmed.firstIndex(of: "=") else {
+        continue
+      }
+      let key = trimmed[..<eq].trimmingCharacters(in: .whitespaces)
+      let value = trimmed[trimmed.index(after: eq)...].trimmingCharacters(in: .whitespaces)
+      if groups[group, default: [:]][key] == nil { groups[group, default: [:]][key] = value }
+    }
+    self.groups = groups
+  }
+
+  public subscript(group: String, key: String) -> String? { groups[group]?[key] }
+
+  /// A `;`-separated list value (`MimeType=a;b;`), empty items left out.
+  public func list(_ group: String, _ key: String) -> [String] {
+    (self[group, key] ?? "").split(separator: ";").map {
+      $0.trimmingCharacters(in: .whitespaces)
+    }.filter { !$0.isEmpty }
+  }
+
+  /// An `Exec` value as an argument vector, by the Desktop Entry rules: words
+  /// split at spaces, double quotes group, and inside them a backslash escapes
+  /// `"`, `` ` ``, `$` and `\`. Nil for an unterminated quote.
+  public static func arguments(of exec: String) -> [String]? {
+    var arguments: [String] = []
+    var current = ""
+    var inWord = false
+    var quoted = false
+    var escaped = false
+    for ch in exec {
+      if escaped {
+        current.append(ch)
+        escaped = false
+      } else if quoted {
+        if ch == "\\" {
+          escaped = true
+        } else if ch == "\"" {
+          quoted = false
+        } else {
+          current.append(ch)
+        }
+      } else if ch == "\"" {
+        quoted = true
+        inWord = true
+      } else if ch == " " || ch == "\t" {
+        if inWord { arguments.append(current) }
+        current = ""
+        inWord = false
+      } else {
+        current.append(ch)
+        inWord = true
+      }
+    }
+    if quoted || escaped { return nil }
+    if inWord { arguments.append(current) }
+    return arguments
+  }
+}

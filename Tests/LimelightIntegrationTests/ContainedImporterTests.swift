@@ -1,0 +1,217 @@
+import Foundation
+import LimelightImport
+import LimelightModel
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The formats read by C libraries (PDF, audio, archives), which run in the
+/// limelight-import helper, and importers of third parties registered by
+/// descriptors: what they find, and that their failures cost one file.
+@Suite struct ContainedImporterTests {
+  let instance: Instance
+
+  init() throws {
+    instance = try Instance()
+    try instance.write(
+      "Docs/report.pdf",
+      bytes: Self.pdf(
+        title: "Tidal Survey", author: "Marie Tharp", subject: "Currents of the bay",
+        keywords: "oceanography, tides", lines: ["Soundings near the narwhal reef", "page one"]))
+    try instance.write("Docs/truncated.pdf", bytes: Array(try Self.pdfBytes().prefix(200)))
+    try instance.write("Docs/fake.pdf", "%PDF-1.4\nnot really a document\n")
+    try instance.write(
+      "Music/song.wav",
+      bytes: Self.wav(
+        seconds: 2,
+        tags: [
+          "TIT2": "Harbour Lights", "TPE1": "The Pelicans", "TALB": "Coastlines",
+          "TCON": "Folk", "TRCK": "3", "TYER": "1999",
+        ]))
+    // An MP3 that claims a tag and holds noise.
+    var random = SeededRandom(seed: 7)
+    try instance.write(
+      "Music/noise.mp3",
+      bytes: Array("ID3".utf8) + [3, 0, 0, 0x7F, 0x7F, 0x7F, 0x7F]
+        + (0..<4096).map { _ in UInt8(truncatingIfNeeded: random.next()) })
+    for (name, text) in [("alpha.txt", "a"), ("beta/gamma-manifest.txt", "b")] {
+      try instance.write("Source/tree/\(name)", text)
+    }
+    try Self.tar(["-cf", instance.path("Archives/tree.tar"), "-C", instance.path("Source"), "tree"])
+    try Self.tar([
+      "-czf", instance.path("Archives/tree.tar.gz"), "-C", instance.path("Source"), "tree",
+    ])
+    try ImporterTests.zip(
+      instance.path("Archives/bundle.zip"), ["inner/walrus-notes.txt": "x", "readme.txt": "y"])
+    try instance.write(
+      "Archives/damaged.tar.gz", bytes: [0x1F, 0x8B, 8, 0] + Array(repeating: 7, count: 300))
+  }
+
+  @Test func wordsAndPropertiesFromPDFAudioAndArchives() throws {
+    try instance.indexOnce()
+    for (query, path) in [
+      ("narwhal", "Docs/report.pdf"), ("tidal survey", "Docs/report.pdf"),
+      ("tharp", "Docs/report.pdf"), ("oceanography", "Docs/report.pdf"),
+      ("harbour lights", "Music/song.wav"), ("pelicans", "Music/song.wav"),
+      ("coastlines", "Music/song.wav"),
+    ] {
+      #expect(
+        try instance.findPaths(query.split(separator: " ").map(String.init)) == [path], "\(query)")
+    }
+    // Members of archives, by name, in each kind of archive.
+    #expect(
+      Set(try instance.findPaths(["gamma", "manifest"]))
+        == ["Archives/tree.tar", "Archives/tree.tar.gz", "Source/tree/beta/gamma-manifest.txt"])
+    #expect(try instance.findPaths(["walrus"]) == ["Archives/bundle.zip"])
+
+    let pdf = try instance.show("Docs/report.pdf")
+    #expect(pdf["title"] as? String == "Tidal Survey")
+    #expect(pdf["authors"] as? [String] == ["Marie Tharp"])
+    #expect(pdf["pageCount"] as? Int == 1)
+    #expect(pdf["subject"] as? String == "Currents of the bay")
+    #expect((pdf["keywords"] as? [String])?.contains("tides") == true)
+    let song = try instance.show("Music/song.wav")
+    #expect(song["title"] as? String == "Harbour Lights")
+    #expect(song["album"] as? String == "Coastlines")
+    #expect(song["genre"] as? String == "Folk")
+    #expect(song["duration"] as? Int == 2)
+    #expect(song["audioSampleRate"] as? Int == 8000)
+    let tar = try instance.show("Archives/tree.tar.gz")
+    #expect((tar["memberCount"] as? Int).map { $0 >= 3 } == true)
+  }
+
+  @Test func brokenFilesAreRecordedAndCostOnlyThemselves() throws {
+    try instance.indexOnce()
+    for path in [
+      "Docs/truncated.pdf", "Docs/fake.pdf", "Music/noise.mp3", "Archives/damaged.tar.gz",
+    ] {
+      let item = try instance.show(path)
+      #expect(item["displayName"] as? String == (path as NSString).lastPathComponent)
+      #expect(item["extractionError"] is String, "\(path): \(item)")
+    }
+    #expect(try instance.findPaths(["narwhal"]) == ["Docs/report.pdf"])
+  }
+
+  @Test func thirdPartyImportersRunWithinLimits() throws {
+    let folder = instance.base + "/xdg/config/limelight/importers.d"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    func importer(_ name: String, type: String, timeout: String? = nil, script: String) throws {
+      let program = folder + "/\(name).sh"
+      try Data(("#!/bin/sh\n" + script + "\n").utf8).write(to: URL(fileURLWithPath: program))
+      chmod(program, 0o755)
+      var descriptor = "[Limelight Importer]\nMimeType=\(type);\nExec=\"\(program)\" --flag\n"
+      if let timeout { descriptor += "Timeout=\(timeout)\n" }
+      try Data(descriptor.utf8).write(to: URL(fileURLWithPath: folder + "/\(name).importer"))
+    }
+    try importer(
+      "calendar", type: "text/calendar",
+      script: """
+        [ "$1" = --flag ] || exit 3
+        [ -f "$2" ] || exit 4
+        printf '{"title": "Standup", "keywords": ["meeting"], "textContent": "quokka agenda %s", "room": "B2"}' "$LIMELIGHT_CONTENT_TYPE"
+        """)
+    try importer("crash", type: "text/csv", script: "kill -SEGV $$")
+    try importer("hang", type: "text/x-tex", timeout: "1", script: "sleep 30")
+    try importer("garbage", type: "application/json", script: "echo 'this is not json'")
+    try importer("flood", type: "text/x-log", script: "yes floodfloodflood")
+    try Data("[Limelight Importer]\nExec=/bin/true\n".utf8).write(
+      to: URL(fileURLWithPath: folder + "/incomplete.importer"))
+    try instance.write("Events/standup.ics", "BEGIN:VCALENDAR\nEND:VCALENDAR\n")
+    for (name, text) in [
+      ("table.csv", "a,b\n"), ("paper.tex", "\\section{x}\n"), ("data.json", "{}\n"),
+      ("server.log", "started\n"),
+    ] {
+      try instance.write("Broken/\(name)", text)
+    }
+    try instance.indexOnce()
+    #expect(try instance.findPaths(["quokka"]) == ["Events/standup.ics"])
+    let event = try instance.show("Events/standup.ics")
+    #expect(event["title"] as? String == "Standup")
+    #expect(event["room"] as? String == "B2")
+    #expect((event["textContent"] as? String) == nil)  // Text is searchable, not shown.
+    // The program was told the type.
+    #expect(try instance.findPaths(["quokka", "calendar"]) == ["Events/standup.ics"])
+    let reasons = [
+      "table.csv": "crashed", "paper.tex": "took too long", "data.json": "JSON",
+      "server.log": "printed too much",
+    ]
+    for (name, reason) in reasons {
+      let item = try instance.show("Broken/\(name)")
+      let error = item["extractionError"] as? String ?? ""
+      #expect(error.contains(reason), "\(name): \(error)")
+    }
+  }
+
+  // MARK: - Samples
+
+  static func pdfBytes() throws -> [UInt8] {
+    pdf(title: "T", author: "A", subject: "S", keywords: "K", lines: ["some words here"])
+  }
+
+  /// A one-page PDF with an information dictionary and lines of text in Helvetica.
+  static func pdf(title: String, author: String, subject: String, keywords: String, lines: [String])
+    -> [UInt8]
+  {
+    var stream = "BT /F1 12 Tf 72 720 Td 14 TL\n"
+    for line in lines { stream += "(\(line)) Tj T*\n" }
+    stream += "ET\n"
+    let objects = [
+      "<< /Type /Catalog /Pages 2 0 R >>",
+      "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+      "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R"
+        + " /Resources << /Font << /F1 5 0 R >> >> >>",
+      "<< /Length \(stream.utf8.count) >>\nstream\n\(stream)endstream",
+      "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+      "<< /Title (\(title)) /Author (\(author)) /Subject (\(subject)) /Keywords (\(keywords))"
+        + " /CreationDate (D:20240301120000Z) >>",
+    ]
+    var out = "%PDF-1.4\n"
+    var offsets: [Int] = []
+    for (i, object) in objects.enumerated() {
+      offsets.append(out.utf8.count)
+      out += "\(i + 1) 0 obj\n\(object)\nendobj\n"
+    }
+    let xref = out.utf8.count
+    out += "xref\n0 \(objects.count + 1)\n0000000000 65535 f \n"
+    for offset in offsets { out += String(format: "%010d 00000 n \n", offset) }
+    out += "trailer\n<< /Size \(objects.count + 1) /Root 1 0 R /Info 6 0 R >>\n"
+    out += "startxref\n\(xref)\n%%EOF\n"
+    return Array(out.utf8)
+  }
+
+  /// A WAV file of silence (8 kHz, mono, 8-bit) with an ID3v2.3 tag in an `id3 ` chunk.
+  static func wav(seconds: Int, tags: [String: String]) -> [UInt8] {
+    func le32(_ v: Int) -> [UInt8] { (0..<4).map { UInt8((v >> ($0 * 8)) & 0xFF) } }
+    func be32(_ v: Int) -> [UInt8] { (0..<4).reversed().map { UInt8((v >> ($0 * 8)) & 0xFF) } }
+    func le16(_ v: Int) -> [UInt8] { (0..<2).map { UInt8((v >> ($0 * 8)) & 0xFF) } }
+    func chunk(_ id: String, _ body: [UInt8]) -> [UInt8] {
+      Array(id.utf8) + le32(body.count) + body + (body.count % 2 == 1 ? [0] : [])
+    }
+    var frames: [UInt8] = []
+    for (id, value) in tags.sorted(by: { $0.key < $1.key }) {
+      let body = [0] + Array(value.utf8)  // ISO-8859-1 text
+      frames += Array(id.utf8) + be32(body.count) + [0, 0] + body
+    }
+    let synchsafe = (0..<4).reversed().map { UInt8((frames.count >> ($0 * 7)) & 0x7F) }
+    let id3 = Array("ID3".utf8) + [3, 0, 0] + synchsafe + frames
+    let format = le16(1) + le16(1) + le32(8000) + le32(8000) + le16(1) + le16(8)
+    let body =
+      Array("WAVE".utf8) + chunk("fmt ", format)
+      + chunk("data", Array(repeating: 0x80, count: 8000 * seconds)) + chunk("id3 ", id3)
+    return chunk("RIFF", body)
+  }
+
+  static func tar(_ arguments: [String]) throws {
+    try FileManager.default.createDirectory(
+      atPath: (arguments[1] as NSString).deletingLastPathComponent,
+      withIntermediateDirectories: true)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/tar")
+    process.arguments = arguments
+    try process.run()
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0)
+  }
+}
