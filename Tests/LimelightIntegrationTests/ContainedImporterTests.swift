@@ -144,6 +144,34 @@ import Testing
     }
   }
 
+  @Test func theExampleImporterInTheSourcesReadsCalendars() throws {
+    let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent().path
+    let example = sources + "/etc/limelight/importers.d"
+    let folder = instance.base + "/xdg/config/limelight/importers.d"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    let descriptor = try String(contentsOfFile: example + "/calendar.importer", encoding: .utf8)
+      .replacingOccurrences(
+        of: "/usr/local/lib/limelight/calendar-to-limelight",
+        with: example + "/calendar-to-limelight")
+    try Data(descriptor.utf8).write(to: URL(fileURLWithPath: folder + "/calendar.importer"))
+    let lines = [
+      "BEGIN:VCALENDAR", "BEGIN:VEVENT", "DTSTART:20261203T090000Z",
+      "SUMMARY:Ferry to the lighthouse", "LOCATION:Pier Nine",
+      "DESCRIPTION:Bring binoculars for the gan", " nets", "END:VEVENT", "END:VCALENDAR", "",
+    ]
+    try instance.write("Events/trip.ics", lines.joined(separator: "\r\n"))
+    try instance.write("Events/broken.ics", "not a calendar\n")
+    try instance.indexOnce()
+    #expect(try instance.findPaths(["gannets"]) == ["Events/trip.ics"])
+    let trip = try instance.show("Events/trip.ics")
+    #expect(trip["title"] as? String == "Ferry to the lighthouse")
+    #expect((trip["keywords"] as? [String])?.contains("Pier Nine") == true)
+    #expect((trip["startDate"] as? String)?.hasPrefix("2026-12-03") == true)
+    let broken = try instance.show("Events/broken.ics")
+    #expect((broken["extractionError"] as? String)?.contains("not an iCalendar file") == true)
+  }
+
   // MARK: - Samples
 
   static func pdfBytes() throws -> [UInt8] {

@@ -1,0 +1,48 @@
+import Foundation
+import Testing
+
+/// The man pages are part of the product: they render cleanly, and every
+/// option that `--help` lists is documented.
+@Suite struct ManualTests {
+  static let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent().path
+
+  @Test func everyPageRendersWithoutWarnings() throws {
+    let pages = try FileManager.default.subpathsOfDirectory(atPath: Self.sources + "/man")
+      .filter { $0.range(of: #"\.[1-8]$"#, options: .regularExpression) != nil }
+    #expect(pages.count >= 7)
+    for page in pages {
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: "/usr/bin/groff")
+      process.arguments = ["-man", "-Tutf8", "-ww", "-z", Self.sources + "/man/" + page]
+      let errors = Pipe()
+      process.standardError = errors
+      try process.run()
+      let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      process.waitUntilExit()
+      #expect(process.terminationStatus == 0 && said.isEmpty, "\(page): \(said)")
+    }
+  }
+
+  @Test(arguments: [
+    ("find-in-direct", ["--help"], "man1/find-in.1"),
+    ("limelightd", ["--help"], "man8/limelightd.8"),
+    ("reindex-request", ["--help"], "man1/reindex-request.1"),
+    ("limelight-import", ["--help"], "man1/limelight-import.1"),
+    ("limelight", ["status", "--help"], "man1/limelight.1"),
+    ("limelight", ["show", "--help"], "man1/limelight.1"),
+  ])
+  func everyOptionOfTheHelpIsInTheManual(tool: String, arguments: [String], page: String) throws {
+    let instance = try Instance()
+    let help = try instance.run(tool, arguments).stdout
+    let manual = try String(contentsOfFile: Self.sources + "/man/" + page, encoding: .utf8)
+    let options = Set(
+      help.matches(of: /--[a-z][a-z0-9-]*/).map { String($0.output) }
+        .filter { $0 != "--help" && $0 != "--version" })
+    #expect(!options.isEmpty, "\(tool) \(arguments)")
+    for option in options {
+      let escaped = option.replacingOccurrences(of: "-", with: "\\-")
+      #expect(manual.contains(escaped), "\(page) does not document \(option) of \(tool)")
+    }
+  }
+}
