@@ -231,12 +231,18 @@ def main():
     parser.add_argument("workdir", nargs="?")
     parser.add_argument("--bin", required=True)
     parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--keep-index", action="store_true",
+                        help="reuse the indexes of an earlier run in WORKDIR (no crawl figures)")
     args = parser.parse_args()
 
     work = args.workdir or tempfile.mkdtemp(prefix="limelight-bench-")
     corpus = os.path.join(work, "corpus")
     xdg = os.path.join(work, "xdg")
-    shutil.rmtree(xdg, ignore_errors=True)
+    plocate_db = os.path.join(work, "plocate.db")
+    keep = args.keep_index and os.path.exists(f"{xdg}/data/limelight/index.sqlite") \
+        and os.path.exists(plocate_db)
+    if not keep:
+        shutil.rmtree(xdg, ignore_errors=True)
     env = dict(os.environ, HOME=corpus, XDG_DATA_HOME=f"{xdg}/data", XDG_CONFIG_HOME=f"{xdg}/config",
                XDG_CACHE_HOME=f"{xdg}/cache", XDG_RUNTIME_DIR=f"{xdg}/run",
                XDG_CONFIG_DIRS=f"{xdg}/none")
@@ -253,16 +259,17 @@ def main():
     subprocess.run(["find", corpus, "-type", "f", "-exec", "cat", "{}", "+"], stdout=subprocess.DEVNULL)
 
     # First crawl.
-    log("limelightd --once …")
-    t_ll, r = timed(["/usr/bin/time", "-f", "%M", ll("limelightd"), "--once", "--quiet", "--root", corpus], env)
-    if r.returncode != 0:
-        raise SystemExit(r.stderr.decode())
-    ll_crawl_peak = int(r.stderr.decode().strip().splitlines()[-1])
-    plocate_db = os.path.join(work, "plocate.db")
-    log("updatedb …")
-    t_pl, r = timed(["updatedb", "-l", "0", "-U", corpus, "-o", plocate_db])
-    if r.returncode != 0:
-        raise SystemExit(r.stderr.decode())
+    t_ll = t_pl = ll_crawl_peak = None
+    if not keep:
+        log("limelightd --once …")
+        t_ll, r = timed(["/usr/bin/time", "-f", "%M", ll("limelightd"), "--once", "--quiet", "--root", corpus], env)
+        if r.returncode != 0:
+            raise SystemExit(r.stderr.decode())
+        ll_crawl_peak = int(r.stderr.decode().strip().splitlines()[-1])
+        log("updatedb …")
+        t_pl, r = timed(["updatedb", "-l", "0", "-U", corpus, "-o", plocate_db])
+        if r.returncode != 0:
+            raise SystemExit(r.stderr.decode())
     ll_size = dir_size(f"{xdg}/data/limelight")
     pl_size = os.path.getsize(plocate_db)
 
@@ -327,10 +334,12 @@ def main():
     def ms(v):
         return f"{v * 1000:.1f} ms"
 
-    rows = [
+    rows = [] if keep else [
         ("files indexed per second (first crawl)", f"{entries / t_ll:,.0f}", f"{entries / t_pl:,.0f}",
          f"{(entries / t_ll) / (entries / t_pl):.2f}x"),
         ("first crawl, seconds", f"{t_ll:.1f}", f"{t_pl:.1f}", f"{t_ll / t_pl:.1f}x"),
+    ]
+    rows += [
         ("index size", f"{ll_size / 1e6:.1f} MB", f"{pl_size / 1e6:.1f} MB", f"{ll_size / pl_size:.1f}x"),
         ("query median, watcher idle (process start included)", ms(statistics.median(all_ll)),
          ms(statistics.median(all_pl)), f"{statistics.median(all_ll) / statistics.median(all_pl):.1f}x"),
@@ -358,7 +367,8 @@ def main():
         ("saved file to result, median", ms(statistics.median(latencies)), f"{t_pl_update:.1f} s (updatedb)",
          f"{statistics.median(latencies) / t_pl_update:.3f}x"),
         ("saved file to result, worst", ms(max(latencies)), "", ""),
-        ("watcher peak memory (first crawl, --once)", f"{ll_crawl_peak / 1024:.0f} MiB", "", ""),
+        ("watcher peak memory (first crawl, --once)",
+         "(index kept)" if keep else f"{ll_crawl_peak / 1024:.0f} MiB", "", ""),
         ("watcher peak memory (watching)", f"{peak / 1024:.0f} MiB", "", ""),
         ("watcher idle memory", f"{idle_rss / 1024:.0f} MiB", "", ""),
         ("watcher idle CPU over 10 s", f"{idle_cpu:.2f} s", "", ""),

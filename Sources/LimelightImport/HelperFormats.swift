@@ -17,7 +17,13 @@ public enum HelperFormats {
     "application/vnd.debian.binary-package", "application/x-rpm", "application/x-archive",
     "application/x-xar", "application/x-lha", "application/x-cd-image",
   ]
-  public static var all: [String] { pdf + audio + archives }
+  /// Video containers whose headers tell duration and dimensions (read in
+  /// Swift, but by seeking through untrusted sizes: contained too).
+  public static let video = [
+    "video/mp4", "video/quicktime", "video/x-m4v", "video/3gpp", "video/3gpp2",
+    "video/x-matroska", "video/webm", "video/x-msvideo", "video/vnd.avi", "video/avi",
+  ]
+  public static var all: [String] { pdf + audio + archives + video }
 
   /// The helper's path: beside the running executable.
   public static func helperPath() -> String {

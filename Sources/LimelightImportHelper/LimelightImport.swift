@@ -47,7 +47,7 @@ struct LimelightImportHelper: ParsableCommand {
     let mime = MIMEDatabase()
     let importer = FileImporter(
       mime: mime, maxTextBytes: limit,
-      contained: [PDFImporter(), AudioImporter(), ArchiveImporter()])
+      contained: [PDFImporter(), AudioImporter(), ArchiveImporter(), VideoImporter()])
     let given = type ?? environment["LIMELIGHT_CONTENT_TYPE"].flatMap { $0.isEmpty ? nil : $0 }
     let record = importer.record(
       for: path, status: status, hidden: false, contentType: given.map { mime.ancestors(of: $0) })

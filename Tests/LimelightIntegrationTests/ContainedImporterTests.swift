@@ -45,6 +45,14 @@ import Testing
     ])
     try ImporterTests.zip(
       instance.path("Archives/bundle.zip"), ["inner/walrus-notes.txt": "x", "readme.txt": "y"])
+    try instance.write("Videos/clip.mp4", bytes: Self.mp4(seconds: 12.5, width: 1280, height: 720))
+    try instance.write(
+      "Videos/talk.webm",
+      bytes: Self.webm(title: "Puffin Talk", seconds: 90, width: 640, height: 360))
+    try instance.write(
+      "Videos/old.avi", bytes: Self.avi(frames: 250, fps: 25, width: 320, height: 240))
+    try instance.write(
+      "Videos/cut.mp4", bytes: Array(Self.mp4(seconds: 1, width: 2, height: 2).prefix(40)))
     try instance.write(
       "Archives/damaged.tar.gz", bytes: [0x1F, 0x8B, 8, 0] + Array(repeating: 7, count: 300))
   }
@@ -78,6 +86,17 @@ import Testing
     #expect(song["genre"] as? String == "Folk")
     #expect(song["duration"] as? Int == 2)
     #expect(song["audioSampleRate"] as? Int == 8000)
+    for (path, duration, width, height) in [
+      ("Videos/clip.mp4", 12.5, 1280, 720), ("Videos/talk.webm", 90.0, 640, 360),
+      ("Videos/old.avi", 10.0, 320, 240),
+    ] {
+      let video = try instance.show(path)
+      let seconds = (video["duration"] as? Double) ?? (video["duration"] as? Int).map(Double.init)
+      #expect(seconds == duration, "\(path): \(video)")
+      #expect(video["pixelWidth"] as? Int == width, "\(path)")
+      #expect(video["pixelHeight"] as? Int == height, "\(path)")
+    }
+    #expect(try instance.findPaths(["puffin", "talk"]) == ["Videos/talk.webm"])
     let tar = try instance.show("Archives/tree.tar.gz")
     #expect((tar["memberCount"] as? Int).map { $0 >= 3 } == true)
   }
@@ -86,6 +105,7 @@ import Testing
     try instance.indexOnce()
     for path in [
       "Docs/truncated.pdf", "Docs/fake.pdf", "Music/noise.mp3", "Archives/damaged.tar.gz",
+      "Videos/cut.mp4",
     ] {
       let item = try instance.show(path)
       #expect(item["displayName"] as? String == (path as NSString).lastPathComponent)
@@ -229,6 +249,58 @@ import Testing
       Array("WAVE".utf8) + chunk("fmt ", format)
       + chunk("data", Array(repeating: 0x80, count: 8000 * seconds)) + chunk("id3 ", id3)
     return chunk("RIFF", body)
+  }
+
+  /// An MP4 header: `ftyp`, and `moov` with `mvhd` and one video track's `tkhd`.
+  static func mp4(seconds: Double, width: Int, height: Int) -> [UInt8] {
+    func be(_ v: Int, _ n: Int) -> [UInt8] {
+      (0..<n).reversed().map { UInt8((v >> ($0 * 8)) & 0xFF) }
+    }
+    func box(_ type: String, _ body: [UInt8]) -> [UInt8] {
+      be(body.count + 8, 4) + Array(type.utf8) + body
+    }
+    let ticks = Int(seconds * 1000)
+    let mvhd: [UInt8] =
+      [0, 0, 0, 0] + be(0, 4) + be(0, 4) + be(1000, 4) + be(ticks, 4)
+      + Array(repeating: 0, count: 80)
+    var tkhd: [UInt8] = [0, 0, 0, 3] + be(0, 4) + be(0, 4) + be(1, 4) + be(0, 4) + be(ticks, 4)
+    tkhd += Array(repeating: 0, count: 16) + Array(repeating: 0, count: 36)
+    tkhd += be(width << 16, 4) + be(height << 16, 4)
+    return box("ftyp", Array("isom".utf8) + be(512, 4) + Array("isomiso2mp41".utf8))
+      + box("moov", box("mvhd", mvhd) + box("trak", box("tkhd", tkhd)))
+      + box("mdat", Array(repeating: 0, count: 64))
+  }
+
+  /// A WebM header: EBML, then a Segment with Info (scale, duration, title)
+  /// and one video track.
+  static func webm(title: String, seconds: Double, width: Int, height: Int) -> [UInt8] {
+    func element(_ id: [UInt8], _ body: [UInt8]) -> [UInt8] {
+      // Sizes as 8-byte EBML numbers (0x01, then 7 bytes).
+      id + [0x01] + (0..<7).reversed().map { UInt8((body.count >> ($0 * 8)) & 0xFF) } + body
+    }
+    func uint(_ v: Int) -> [UInt8] { (0..<4).reversed().map { UInt8((v >> ($0 * 8)) & 0xFF) } }
+    let duration = (seconds * 1000).bitPattern
+    var info = element([0x2A, 0xD7, 0xB1], uint(1_000_000))
+    info += element(
+      [0x44, 0x89], (0..<8).reversed().map { UInt8((duration >> UInt64($0 * 8)) & 0xFF) })
+    info += element([0x7B, 0xA9], Array(title.utf8))
+    let video = element([0xB0], uint(width)) + element([0xBA], uint(height))
+    let tracks = element([0xAE], element([0xD7], [1]) + element([0xE0], video))
+    var segment = element([0x15, 0x49, 0xA9, 0x66], info)
+    segment += element([0x16, 0x54, 0xAE, 0x6B], tracks)
+    segment += element([0x1F, 0x43, 0xB6, 0x75], Array(repeating: 0, count: 32))
+    return element([0x1A, 0x45, 0xDF, 0xA3], element([0x42, 0x82], Array("webm".utf8)))
+      + element([0x18, 0x53, 0x80, 0x67], segment)
+  }
+
+  /// An AVI header: RIFF AVI, LIST hdrl, avih.
+  static func avi(frames: Int, fps: Int, width: Int, height: Int) -> [UInt8] {
+    func le(_ v: Int) -> [UInt8] { (0..<4).map { UInt8((v >> ($0 * 8)) & 0xFF) } }
+    var avih = le(1_000_000 / fps) + le(0) + le(0) + le(0) + le(frames) + le(0) + le(1) + le(0)
+    avih += le(width) + le(height) + Array(repeating: 0, count: 16)
+    let hdrl = Array("hdrl".utf8) + Array("avih".utf8) + le(avih.count) + avih
+    let body = Array("AVI ".utf8) + Array("LIST".utf8) + le(hdrl.count) + hdrl
+    return Array("RIFF".utf8) + le(body.count) + body
   }
 
   static func tar(_ arguments: [String]) throws {
