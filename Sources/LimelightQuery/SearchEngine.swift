@@ -227,33 +227,31 @@ public struct SearchEngine: Sendable {
           ))
       ]
     }
-    // The tiers: what each matches, and the tier before it (whose items it leaves out).
-    let tiers = [
-      SQLCompiler.ftsExpression(text, within: "name") ?? fts,
-      SQLCompiler.ftsExpression(text, within: "{name keywords}") ?? fts, fts,
-    ]
+    // The tiers, each a superset of the one before, whose items it leaves
+    // out: names holding the words whole (when some word is a prefix), names
+    // starting with them, then names or keywords, then names, keywords or paths.
+    // A common word often fills the results from its first, cheapest tier.
     let exact =
       SQLCompiler.hasPrefix(text)
       ? SQLCompiler.ftsExpression(text, within: "name", exact: true) : nil
+    let tiers =
+      [exact].compactMap { $0 } + [
+        SQLCompiler.ftsExpression(text, within: "name") ?? fts,
+        SQLCompiler.ftsExpression(text, within: "{name keywords}") ?? fts, fts,
+      ]
     let inNames = "item.rowid IN (SELECT rowid FROM item_name WHERE item_name MATCH ?)"
     var passes: [Pass] = []
     for hidden in [0, 1] {
       for (tier, match) in tiers.enumerated() {
-        var sql = "SELECT \(Self.columns), \(Self.nameScore) AS score"
-        var arguments: [any DatabaseValueConvertible] = []
-        if tier == 0, let exact {
-          sql += ", \(inNames) AS exact"
-          arguments.append(exact)
-        } else {
-          sql += ", 0 AS exact"
-        }
-        sql += " FROM item_name JOIN item ON item.rowid = item_name.rowid WHERE item_name MATCH ?"
-        arguments.append(match)
+        var sql =
+          "SELECT \(Self.columns), \(Self.nameScore) AS score"
+          + " FROM item_name JOIN item ON item.rowid = item_name.rowid WHERE item_name MATCH ?"
+        var arguments: [any DatabaseValueConvertible] = [match]
         if tier > 0 {
           sql += " AND NOT \(inNames)"
           arguments.append(tiers[tier - 1])
         }
-        sql += " AND item.hidden = \(hidden)\(conditions) ORDER BY exact DESC,\(Self.order)"
+        sql += " AND item.hidden = \(hidden)\(conditions) ORDER BY\(Self.order)"
         passes.append(Pass(statement: (sql, arguments + filterArguments + tail)))
       }
       let from =
