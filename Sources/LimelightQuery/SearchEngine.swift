@@ -39,8 +39,10 @@ public struct SearchEngine: Sendable {
       func isCrowded(_ match: String) throws -> Bool {
         if let crowdedTexts { return crowdedTexts }
         let count = try Int.fetchOne(
-          db,
-          sql: "SELECT count(*) FROM (SELECT rowid FROM item_text WHERE item_text MATCH ? LIMIT ?)",
+          db.cachedStatement(
+            sql:
+              "SELECT count(*) FROM (SELECT rowid FROM item_text WHERE item_text MATCH ? LIMIT ?)"
+          ),
           arguments: [match, Self.rankedTextLimit + 1])
         crowdedTexts = (count ?? 0) > Self.rankedTextLimit
         return crowdedTexts!
@@ -53,8 +55,11 @@ public struct SearchEngine: Sendable {
           (sql, arguments) = crowded.statement
         }
         let started = Self.trace ? Date() : nil
+        // Prepared once per connection: the watcher's query service keeps its
+        // connections, and a search's statements take about as long to compile
+        // as a selective one takes to run.
         let rows = try Row.fetchAll(
-          db, sql: sql + (remaining.map { " LIMIT \($0)" } ?? ""),
+          db.cachedStatement(sql: sql + (remaining.map { " LIMIT \($0)" } ?? "")),
           arguments: StatementArguments(arguments))
         results += rows.map(Self.result)
         if let started {

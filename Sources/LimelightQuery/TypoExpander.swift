@@ -61,7 +61,7 @@ struct TypoExpander {
   /// stops at the first match (the vocabulary table would total every segment).
   func hasPrefixMatch(_ word: String) throws -> Bool {
     try Bool.fetchOne(
-      db, sql: "SELECT EXISTS (SELECT 1 FROM item_text WHERE item_text MATCH ?)",
+      db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM item_text WHERE item_text MATCH ?)"),
       arguments: ["\"" + word + "\" *"]) ?? false
   }
 
