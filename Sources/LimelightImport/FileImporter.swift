@@ -15,13 +15,16 @@ public final class FileImporter {
   private let mime: MIMEDatabase
   private let limits: ImportLimits
   private let registry: ImporterRegistry
+  private let thumbnails: ThumbnailCache?
 
   /// `contained` are the importers of ``HelperFormats`` when this process is
   /// the helper itself; otherwise those formats go to the helper program.
+  /// `thumbnails`: the shared cache whose current thumbnails items take.
   public init(
     mime: MIMEDatabase, maxTextBytes: Int, contained: [any ContentImporter]? = nil,
-    programs: [ProgramImporter] = []
+    programs: [ProgramImporter] = [], thumbnails: ThumbnailCache? = nil
   ) {
+    self.thumbnails = thumbnails
     self.magic = Magic()
     self.mime = mime
     self.limits = ImportLimits(maxTextBytes: maxTextBytes)
@@ -71,6 +74,11 @@ public final class FileImporter {
       } catch {
         failure = "\(error)"
       }
+    }
+    if status.kind == .regular, attributes.thumbnailPath == nil, let thumbnails {
+      attributes.thumbnailPath =
+        thumbnails.existing(
+          for: FileURI.uri(for: path), modified: status.modified / 1_000_000_000)?.string
     }
     return FileRecord(
       path: path, status: status, attributes: attributes, hidden: hidden, extractionError: failure)

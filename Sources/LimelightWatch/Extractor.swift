@@ -16,9 +16,13 @@ struct ImportJob: Sendable {
 final class Extractor: @unchecked Sendable {
   private let importers: [FileImporter]
 
-  init(mime: MIMEDatabase, maxTextBytes: Int, workers: Int, programs: [ProgramImporter] = []) {
+  init(
+    mime: MIMEDatabase, maxTextBytes: Int, workers: Int, programs: [ProgramImporter] = [],
+    thumbnails: ThumbnailCache? = nil
+  ) {
     importers = (0..<max(1, workers)).map { _ in
-      FileImporter(mime: mime, maxTextBytes: maxTextBytes, programs: programs)
+      FileImporter(
+        mime: mime, maxTextBytes: maxTextBytes, programs: programs, thumbnails: thumbnails)
     }
   }
 

@@ -89,7 +89,8 @@ public final class Watcher {
     for problem in problems { logger.warning("importer descriptor ignored: \(problem)") }
     self.extractor = Extractor(
       mime: MIMEDatabase(), maxTextBytes: configuration.maxTextBytes, workers: workers,
-      programs: programs)
+      programs: programs,
+      thumbnails: ThumbnailCache(root: store.location.cacheHome.appending("thumbnails")))
     self.logger = logger
     self.watching = watching
   }

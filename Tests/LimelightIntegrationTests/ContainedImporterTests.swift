@@ -164,6 +164,34 @@ import Testing
     }
   }
 
+  @Test func itemsTakeCurrentThumbnailsFromTheSharedCache() throws {
+    try instance.write("Pictures/fresh.png", bytes: ImporterTests.png(width: 4, height: 4))
+    try instance.write("Pictures/stale.png", bytes: ImporterTests.png(width: 4, height: 4))
+    let cache = instance.base + "/xdg/cache/thumbnails"
+    for (name, size, matches) in [("fresh", "large", true), ("stale", "normal", false)] {
+      let path = instance.path("Pictures/\(name).png")
+      let uri = FileURI.uri(for: RawPath(path))
+      let modified = Int64(try #require(FileSystem.status(RawPath(path))).modified / 1_000_000_000)
+      let thumbnail = ThumbnailPNG.with(uri: uri, modified: matches ? modified : modified - 60)
+      try FileManager.default.createDirectory(
+        atPath: cache + "/" + size, withIntermediateDirectories: true)
+      try Data(thumbnail).write(
+        to: URL(fileURLWithPath: cache + "/\(size)/" + MD5.hex(Array(uri.utf8)) + ".png"))
+    }
+    try instance.indexOnce()
+    let fresh = try instance.show("Pictures/fresh.png")
+    #expect(
+      (fresh["thumbnailPath"] as? String)?.hasSuffix(
+        "/thumbnails/large/"
+          + MD5.hex(
+            Array(FileURI.uri(for: RawPath(instance.path("Pictures/fresh.png"))).utf8)) + ".png")
+        == true)
+    let stale = try instance.show("Pictures/stale.png")
+    #expect(stale["thumbnailPath"] is NSNull || stale["thumbnailPath"] == nil)
+    // The cache itself is never indexed.
+    #expect(try instance.run("find-in", ["in:" + cache]).status == 1)
+  }
+
   @Test func theExampleImporterInTheSourcesReadsCalendars() throws {
     let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
       .deletingLastPathComponent().deletingLastPathComponent().path
@@ -313,5 +341,22 @@ import Testing
     try process.run()
     process.waitUntilExit()
     #expect(process.terminationStatus == 0)
+  }
+}
+
+/// A thumbnail as file managers write it: PNG with `Thumb::URI` and `Thumb::MTime`.
+enum ThumbnailPNG {
+  static func with(uri: String, modified: Int64) -> [UInt8] {
+    func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
+      let n = body.count
+      return [UInt8(n >> 24 & 0xFF), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)]
+        + Array(type.utf8) + body + [0, 0, 0, 0]
+    }
+    let png = ImporterTests.png(width: 2, height: 2)
+    // After the signature and IHDR (8 + 25 bytes), before the rest.
+    return Array(png.prefix(33))
+      + chunk("tEXt", Array("Thumb::URI".utf8) + [0] + Array(uri.utf8))
+      + chunk("tEXt", Array("Thumb::MTime".utf8) + [0] + Array(String(modified).utf8))
+      + Array(png.dropFirst(33))
   }
 }
