@@ -120,6 +120,7 @@ let package = Package(
       name: "LimelightIntegrationTests",
       dependencies: [
         "limelightd", "FindIn", "FindInDirect", "ReindexRequest", "LimelightImportHelper",
+        "LimelightQueryClient",
         "LimelightControl",
         "LimelightModel",
         "LimelightImport", "ZIPFoundation",

@@ -2,6 +2,8 @@ import Foundation
 import Synchronization
 import Testing
 
+@testable import LimelightQueryClient
+
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -86,6 +88,29 @@ import Testing
     let all = results.withLock { $0 }
     #expect(all.count == 24)
     #expect(all.allSatisfy { $0.status == 0 && $0.stdout == "4\n" })
+  }
+
+  @Test func garbageOnTheSocketIsRefusedAndTheServiceGoesOn() throws {
+    let instance = try instanceWithFiles()
+    try instance.startWatcher()
+    let socket = instance.base + "/xdg/run/limelight/query.socket"
+    let requests: [[UInt8]] = [
+      Array("hello there".utf8),
+      QueryServiceWire.magic + [0xFF, 0xFF, 0xFF, 0x7F],  // a body far over the limit
+      QueryServiceWire.magic + [3, 0, 0, 0] + [0, 0, 0],  // a body without its fields
+      [],
+    ]
+    for request in requests {
+      let fd = try #require(QueryClient.connect(to: socket))
+      if !request.isEmpty { _ = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) } }
+      shutdown(fd, Int32(SHUT_WR))
+      // The service answers "search yourself" or hangs up; either way, at once.
+      let answer = QueryClient.readByte(fd, timeout: 5000)
+      #expect(answer == nil || answer == QueryServiceWire.fallback, "\(request.prefix(8))")
+      close(fd)
+    }
+    #expect(try instance.run("find-in", ["--count", "puffin"]).stdout == "4\n")
+    #expect(instance.watcher?.isRunning == true)
   }
 
   @Test func aReaderThatStopsEarlyDoesNotStopTheService() throws {
