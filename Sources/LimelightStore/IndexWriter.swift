@@ -77,6 +77,17 @@ public struct IndexWriter {
   }
 
   /// Updates what a metadata change (tags, mode, times) can alter, keeping the text.
+  /// Sets the thumbnail of the file at `path`, if it is still the version
+  /// (modification time in nanoseconds) the thumbnail was made of.
+  public func setThumbnail(path: RawPath, modifiedNs: Int64, thumbnail: RawPath) throws {
+    try db.execute(
+      sql: """
+        UPDATE item SET thumbnailPath = ?, generation = ?
+        WHERE path = ? AND mtimeNs = ? AND thumbnailPath IS NOT ?
+        """,
+      arguments: [thumbnail.string, generation, Data(path.bytes), modifiedNs, thumbnail.string])
+  }
+
   public func updateMetadata(path: RawPath, status: FileStatus, keywords: [String]) throws {
     let pathData = Data(path.bytes)
     guard

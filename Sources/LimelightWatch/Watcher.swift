@@ -27,6 +27,7 @@ public final class Watcher {
 
   var inotify: Inotify?
   var wakeInotify: Inotify?
+  let thumbnails: ThumbnailQueue?
   var watchPaths: [Int32: RawPath] = [:]
   var watchOf: [RawPath: Int32] = [:]
   /// Folders holding a `.noindex` marker: watched only to see the marker go.
@@ -93,6 +94,20 @@ public final class Watcher {
       thumbnails: ThumbnailCache(root: store.location.cacheHome.appending("thumbnails")))
     self.logger = logger
     self.watching = watching
+    // Thumbnails are made while watching, in the background; a one-off crawl
+    // takes only those already in the shared cache.
+    if watching {
+      let environment = ProcessEnvironment.current
+      let system = (environment["XDG_DATA_DIRS"] ?? "/usr/local/share:/usr/share")
+        .split(separator: ":").filter { $0.hasPrefix("/") }.map { RawPath(String($0)) }
+      let maker = ThumbnailMaker(
+        cache: ThumbnailCache(root: store.location.cacheHome.appending("thumbnails")),
+        thumbnailers: Thumbnailer.installed(
+          dataDirectories: system.reversed() + [store.location.dataDirectory.parent]))
+      self.thumbnails = ThumbnailQueue(maker: maker, store: store)
+    } else {
+      self.thumbnails = nil
+    }
   }
 
   // MARK: - Running
@@ -667,6 +682,7 @@ public final class Watcher {
         try writeStatus(writer)
       }
       statusChanged = false
+      thumbnails?.offer(records)
     } catch {
       note("cannot write to the index: \(error)")
     }

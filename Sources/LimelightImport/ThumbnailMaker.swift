@@ -1,0 +1,180 @@
+import CInflate
+import LimelightModel
+import LimelightSubprocess
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A thumbnailer the system has installed (`/usr/share/thumbnailers/*.thumbnailer`,
+/// the same ones file managers run): the types it draws and its command.
+public struct Thumbnailer: Sendable {
+  public var contentTypes: [String]
+  /// `Exec`, with `%i` (input path), `%u` (input URI), `%o` (output path) and
+  /// `%s` (size in pixels) still in it.
+  public var command: [String]
+
+  /// The thumbnailers of the `thumbnailers` folders under these data folders
+  /// (the user's last, overriding by file name), whose `TryExec` exists.
+  public static func installed(dataDirectories: [RawPath]) -> [Thumbnailer] {
+    var byName: [String: RawPath] = [:]
+    for folder in dataDirectories.map({ $0.appending("thumbnailers") }) {
+      for name in (try? FileSystem.entries(of: folder)) ?? []
+      where name.string.hasSuffix(".thumbnailer") {
+        byName[name.string] = folder.appending(name.string)
+      }
+    }
+    return byName.keys.sorted().compactMap { name in
+      let file = KeyFile(text: FileSystem.readText(byName[name]!, limit: 64 << 10) ?? "")
+      let group = "Thumbnailer Entry"
+      guard let exec = file[group, "Exec"], let command = KeyFile.arguments(of: exec),
+        !command.isEmpty
+      else { return nil }
+      if let tryExec = file[group, "TryExec"], !Self.isExecutable(tryExec) { return nil }
+      let types = file.list(group, "MimeType")
+      return types.isEmpty ? nil : Thumbnailer(contentTypes: types, command: command)
+    }
+  }
+
+  static func isExecutable(_ program: String) -> Bool {
+    let candidates =
+      program.hasPrefix("/")
+      ? [program] : ["/usr/local/bin", "/usr/bin", "/bin"].map { $0 + "/" + program }
+    return candidates.contains { access($0, X_OK) == 0 }
+  }
+}
+
+/// Makes thumbnails into the shared cache with the system's thumbnailers, as
+/// the Thumbnail Managing Standard says: a PNG named by the MD5 of the URI,
+/// with `Thumb::URI` and `Thumb::MTime`, written whole or not at all; a
+/// failure leaves a record under `fail/limelight/`, so that the file is not
+/// tried again until it changes.
+public struct ThumbnailMaker: Sendable {
+  public let cache: ThumbnailCache
+  let byType: [String: Thumbnailer]
+  /// The size made: `large` (256 pixels), which result lists scale down.
+  static let size = ("large", 256)
+  static let timeLimit = 30.0
+
+  public init(cache: ThumbnailCache, thumbnailers: [Thumbnailer]) {
+    self.cache = cache
+    var byType: [String: Thumbnailer] = [:]
+    for thumbnailer in thumbnailers {
+      for type in thumbnailer.contentTypes where byType[type] == nil { byType[type] = thumbnailer }
+    }
+    self.byType = byType
+  }
+
+  /// Whether a thumbnailer draws this type (its most specific name first).
+  public func canDraw(_ contentTypeTree: [String]) -> Bool {
+    contentTypeTree.contains { byType[$0] != nil }
+  }
+
+  /// Where the failure record of a URI goes.
+  func failurePath(_ name: String) -> RawPath {
+    cache.root.appending("fail").appending("limelight").appending(name)
+  }
+
+  /// Makes the thumbnail of a file (unless a current one or a current failure
+  /// record exists) and returns its path, or nil when none could be made.
+  public func make(path: RawPath, contentTypeTree: [String], modified: Int64) -> RawPath? {
+    let uri = FileURI.uri(for: path)
+    if let existing = cache.existing(for: uri, modified: modified) { return existing }
+    let name = MD5.hex(Array(uri.utf8)) + ".png"
+    if let record = try? FileSystem.readPrefix(failurePath(name), limit: 64 << 10),
+      ThumbnailCache.isCurrent(png: record, uri: uri, modified: modified)
+    {
+      return nil
+    }
+    guard let thumbnailer = contentTypeTree.lazy.compactMap({ self.byType[$0] }).first else {
+      return nil
+    }
+    let folder = cache.root.appending(Self.size.0)
+    try? FileSystem.makeDirectories(folder, mode: 0o700)
+    let temporary = folder.appending(
+      ".\(name).limelight-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+    defer { _ = temporary.withCString { unlink($0) } }
+    let arguments: [[UInt8]] = thumbnailer.command.map { argument in
+      switch argument {
+      case "%i": return path.bytes
+      case "%u": return Array(uri.utf8)
+      case "%o": return temporary.bytes
+      case "%s": return Array(String(Self.size.1).utf8)
+      default: return Array(argument.utf8)
+      }
+    }
+    let outcome = try? ChildProcess(
+      arguments: arguments, timeLimit: Self.timeLimit, outputLimit: 1 << 20,
+      memoryLimit: 2 << 30
+    ).run()
+    guard outcome?.ending == .exited(0),
+      let drawn = try? FileSystem.readPrefix(temporary, limit: 16 << 20),
+      let tagged = Self.tagged(png: drawn, uri: uri, modified: modified)
+    else {
+      recordFailure(name: name, uri: uri, modified: modified)
+      return nil
+    }
+    let target = folder.appending(name)
+    do {
+      try FileSystem.writeFile(temporary, contents: tagged, mode: 0o600)
+      guard temporary.withCString({ from in target.withCString { rename(from, $0) } }) == 0 else {
+        return nil
+      }
+    } catch { return nil }
+    return target
+  }
+
+  func recordFailure(name: String, uri: String, modified: Int64) {
+    let folder = failurePath(name).parent
+    try? FileSystem.makeDirectories(folder, mode: 0o700)
+    // An empty 1×1 PNG that carries the URI and time, as the standard asks.
+    let empty: [UInt8] =
+      [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+      + Self.chunk("IHDR", [0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0])
+      + Self.chunk("IDAT", [0x78, 0x9C, 0x63, 0x60, 0x00, 0x02, 0x00, 0x00, 0x05, 0x00, 0x01])
+      + Self.chunk("IEND", [])
+    if let record = Self.tagged(png: empty, uri: uri, modified: modified) {
+      try? FileSystem.writeFile(failurePath(name), contents: record, mode: 0o600)
+    }
+  }
+
+  /// The PNG with `Thumb::URI`, `Thumb::MTime` and `Software` text chunks after
+  /// its header (any the thumbnailer wrote are replaced); nil if it is no PNG.
+  static func tagged(png: [UInt8], uri: String, modified: Int64) -> [UInt8]? {
+    let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+    guard png.count > 33, Array(png.prefix(8)) == signature,
+      String(decoding: png[12..<16], as: UTF8.self) == "IHDR"
+    else { return nil }
+    var out = Array(png.prefix(33))
+    for (key, value) in [
+      ("Thumb::URI", uri), ("Thumb::MTime", String(modified)), ("Software", "Limelight"),
+    ] {
+      out += chunk("tEXt", Array(key.utf8) + [0] + Array(value.utf8))
+    }
+    var at = 33
+    while at + 12 <= png.count {
+      let length =
+        Int(png[at]) << 24 | Int(png[at + 1]) << 16 | Int(png[at + 2]) << 8 | Int(png[at + 3])
+      guard length >= 0, length <= png.count - at - 12 else { return nil }
+      let type = String(decoding: png[(at + 4)..<(at + 8)], as: UTF8.self)
+      let end = at + 12 + length
+      let key = png[(at + 8)..<(at + 8 + length)].prefix { $0 != 0 }
+      let replaced =
+        type == "tEXt"
+        && ["Thumb::URI", "Thumb::MTime", "Software"].contains(
+          String(decoding: key, as: UTF8.self))
+      if !replaced { out += png[at..<end] }
+      if type == "IEND" { return out }
+      at = end
+    }
+    return nil
+  }
+
+  /// A PNG chunk: length, type, data and CRC-32 of type and data.
+  static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+    let typed = Array(type.utf8) + data
+    let crc = typed.withUnsafeBufferPointer { UInt32(crc32(0, $0.baseAddress, UInt32($0.count))) }
+    func be(_ v: UInt32) -> [UInt8] { (0..<4).reversed().map { UInt8((v >> ($0 * 8)) & 0xFF) } }
+    return be(UInt32(data.count)) + typed + be(crc)
+  }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import LimelightImport
+import LimelightModel
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Thumbnails made in the background by the system's thumbnailers, into the
+/// shared freedesktop cache.
+@Suite struct ThumbnailTests {
+  static let pixbufThumbnailer = "/usr/bin/gdk-pixbuf-thumbnailer"
+
+  @Test func picturesGetThumbnailsThatFileManagersShare() throws {
+    try #require(
+      access(Self.pixbufThumbnailer, X_OK) == 0, "gdk-pixbuf-thumbnailer (libgdk-pixbuf2.0-bin)")
+    let instance = try Instance()
+    try instance.write("Pictures/dot.png", bytes: Self.png(width: 4, height: 4))
+    try instance.startWatcher()
+    var shown: [String: Any] = [:]
+    try instance.waitFor("a thumbnail") {
+      shown = try instance.show("Pictures/dot.png")
+      return shown["thumbnailPath"] is String
+    }
+    let thumbnail = try #require(shown["thumbnailPath"] as? String)
+    let path = RawPath(instance.path("Pictures/dot.png"))
+    let uri = FileURI.uri(for: path)
+    #expect(
+      thumbnail == instance.base + "/xdg/cache/thumbnails/large/" + MD5.hex(Array(uri.utf8))
+        + ".png")
+    // Current by the standard's rules, so a file manager takes it too.
+    let modified = try #require(FileSystem.status(path)).modified / 1_000_000_000
+    let cache = ThumbnailCache(root: RawPath(instance.base + "/xdg/cache/thumbnails"))
+    #expect(cache.existing(for: uri, modified: modified)?.string == thumbnail)
+    // A change makes a new one for the new version.
+    sleep(1)
+    try instance.write("Pictures/dot.png", bytes: Self.png(width: 8, height: 8))
+    let changed = try #require(FileSystem.status(path)).modified / 1_000_000_000
+    try instance.waitFor("the new version's thumbnail") {
+      let current = cache.existing(for: uri, modified: changed) != nil
+      let shown = try instance.show("Pictures/dot.png")["thumbnailPath"] as? String
+      return current && shown == thumbnail
+    }
+  }
+
+  @Test func aThumbnailerThatFailsLeavesAFailureRecord() throws {
+    let instance = try Instance()
+    let folder = instance.base + "/xdg/data/thumbnailers"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    try Data("[Thumbnailer Entry]\nExec=/bin/false %i %o\nMimeType=text/csv;\n".utf8).write(
+      to: URL(fileURLWithPath: folder + "/broken.thumbnailer"))
+    try instance.write("Tables/data.csv", "a,b\n")
+    try instance.startWatcher()
+    let uri = FileURI.uri(for: RawPath(instance.path("Tables/data.csv")))
+    let record =
+      instance.base + "/xdg/cache/thumbnails/fail/limelight/" + MD5.hex(Array(uri.utf8)) + ".png"
+    try instance.waitFor("a failure record") { FileManager.default.fileExists(atPath: record) }
+    #expect(try instance.show("Tables/data.csv")["thumbnailPath"] is NSNull)
+  }
+
+  /// A valid PNG (8-bit grey, stored deflate block), which real decoders read.
+  static func png(width: UInt32, height: UInt32) -> [UInt8] {
+    func be(_ v: UInt32) -> [UInt8] { (0..<4).reversed().map { UInt8((v >> ($0 * 8)) & 0xFF) } }
+    func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+      let typed = Array(type.utf8) + data
+      return be(UInt32(data.count)) + typed + be(crc32(typed))
+    }
+    var raw: [UInt8] = []
+    for row in 0..<height {
+      raw.append(0)  // filter: none
+      for column in 0..<width { raw.append(UInt8(truncatingIfNeeded: (row * 40 + column * 20))) }
+    }
+    var a: UInt32 = 1
+    var b: UInt32 = 0
+    for byte in raw {
+      a = (a + UInt32(byte)) % 65521
+      b = (b + a) % 65521
+    }
+    let length = UInt16(raw.count)
+    let deflate: [UInt8] =
+      [
+        0x78, 0x01, 0x01, UInt8(length & 0xFF), UInt8(length >> 8), UInt8(~length & 0xFF),
+        UInt8(~length >> 8),
+      ] + raw + be(b << 16 | a)
+    return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+      + chunk("IHDR", be(width) + be(height) + [8, 0, 0, 0, 0]) + chunk("IDAT", deflate)
+      + chunk("IEND", [])
+  }
+
+  static func crc32(_ bytes: [UInt8]) -> UInt32 {
+    var crc: UInt32 = 0xFFFF_FFFF
+    for byte in bytes {
+      crc ^= UInt32(byte)
+      for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+    }
+    return ~crc
+  }
+}
