@@ -149,6 +149,30 @@ public final class IndexStore: Sendable {
   }
 
   /// The current index generation.
+  /// Files without a thumbnail, with their content type trees (most specific
+  /// first) and modification times in nanoseconds: what a thumbnailer may draw.
+  public func filesWithoutThumbnails() throws -> [(
+    path: RawPath, contentTypeTree: [String], modifiedNs: Int64
+  )] {
+    try read { db in
+      try Row.fetchAll(
+        db,
+        sql: """
+          SELECT path, contentTypeTree, mtimeNs FROM item
+          WHERE domain = ? AND isFolder = 0 AND thumbnailPath IS NULL AND path IS NOT NULL
+            AND mtimeNs IS NOT NULL
+          """, arguments: [fileDomain]
+      ).map { row in
+        let path: Data = row["path"]
+        let tree: String = row["contentTypeTree"]
+        return (
+          RawPath(bytes: Array(path)), tree.split(separator: " ").map(String.init),
+          row["mtimeNs"]
+        )
+      }
+    }
+  }
+
   public func generation() throws -> Int64 {
     try read { db in
       try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'generation'") ?? 0

@@ -31,14 +31,30 @@ final class ThumbnailQueue: Sendable {
 
   /// Offers the records of a written batch.
   func offer(_ records: [FileRecord]) {
-    let jobs = records.compactMap { record -> Job? in
-      guard record.status.kind == .regular, record.attributes.thumbnailPath == nil,
-        maker.canDraw(record.attributes.contentTypeTree)
-      else { return nil }
-      return Job(
-        path: record.path, contentTypeTree: record.attributes.contentTypeTree,
-        modifiedNs: record.status.modified)
+    enqueue(
+      records.compactMap { record -> Job? in
+        guard record.status.kind == .regular, record.attributes.thumbnailPath == nil,
+          maker.canDraw(record.attributes.contentTypeTree)
+        else { return nil }
+        return Job(
+          path: record.path, contentTypeTree: record.attributes.contentTypeTree,
+          modifiedNs: record.status.modified)
+      })
+  }
+
+  /// Offers the files indexed earlier (by a previous run, or `--once`) that
+  /// still have no thumbnail; read in the background after the first crawl.
+  func offerIndexedFiles() {
+    DispatchQueue.global(qos: .background).async { [self] in
+      guard let files = try? store.filesWithoutThumbnails() else { return }
+      enqueue(
+        files.filter { maker.canDraw($0.contentTypeTree) }.map {
+          Job(path: $0.path, contentTypeTree: $0.contentTypeTree, modifiedNs: $0.modifiedNs)
+        })
     }
+  }
+
+  func enqueue(_ jobs: [Job]) {
     guard !jobs.isEmpty else { return }
     let start = state.withLock { state -> Bool in
       state.jobs += jobs.prefix(max(0, Self.capacity - state.jobs.count))

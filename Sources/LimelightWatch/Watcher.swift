@@ -166,6 +166,7 @@ public final class Watcher {
     crawlDone = true
     statusChanged = true
     flush()
+    thumbnails?.offerIndexedFiles()
     // The crawl's transient maps are gone: give their memory back to the system.
     _ = malloc_trim(0)
     logger.info(

@@ -220,6 +220,49 @@ import Testing
     #expect((broken["extractionError"] as? String)?.contains("not an iCalendar file") == true)
   }
 
+  /// Truncated and corrupted variants of the helper's samples: the helper may
+  /// refuse them (exit 1), but our own readers must never trap, and nothing
+  /// may hang.
+  @Test func mutatedSamplesNeverCrashTheHelper() throws {
+    var random = SeededRandom(seed: 99)
+    let samples: [(String, [UInt8])] = [
+      ("clip.mp4", Self.mp4(seconds: 3, width: 64, height: 48)),
+      ("talk.webm", Self.webm(title: "T", seconds: 3, width: 64, height: 48)),
+      ("old.avi", Self.avi(frames: 10, fps: 5, width: 64, height: 48)),
+      ("song.wav", Self.wav(seconds: 1, tags: ["TIT2": "A", "TPE1": "B"])),
+      ("report.pdf", try Self.pdfBytes()),
+    ]
+    for (name, original) in samples {
+      var variants: [[UInt8]] = stride(from: 0, to: original.count, by: max(1, original.count / 12))
+        .map { Array(original.prefix($0)) }
+      for _ in 0..<30 {
+        var mutated = original
+        for _ in 0..<(1 + Int(random.next() % 4)) {
+          let at = Int(random.next() % UInt64(min(mutated.count, 512)))
+          mutated[at] =
+            [0, 0xFF, 0x7F, UInt8(truncatingIfNeeded: random.next())][
+              Int(random.next() % 4)]
+        }
+        variants.append(mutated)
+      }
+      for (n, bytes) in variants.enumerated() {
+        try instance.write("Mutants/\(n)-\(name)", bytes: bytes)
+        let type = [
+          "mp4": "video/mp4", "webm": "video/webm", "avi": "video/x-msvideo",
+          "wav": "audio/x-wav", "pdf": "application/pdf",
+        ][(name as NSString).pathExtension]!
+        // Under timeout(1): a hang fails the test instead of stalling the suite.
+        let result = try instance.run(
+          "/usr/bin/timeout",
+          [
+            "20", Instance.binDirectory + "/limelight-import", "--type", type,
+            instance.path("Mutants/\(n)-\(name)"),
+          ])
+        #expect(result.status == 0 || result.status == 1, "\(n)-\(name): \(result.stderr)")
+      }
+    }
+  }
+
   // MARK: - Samples
 
   static func pdfBytes() throws -> [UInt8] {

@@ -44,6 +44,18 @@ import Testing
     }
   }
 
+  @Test func filesIndexedByAOneOffCrawlGetThumbnailsWhenTheWatcherStarts() throws {
+    try #require(access(Self.pixbufThumbnailer, X_OK) == 0)
+    let instance = try Instance()
+    try instance.write("Pictures/early.png", bytes: Self.png(width: 6, height: 6))
+    try instance.indexOnce()
+    #expect(try instance.show("Pictures/early.png")["thumbnailPath"] is NSNull)
+    try instance.startWatcher()
+    try instance.waitFor("a thumbnail for the file indexed before") {
+      try instance.show("Pictures/early.png")["thumbnailPath"] is String
+    }
+  }
+
   @Test func aThumbnailerThatFailsLeavesAFailureRecord() throws {
     let instance = try Instance()
     let folder = instance.base + "/xdg/data/thumbnailers"
