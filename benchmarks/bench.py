@@ -284,6 +284,7 @@ def main():
     # With the watcher running (a desktop's usual state), find-in hands its
     # searches to the watcher's query service.
     watcher = subprocess.Popen([ll("limelightd"), "--quiet", "--root", corpus], env=env)
+    watch_started = time.perf_counter()
     while True:
         st = subprocess.run([ll("limelight"), "status", "--json"], env=env, stdout=subprocess.PIPE)
         try:
@@ -330,6 +331,10 @@ def main():
     time.sleep(10)
     idle_cpu = cpu_seconds(watcher.pid) - cpu_before
     idle_rss = rss_kib(watcher.pid, "VmRSS")
+    # Thumbnails the watcher made in the background meanwhile (at the lowest priority).
+    thumbnails_made = len(os.listdir(f"{xdg}/cache/thumbnails/large")) \
+        if os.path.isdir(f"{xdg}/cache/thumbnails/large") else 0
+    watched_for = time.perf_counter() - watch_started
     watcher.terminate()
     watcher.wait()
 
@@ -374,6 +379,8 @@ def main():
         ("watcher peak memory (watching)", f"{peak / 1024:.0f} MiB", "", ""),
         ("watcher idle memory", f"{idle_rss / 1024:.0f} MiB", "", ""),
         ("watcher idle CPU over 10 s", f"{idle_cpu:.2f} s", "", ""),
+        ("thumbnails made in the background", f"{thumbnails_made:,} in {watched_for:.0f} s"
+         f" ({thumbnails_made / watched_for:.1f}/s)", "", ""),
     ]
     print(f"corpus: {files:,} files, {entries:,} entries; {len(queries)} queries\n")
     widths = [max(len(r[i]) for r in rows + [("measure", "limelight", "plocate", "ratio")]) for i in range(4)]
