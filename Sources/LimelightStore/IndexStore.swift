@@ -149,27 +149,28 @@ public final class IndexStore: Sendable {
   }
 
   /// The current index generation.
-  /// Files without a thumbnail, with their content type trees (most specific
-  /// first) and modification times in nanoseconds: what a thumbnailer may draw.
-  public func filesWithoutThumbnails() throws -> [(
+  /// Up to `limit` files without a thumbnail that `wanted` accepts (given
+  /// their content type tree, most specific first), with their modification
+  /// times in nanoseconds. Read with a cursor: the index may hold millions.
+  public func filesWithoutThumbnails(limit: Int, wanted: ([String]) -> Bool) throws -> [(
     path: RawPath, contentTypeTree: [String], modifiedNs: Int64
   )] {
     try read { db in
-      try Row.fetchAll(
+      var found: [(path: RawPath, contentTypeTree: [String], modifiedNs: Int64)] = []
+      let rows = try Row.fetchCursor(
         db,
         sql: """
           SELECT path, contentTypeTree, mtimeNs FROM item
           WHERE domain = ? AND isFolder = 0 AND thumbnailPath IS NULL AND path IS NOT NULL
             AND mtimeNs IS NOT NULL
-          """, arguments: [fileDomain]
-      ).map { row in
+          """, arguments: [fileDomain])
+      while found.count < limit, let row = try rows.next() {
+        let tree = (row["contentTypeTree"] as String).split(separator: " ").map(String.init)
+        guard wanted(tree) else { continue }
         let path: Data = row["path"]
-        let tree: String = row["contentTypeTree"]
-        return (
-          RawPath(bytes: Array(path)), tree.split(separator: " ").map(String.init),
-          row["mtimeNs"]
-        )
+        found.append((RawPath(bytes: Array(path)), tree, row["mtimeNs"]))
       }
+      return found
     }
   }
 

@@ -46,9 +46,12 @@ final class ThumbnailQueue: Sendable {
   /// still have no thumbnail; read in the background after the first crawl.
   func offerIndexedFiles() {
     DispatchQueue.global(qos: .background).async { [self] in
-      guard let files = try? store.filesWithoutThumbnails() else { return }
+      guard
+        let files = try? store.filesWithoutThumbnails(
+          limit: Self.capacity, wanted: maker.canDraw)
+      else { return }
       enqueue(
-        files.filter { maker.canDraw($0.contentTypeTree) }.map {
+        files.map {
           Job(path: $0.path, contentTypeTree: $0.contentTypeTree, modifiedNs: $0.modifiedNs)
         })
     }
