@@ -25,11 +25,10 @@ public final class QueryService: Sendable {
   let inProgress = Atomic<Int>(0)
   /// Searches served at once; more clients search on their own.
   static let concurrentSearches = 4
-  /// Variables whose value shapes a search through process-wide state (time
-  /// zone, locale, MIME database): a client whose values differ searches on its own.
-  static let sharedVariables = [
-    "TZ", "LANG", "LC_ALL", "LC_TIME", "LC_CTYPE", "LC_COLLATE", "XDG_DATA_DIRS",
-  ]
+  /// Variables whose value shapes a search through process-wide state (the
+  /// time zone, and the locale's calendar: where `modified:week` starts): a
+  /// client whose values differ searches on its own.
+  static let sharedVariables = ["TZ", "LANG", "LC_ALL", "LC_TIME"]
 
   /// Why the service could not start.
   public struct StartError: Error, CustomStringConvertible {
