@@ -45,7 +45,7 @@ let package = Package(
     // Turning a file into an item: content type, tags, text, and what each
     // format holds (one importer per family of content types).
     // Running helper programs within a time limit, an output cap and a memory cap.
-    .target(name: "LimelightSubprocess", dependencies: ["CLinux"]),
+    .target(name: "LimelightSubprocess", dependencies: ["LimelightModel", "CLinux"]),
     .target(
       name: "LimelightImport",
       dependencies: ["LimelightModel", "LimelightSubprocess", "CMagic", "CLinux", "CInflate"]),

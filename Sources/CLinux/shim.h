@@ -105,3 +105,15 @@ static inline void limelight_lower_thread_priority(int nice) {
   if (errno == 0 && current >= nice) return;
   setpriority(PRIO_PROCESS, (id_t)tid, nice);
 }
+
+/// The path of `name` in the folder of the running executable (where the
+/// package's programs are installed together), into `out`; 0 on success.
+static inline int limelight_path_beside_executable(const char *name, char *out, size_t size) {
+  ssize_t n = readlink("/proc/self/exe", out, size);
+  if (n <= 0 || (size_t)n >= size) return -1;
+  while (n > 0 && out[n - 1] != '/') n--;
+  size_t length = strlen(name);
+  if ((size_t)n + length + 1 > size) return -1;
+  memcpy(out + n, name, length + 1);
+  return 0;
+}

@@ -1,3 +1,5 @@
+import CLinux
+
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -28,10 +30,8 @@ public enum HelperFormats {
   /// The helper's path: beside the running executable.
   public static func helperPath() -> String {
     var target = [CChar](repeating: 0, count: 4096)
-    let n = readlink("/proc/self/exe", &target, target.count - 1)
-    let exe =
-      n > 0 ? String(decoding: target[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
-    return String(exe[..<(exe.lastIndex(of: "/").map { exe.index(after: $0) } ?? exe.startIndex)])
-      + "limelight-import"
+    return limelight_path_beside_executable("limelight-import", &target, target.count) == 0
+      ? String(decoding: target.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      : "limelight-import"
   }
 }

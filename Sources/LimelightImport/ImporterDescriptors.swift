@@ -28,18 +28,10 @@ public enum ImporterDescriptors {
   /// The importers of the descriptors in these folders, later folders
   /// overriding earlier ones by file name, and the descriptors that are wrong.
   public static func load(from folders: [RawPath]) -> ([ProgramImporter], [Problem]) {
-    var byName: [String: RawPath] = [:]
-    for folder in folders {
-      for name in (try? FileSystem.entries(of: folder)) ?? []
-      where name.string.hasSuffix(".importer") {
-        byName[name.string] = folder.appending(name.string)
-      }
-    }
     var importers: [ProgramImporter] = []
     var problems: [Problem] = []
-    for name in byName.keys.sorted() {
-      let path = byName[name]!
-      switch parse(FileSystem.readText(path, limit: 64 << 10) ?? "") {
+    for (path, file) in KeyFile.files(endingIn: ".importer", in: folders) {
+      switch parse(file) {
       case .success(let importer): importers.append(importer)
       case .failure(let problem): problems.append(Problem(path: path, reason: problem.reason))
       }
@@ -51,8 +43,7 @@ public enum ImporterDescriptors {
     var reason: String
   }
 
-  static func parse(_ text: String) -> Result<ProgramImporter, Invalid> {
-    let file = KeyFile(text: text)
+  static func parse(_ file: KeyFile) -> Result<ProgramImporter, Invalid> {
     guard file.groups[group] != nil else { return .failure(Invalid(reason: "no [\(group)] group")) }
     let types = file.list(group, "MimeType")
     guard !types.isEmpty else { return .failure(Invalid(reason: "no MimeType")) }

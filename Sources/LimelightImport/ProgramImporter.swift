@@ -26,7 +26,7 @@ public struct ProgramImporter: ContentImporter {
   }
 
   public func importContent(_ request: ImportRequest, into attributes: inout AttributeSet) throws {
-    var environment = ChildProcess.cleanEnvironment()
+    var environment = ChildProcess.cleanEnvironment
     environment["LIMELIGHT_CONTENT_TYPE"] = request.contentTypeTree.first ?? ""
     environment["LIMELIGHT_MAX_TEXT_BYTES"] = String(request.limits.maxTextBytes)
     let child = ChildProcess(

@@ -34,28 +34,49 @@ public struct ThumbnailCache: Sendable {
     return text["Thumb::URI"] == uri && text["Thumb::MTime"].flatMap { Int64($0) } == modified
   }
 
-  /// The `tEXt` chunks of a PNG (keyword → text), up to the image data's end.
+  /// The `tEXt` chunks of a PNG (keyword → Latin-1 text), up to its end or
+  /// its first damaged chunk.
   static func textChunks(_ png: [UInt8]) -> [String: String] {
-    guard png.count >= 8,
-      png[0..<8].elementsEqual([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
-    else { return [:] }
-    var chunks: [String: String] = [:]
+    var texts: [String: String] = [:]
+    for chunk in PNGChunks.read(png)?.chunks ?? [] where chunk.type == "tEXt" {
+      guard let zero = png[chunk.data].firstIndex(of: 0) else { continue }
+      let latin1 = { (bytes: ArraySlice<UInt8>) in
+        String(bytes.map { Character(Unicode.Scalar($0)) })
+      }
+      texts[latin1(png[chunk.data.lowerBound..<zero])] = latin1(
+        png[(zero + 1)..<chunk.data.upperBound])
+    }
+    return texts
+  }
+}
+
+/// The chunks of a PNG file: length, type, data, CRC each.
+enum PNGChunks {
+  static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+
+  struct Chunk {
+    var type: String
+    /// The whole chunk, length to CRC.
+    var whole: Range<Int>
+    var data: Range<Int>
+  }
+
+  /// The chunks in order, up to `IEND` (`complete`) or up to the first one
+  /// that runs past the end; nil without the PNG signature.
+  static func read(_ png: [UInt8]) -> (chunks: [Chunk], complete: Bool)? {
+    guard png.count >= 8, png[0..<8].elementsEqual(signature) else { return nil }
+    var chunks: [Chunk] = []
     var at = 8
-    while at + 8 <= png.count {
+    while at + 12 <= png.count {
       let length =
         Int(png[at]) << 24 | Int(png[at + 1]) << 16 | Int(png[at + 2]) << 8 | Int(png[at + 3])
+      guard length <= png.count - at - 12 else { break }
       let type = String(decoding: png[(at + 4)..<(at + 8)], as: UTF8.self)
-      let body = at + 8
-      guard length >= 0, length <= png.count - body else { break }
-      if type == "tEXt", let zero = png[body..<(body + length)].firstIndex(of: 0) {
-        // Latin-1 text.
-        let key = String(png[body..<zero].map { Character(Unicode.Scalar($0)) })
-        let value = String(png[(zero + 1)..<(body + length)].map { Character(Unicode.Scalar($0)) })
-        chunks[key] = value
-      }
-      if type == "IEND" { break }
-      at = body + length + 4
+      chunks.append(
+        Chunk(type: type, whole: at..<(at + 12 + length), data: (at + 8)..<(at + 8 + length)))
+      if type == "IEND" { return (chunks, true) }
+      at += 12 + length
     }
-    return chunks
+    return (chunks, false)
   }
 }

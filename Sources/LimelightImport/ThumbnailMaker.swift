@@ -17,15 +17,9 @@ public struct Thumbnailer: Sendable {
   /// The thumbnailers of the `thumbnailers` folders under these data folders
   /// (the user's last, overriding by file name), whose `TryExec` exists.
   public static func installed(dataDirectories: [RawPath]) -> [Thumbnailer] {
-    var byName: [String: RawPath] = [:]
-    for folder in dataDirectories.map({ $0.appending("thumbnailers") }) {
-      for name in (try? FileSystem.entries(of: folder)) ?? []
-      where name.string.hasSuffix(".thumbnailer") {
-        byName[name.string] = folder.appending(name.string)
-      }
-    }
-    return byName.keys.sorted().compactMap { name in
-      let file = KeyFile(text: FileSystem.readText(byName[name]!, limit: 64 << 10) ?? "")
+    KeyFile.files(
+      endingIn: ".thumbnailer", in: dataDirectories.map { $0.appending("thumbnailers") }
+    ).compactMap { _, file in
       let group = "Thumbnailer Entry"
       guard let exec = file[group, "Exec"], let command = KeyFile.arguments(of: exec),
         !command.isEmpty
@@ -129,7 +123,7 @@ public struct ThumbnailMaker: Sendable {
     try? FileSystem.makeDirectories(folder, mode: 0o700)
     // An empty 1×1 PNG that carries the URI and time, as the standard asks.
     let empty: [UInt8] =
-      [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+      PNGChunks.signature
       + Self.chunk("IHDR", [0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0])
       + Self.chunk("IDAT", [0x78, 0x9C, 0x63, 0x60, 0x00, 0x02, 0x00, 0x00, 0x05, 0x00, 0x01])
       + Self.chunk("IEND", [])
@@ -141,33 +135,17 @@ public struct ThumbnailMaker: Sendable {
   /// The PNG with `Thumb::URI`, `Thumb::MTime` and `Software` text chunks after
   /// its header (any the thumbnailer wrote are replaced); nil if it is no PNG.
   static func tagged(png: [UInt8], uri: String, modified: Int64) -> [UInt8]? {
-    let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-    guard png.count > 33, Array(png.prefix(8)) == signature,
-      String(decoding: png[12..<16], as: UTF8.self) == "IHDR"
+    let ours = [("Thumb::URI", uri), ("Thumb::MTime", String(modified)), ("Software", "Limelight")]
+    guard let (chunks, complete) = PNGChunks.read(png), complete, chunks.first?.type == "IHDR"
     else { return nil }
-    var out = Array(png.prefix(33))
-    for (key, value) in [
-      ("Thumb::URI", uri), ("Thumb::MTime", String(modified)), ("Software", "Limelight"),
-    ] {
-      out += chunk("tEXt", Array(key.utf8) + [0] + Array(value.utf8))
+    var out = PNGChunks.signature + png[chunks[0].whole]
+    for (key, value) in ours { out += chunk("tEXt", Array(key.utf8) + [0] + Array(value.utf8)) }
+    for chunk in chunks.dropFirst() {
+      let key = String(decoding: png[chunk.data].prefix { $0 != 0 }, as: UTF8.self)
+      if chunk.type == "tEXt" && ours.contains(where: { $0.0 == key }) { continue }
+      out += png[chunk.whole]
     }
-    var at = 33
-    while at + 12 <= png.count {
-      let length =
-        Int(png[at]) << 24 | Int(png[at + 1]) << 16 | Int(png[at + 2]) << 8 | Int(png[at + 3])
-      guard length >= 0, length <= png.count - at - 12 else { return nil }
-      let type = String(decoding: png[(at + 4)..<(at + 8)], as: UTF8.self)
-      let end = at + 12 + length
-      let key = png[(at + 8)..<(at + 8 + length)].prefix { $0 != 0 }
-      let replaced =
-        type == "tEXt"
-        && ["Thumb::URI", "Thumb::MTime", "Software"].contains(
-          String(decoding: key, as: UTF8.self))
-      if !replaced { out += png[at..<end] }
-      if type == "IEND" { return out }
-      at = end
-    }
-    return nil
+    return out
   }
 
   /// A PNG chunk: length, type, data and CRC-32 of type and data.

@@ -27,6 +27,24 @@ public struct KeyFile: Sendable, Equatable {
 
   public subscript(group: String, key: String) -> String? { groups[group]?[key] }
 
+  /// The key files named `*suffix` in these folders, by file name: a later
+  /// folder's file replaces an earlier one of the same name (the user's
+  /// descriptors override the system's).
+  public static func files(endingIn suffix: String, in folders: [RawPath]) -> [(
+    path: RawPath, file: KeyFile
+  )] {
+    var byName: [String: RawPath] = [:]
+    for folder in folders {
+      for name in (try? FileSystem.entries(of: folder)) ?? [] where name.string.hasSuffix(suffix) {
+        byName[name.string] = folder.appending(name.string)
+      }
+    }
+    return byName.keys.sorted().map { name in
+      let path = byName[name]!
+      return (path, KeyFile(text: FileSystem.readText(path, limit: 64 << 10) ?? ""))
+    }
+  }
+
   /// A `;`-separated list value (`MimeType=a;b;`), empty items left out.
   public func list(_ group: String, _ key: String) -> [String] {
     (self[group, key] ?? "").split(separator: ";").map {

@@ -40,11 +40,10 @@ public enum QueryClient {
   /// (`find-in-direct`, beside this one), with the same arguments.
   public static func runDirectly() -> Never {
     var target = [CChar](repeating: 0, count: 4096)
-    let n = readlink("/proc/self/exe", &target, target.count - 1)
-    var path =
-      n > 0 ? String(decoding: target[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
-    if let slash = path.lastIndex(of: "/") { path = String(path[...slash]) }
-    path += "find-in-direct"
+    let path =
+      limelight_path_beside_executable("find-in-direct", &target, target.count) == 0
+      ? String(decoding: target.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      : "find-in-direct"
     execv(path, CommandLine.unsafeArgv)
     let message = "find-in: cannot run \(path): \(String(cString: strerror(errno)))\n"
     _ = write(STDERR_FILENO, message, message.utf8.count)
@@ -56,15 +55,7 @@ public enum QueryClient {
   }
 
   static func connect(to path: String) -> Int32? {
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    let bytes = Array(path.utf8)
-    let capacity = MemoryLayout.size(ofValue: address.sun_path)
-    guard bytes.count < capacity else { return nil }
-    withUnsafeMutableBytes(of: &address.sun_path) { raw in
-      raw.copyBytes(from: bytes)
-      raw[bytes.count] = 0
-    }
+    guard var address = QueryServiceWire.address(of: Array(path.utf8)) else { return nil }
     let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     guard fd >= 0 else { return nil }
     let connected = withUnsafePointer(to: &address) {

@@ -74,6 +74,18 @@ public enum QueryServiceWire {
     }
   }
 
+  /// The Unix socket address of `path`, or nil when it is too long for one.
+  public static func address(of path: [UInt8]) -> sockaddr_un? {
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    guard path.count < MemoryLayout.size(ofValue: address.sun_path) else { return nil }
+    withUnsafeMutableBytes(of: &address.sun_path) { raw in
+      raw.copyBytes(from: path)
+      raw[path.count] = 0
+    }
+    return address
+  }
+
   /// The socket of the instance that these environment variables describe,
   /// found as `IndexLocation` finds the runtime folder; nil without a home.
   public static func socketPath(environment: (String) -> String?) -> String? {

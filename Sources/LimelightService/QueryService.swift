@@ -23,6 +23,10 @@ public final class QueryService: Sendable {
   /// Open read-only connections to the index, one per search in progress.
   let stores = Mutex<[IndexStore]>([])
   let inProgress = Atomic<Int>(0)
+  /// This process's values of ``sharedVariables``, which do not change while it runs.
+  let ownEnvironment = ProcessEnvironment.current.filter {
+    QueryService.sharedVariables.contains($0.key)
+  }
   /// Searches served at once; more clients search on their own.
   static let concurrentSearches = 4
   /// Variables whose value shapes a search through process-wide state (the
@@ -39,15 +43,8 @@ public final class QueryService: Sendable {
   /// the watcher's lock) and serves clients on background threads.
   public static func start(location: IndexLocation) throws -> QueryService {
     let path = location.runtimeDirectory.appending(QueryServiceWire.socketName)
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    let bytes = path.bytes
-    guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+    guard var address = QueryServiceWire.address(of: path.bytes) else {
       throw StartError(description: "\(path.string): too long for a socket path")
-    }
-    withUnsafeMutableBytes(of: &address.sun_path) { raw in
-      raw.copyBytes(from: bytes)
-      raw[bytes.count] = 0
     }
     try location.createPrivateDirectories()
     let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
@@ -166,8 +163,7 @@ public final class QueryService: Sendable {
       environment[String(decoding: entry[..<eq], as: UTF8.self)] = String(
         decoding: entry[(eq + 1)...], as: UTF8.self)
     }
-    let own = ProcessEnvironment.current
-    guard Self.sharedVariables.allSatisfy({ environment[$0] == own[$0] }),
+    guard Self.sharedVariables.allSatisfy({ environment[$0] == ownEnvironment[$0] }),
       IndexLocation.fromEnvironment(environment).databasePath == location.databasePath,
       request.currentDirectory.first == UInt8(ascii: "/")
     else { return nil }

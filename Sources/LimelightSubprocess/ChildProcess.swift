@@ -1,4 +1,5 @@
 import CLinux
+import LimelightModel
 
 #if canImport(Glibc)
   import Glibc
@@ -22,7 +23,7 @@ public struct ChildProcess: Sendable {
   public var errorLimit = 4096
 
   public init(
-    arguments: [[UInt8]], environment: [String: String] = ChildProcess.cleanEnvironment(),
+    arguments: [[UInt8]], environment: [String: String] = ChildProcess.cleanEnvironment,
     timeLimit: Double, outputLimit: Int, memoryLimit: UInt64? = nil
   ) {
     self.arguments = arguments
@@ -67,10 +68,10 @@ public struct ChildProcess: Sendable {
     public let description: String
   }
 
-  /// The variables a helper gets: a fixed PATH, the locale, HOME and the XDG folders.
-  public static func cleanEnvironment(
-    from environment: [String: String] = ChildProcess.processEnvironment()
-  ) -> [String: String] {
+  /// The variables a helper gets: a fixed PATH, the locale, HOME and the XDG
+  /// folders of this process (read once: they do not change while it runs).
+  public static let cleanEnvironment: [String: String] = {
+    let environment = ProcessEnvironment.current
     var clean = ["PATH": "/usr/local/bin:/usr/bin:/bin", "LC_ALL": "C.UTF-8"]
     for name in [
       "HOME", "LANG", "TZ", "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME",
@@ -79,20 +80,7 @@ public struct ChildProcess: Sendable {
       if let value = environment[name] { clean[name] = value }
     }
     return clean
-  }
-
-  public static func processEnvironment() -> [String: String] {
-    var result: [String: String] = [:]
-    var pointer = environ
-    while let entry = pointer.pointee {
-      let pair = String(cString: entry)
-      if let eq = pair.firstIndex(of: "=") {
-        result[String(pair[..<eq])] = String(pair[pair.index(after: eq)...])
-      }
-      pointer += 1
-    }
-    return result
-  }
+  }()
 
   public func run() throws(SpawnError) -> Outcome {
     guard let first = arguments.first else { throw SpawnError(description: "no program") }
@@ -155,11 +143,11 @@ public struct ChildProcess: Sendable {
     if let memoryLimit { _ = limelight_set_limit(pid, Int32(RLIMIT_AS.rawValue), memoryLimit) }
     var outcome = Outcome(ending: .exited(0), output: [], errors: [])
     var ending: Ending?
-    let deadline = monotonicSeconds() + timeLimit
+    let deadline = monotonicNow() + timeLimit
     var open = [outPipe[0], errPipe[0]]
     var buffer = [UInt8](repeating: 0, count: 1 << 16)
     while !open.isEmpty && ending == nil {
-      let left = deadline - monotonicSeconds()
+      let left = deadline - monotonicNow()
       if left <= 0 {
         ending = .timedOut
         break
@@ -188,7 +176,7 @@ public struct ChildProcess: Sendable {
       if waited == pid { break }
       if waited < 0 && errno != EINTR { break }
       if waited == 0 {
-        if monotonicSeconds() > deadline {
+        if monotonicNow() > deadline {
           ending = .timedOut
           kill(-pid, SIGKILL)
           continue
@@ -206,11 +194,5 @@ public struct ChildProcess: Sendable {
     // Whatever it left behind in its group goes with it.
     if outcome.ending != .exited(0) { kill(-pid, SIGKILL) }
     return outcome
-  }
-
-  func monotonicSeconds() -> Double {
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
   }
 }

@@ -30,10 +30,3 @@ enum StopSignal {
 
   static var isRequested: Bool { requested != 0 }
 }
-
-/// Seconds on a clock that never jumps.
-func monotonicNow() -> Double {
-  var ts = timespec()
-  clock_gettime(CLOCK_MONOTONIC, &ts)
-  return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-}
