@@ -1,24 +1,94 @@
 import Foundation
+import LimelightModel
 import LimelightQuery
 import LimelightStore
 
-/// Opens a result with the desktop's handler and records the use for ranking
-/// (what `NSUserActivity` tells Spotlight).
+/// Opens a result and records the use for ranking (what `NSUserActivity`
+/// tells Spotlight): an installed application is started from its launcher,
+/// anything else goes to the desktop's handler, `xdg-open`.
 public enum Opener {
   public static func open(_ result: SearchResult, store: IndexStore) throws {
+    if result.domain == applicationsDomain, let id = ApplicationFolders.id(fromURI: result.uri) {
+      try launch(id: id, location: store.location)
+    } else {
+      let status = try run(["xdg-open", result.uri], wait: true)
+      guard status == 0 else {
+        throw CommandFailure("xdg-open could not open \(result.uri) (status \(status))")
+      }
+    }
+    try store.recordUse(id: result.id)
+  }
+
+  /// Starts the application of a launcher id, as a desktop's menu would.
+  static func launch(id: String, location: IndexLocation) throws {
+    let configuration = (try? Configuration.load(for: location)) ?? .defaults
+    let folders = ApplicationFolders(configuration: configuration, location: location)
+    guard let file = folders.file(forID: id),
+      let entry = KeyFile(text: FileSystem.readText(file, limit: 1 << 20) ?? "")
+        .groups["Desktop Entry"]
+    else { throw CommandFailure("the application \(id) is no longer installed") }
+    guard let exec = entry["Exec"], let words = KeyFile.arguments(of: exec), !words.isEmpty,
+      var command = expand(words, entry: entry, file: file), !command.isEmpty
+    else { throw CommandFailure("\(file.string) has no command to run (Exec)") }
+    if entry["Terminal"] == "true",
+      ApplicationFolders.executable(named: "x-terminal-emulator") != nil
+    {
+      command = ["x-terminal-emulator", "-e"] + command
+    }
+    _ = try run(command, wait: false)
+  }
+
+  /// An `Exec` argument vector with its field codes expanded for a launch
+  /// without files: file and URL codes vanish, `%i`, `%c`, `%k` and `%%` are
+  /// replaced (the Desktop Entry specification). Nil for an unknown code.
+  static func expand(_ words: [String], entry: [String: String], file: RawPath) -> [String]? {
+    var result: [String] = []
+    for word in words {
+      switch word {
+      case "%f", "%F", "%u", "%U", "%d", "%D", "%n", "%N", "%v", "%m": continue
+      case "%i":
+        if let icon = entry["Icon"] { result += ["--icon", icon] }
+        continue
+      default: break
+      }
+      var out = ""
+      var iterator = word.makeIterator()
+      while let ch = iterator.next() {
+        guard ch == "%" else {
+          out.append(ch)
+          continue
+        }
+        switch iterator.next() {
+        case "%": out.append("%")
+        case "c": out += entry["Name"] ?? ""
+        case "k": out += file.string
+        case "f", "F", "u", "U", "d", "D", "n", "N", "v", "m", "i": break
+        default: return nil
+        }
+      }
+      result.append(out)
+    }
+    return result
+  }
+
+  /// Runs a program found in `PATH`, its output discarded. Returns its exit
+  /// status when waiting, else 0 once it started.
+  static func run(_ command: [String], wait: Bool) throws -> Int32 {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["xdg-open", result.uri]
+    process.arguments = command
+    process.standardInput = FileHandle.nullDevice
+    if !wait {
+      process.standardOutput = FileHandle.nullDevice
+      process.standardError = FileHandle.nullDevice
+    }
     do {
       try process.run()
     } catch {
-      throw CommandFailure("cannot run xdg-open: \(error.localizedDescription)")
+      throw CommandFailure("cannot run \(command[0]): \(error.localizedDescription)")
     }
+    guard wait else { return 0 }
     process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-      throw CommandFailure(
-        "xdg-open could not open \(result.uri) (status \(process.terminationStatus))")
-    }
-    try store.recordUse(id: result.id)
+    return process.terminationStatus
   }
 }

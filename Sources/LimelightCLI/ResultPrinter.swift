@@ -103,7 +103,7 @@ public struct ResultPrinter {
 
   func json(_ result: SearchResult) -> String {
     var object: [String: Any] = [
-      "uri": result.uri, "id": result.id, "domain": result.domain,
+      "uri": result.uri, "id": result.localID ?? result.id, "domain": result.domain,
       "displayName": result.displayName, "score": (-result.score * 1000).rounded() / 1000,
       "contentType": result.contentType ?? NSNull(), "kind": result.kind ?? NSNull(),
     ]

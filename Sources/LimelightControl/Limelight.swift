@@ -10,7 +10,10 @@ struct Limelight: ParsableCommand {
     commandName: "limelight",
     abstract: "Control the Limelight index.",
     discussion: "See limelight(1).",
-    subcommands: [Status.self, Show.self, Pause.self, Resume.self, Erase.self])
+    subcommands: [
+      Status.self, Show.self, Pause.self, Resume.self, Erase.self, Index.self, Delete.self,
+      ClientState.self,
+    ])
 
   static func main() { mainWithStatus() }
 }

@@ -4,7 +4,7 @@ import LimelightModel
 /// Application launchers (`.desktop` files, the freedesktop Desktop Entry
 /// format): the name in the user's language, generic name, comment, keywords
 /// and icon, so that typing part of an application's name finds it.
-public struct DesktopEntryImporter: ContentImporter {
+public struct DesktopEntryImporter: ContentImporter, Sendable {
   public var contentTypes: [String] { ["application/x-desktop"] }
 
   /// The user's languages, most preferred first ("de_DE", "de").
@@ -31,6 +31,11 @@ public struct DesktopEntryImporter: ContentImporter {
     guard entry["Type"] != nil || entry["Name"] != nil else {
       throw ImportFailure.malformed("no [Desktop Entry] group")
     }
+    read(entry, into: &attributes)
+  }
+
+  /// The attributes of a `[Desktop Entry]` group, in the user's language.
+  func read(_ entry: [String: String], into attributes: inout AttributeSet) {
     func localized(_ key: String) -> String? {
       for language in languages { if let value = entry["\(key)[\(language)]"] { return value } }
       return entry[key]

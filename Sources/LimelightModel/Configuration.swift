@@ -23,6 +23,12 @@ public struct Configuration: Equatable, Sendable {
   public var rescanSeconds: Double
   /// The most folders watched with inotify (0: as many as the kernel allows).
   public var maxWatches: Int
+  /// Whether installed applications (`.desktop` launchers) are indexed as
+  /// their own domain, ``applicationsDomain``.
+  public var indexApplications: Bool = true
+  /// Where launchers are read from; empty: the `applications` folders of
+  /// `$XDG_DATA_HOME` and `$XDG_DATA_DIRS`.
+  public var applicationFolders: [String] = []
 
   /// Names of the markers that keep a folder and all below it out of the index.
   public static let markerFiles = [".noindex", ".metadata_never_index"]
@@ -69,6 +75,7 @@ public struct Configuration: Equatable, Sendable {
   /// Reads one file's settings over this configuration.
   public mutating func apply(_ text: String, file: String) throws(ParseError) {
     var rootsFromThisFile: [String] = []
+    var applicationFoldersFromThisFile: [String] = []
     for (number, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false)
       .enumerated()
     {
@@ -96,11 +103,21 @@ public struct Configuration: Equatable, Sendable {
         guard !value.isEmpty else { throw fail("'unexclude' needs a pattern") }
         excludes.removeAll { $0 == value }
       case "index-hidden":
-        switch value.lowercased() {
-        case "yes", "true", "on", "1": indexHidden = true
-        case "no", "false", "off", "0": indexHidden = false
-        default: throw fail("'index-hidden' is yes or no, found '\(value)'")
+        guard let flag = Self.parseFlag(value) else {
+          throw fail("'index-hidden' is yes or no, found '\(value)'")
         }
+        indexHidden = flag
+      case "applications":
+        guard let flag = Self.parseFlag(value) else {
+          throw fail("'applications' is yes or no, found '\(value)'")
+        }
+        indexApplications = flag
+      case "application-folder":
+        guard value.hasPrefix("/") || value.hasPrefix("~/") else {
+          throw fail(
+            "'application-folder' must be an absolute path or start with ~/, found '\(value)'")
+        }
+        applicationFoldersFromThisFile.append(value)
       case "max-text-size":
         guard let bytes = Self.parseSize(value), bytes >= 0 else {
           throw fail("'max-text-size' is a size such as 1M or 512k, found '\(value)'")
@@ -123,11 +140,22 @@ public struct Configuration: Equatable, Sendable {
         maxWatches = count
       default:
         throw fail(
-          "unknown key '\(key)' (known: root, exclude, unexclude, index-hidden, max-text-size, settle-time, rescan-interval, max-watches)"
+          "unknown key '\(key)' (known: root, exclude, unexclude, index-hidden, max-text-size, settle-time, rescan-interval, max-watches, applications, application-folder)"
         )
       }
     }
     if !rootsFromThisFile.isEmpty { roots = rootsFromThisFile }
+    if !applicationFoldersFromThisFile.isEmpty {
+      applicationFolders = applicationFoldersFromThisFile
+    }
+  }
+
+  static func parseFlag(_ value: String) -> Bool? {
+    switch value.lowercased() {
+    case "yes", "true", "on", "1": return true
+    case "no", "false", "off", "0": return false
+    default: return nil
+    }
   }
 
   /// "1M", "512k", "2G" or a plain number of bytes.

@@ -76,6 +76,12 @@ public enum FileSystem {
       mode: UInt32(st.st_mode))
   }
 
+  /// `stat`: what a link points to (nil for a dangling link).
+  public static func followedStatus(_ path: RawPath) -> FileStatus? {
+    guard let target = realPath(path) else { return nil }
+    return status(target)
+  }
+
   /// Birth time through statx, where the file system records it.
   static func birthTime(_ path: RawPath) -> Int64? {
     var seconds: Int64 = 0

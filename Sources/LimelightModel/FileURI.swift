@@ -16,10 +16,29 @@ public enum FileURI {
 
   /// The `file:///…` URI of an absolute path.
   public static func uri(for path: RawPath) -> String {
-    var out = Array("file://".utf8)
-    out.reserveCapacity(out.count + path.bytes.count * 2)
-    for byte in path.bytes {
-      if isUnreserved(byte) {
+    encode(path.bytes, after: Array("file://".utf8), keepingSlashes: true)
+  }
+
+  /// Text with every byte outside the unreserved set (slashes included)
+  /// percent-encoded, for the opaque part of other URIs.
+  public static func percentEncoded(_ text: String) -> String {
+    encode(Array(text.utf8), after: [], keepingSlashes: false)
+  }
+
+  /// Percent-encoded text decoded; nil when an escape is broken or the bytes
+  /// are not UTF-8.
+  public static func percentDecoded(_ text: String) -> String? {
+    guard let bytes = decode(Substring(text)) else { return nil }
+    return String(validating: bytes, as: UTF8.self)
+  }
+
+  private static func encode(_ bytes: [UInt8], after prefix: [UInt8], keepingSlashes: Bool)
+    -> String
+  {
+    var out = prefix
+    out.reserveCapacity(out.count + bytes.count * 2)
+    for byte in bytes {
+      if isUnreserved(byte) && (keepingSlashes || byte != UInt8(ascii: "/")) {
         out.append(byte)
       } else {
         out.append(UInt8(ascii: "%"))
@@ -43,6 +62,10 @@ public enum FileURI {
       return nil
     }
     if let cut = rest.firstIndex(where: { $0 == "?" || $0 == "#" }) { rest = rest[..<cut] }
+    return decode(rest).map { RawPath(bytes: $0) }
+  }
+
+  private static func decode(_ rest: Substring) -> [UInt8]? {
     var bytes: [UInt8] = []
     var iterator = Array(rest.utf8).makeIterator()
     while let byte = iterator.next() {
@@ -55,7 +78,7 @@ public enum FileURI {
       else { return nil }
       bytes.append(high << 4 | low)
     }
-    return RawPath(bytes: bytes)
+    return bytes
   }
 
   private static func hexValue(_ byte: UInt8) -> UInt8? {

@@ -3,6 +3,9 @@ import Foundation
 /// The reserved domain that holds the user's files.
 public let fileDomain = "limelight.files"
 
+/// The reserved domain of installed applications (their `.desktop` launchers).
+public let applicationsDomain = "limelight.applications"
+
 /// One searchable thing: a file, a folder, or an application's item
 /// (the `CSSearchableItem` of Limelight).
 public struct SearchableItem: Sendable, Equatable {

@@ -6,7 +6,10 @@ import LimelightStore
 /// One item found by a query.
 public struct SearchResult: Sendable {
   public var rowID: Int64
+  /// The index's own id (unique in the index).
   public var id: String
+  /// The id its application gave an application item (unique in its domain).
+  public var localID: String?
   public var domain: String
   public var uri: String
   public var path: RawPath?
@@ -163,8 +166,8 @@ public struct SearchEngine: Sendable {
   static let rankedTextLimit = 3_000
 
   static let columns = """
-    item.rowid, item.id, item.domain, item.uri, item.path, item.displayName, item.contentType,
-    item.kind, item.modified, item.size, item.isFolder
+    item.rowid, item.id, item.localID, item.domain, item.uri, item.path, item.displayName,
+    item.contentType, item.kind, item.modified, item.size, item.isFolder
     """
 
   /// Within a tier: the shorter name (names, keywords, paths) or BM25 (text),
@@ -295,7 +298,8 @@ public struct SearchEngine: Sendable {
   static func result(_ row: Row) -> SearchResult {
     let pathData: Data? = row["path"]
     return SearchResult(
-      rowID: row["rowid"], id: row["id"], domain: row["domain"], uri: row["uri"],
+      rowID: row["rowid"], id: row["id"], localID: row["localID"], domain: row["domain"],
+      uri: row["uri"],
       path: pathData.map { RawPath(bytes: Array($0)) }, displayName: row["displayName"],
       contentType: row["contentType"], kind: row["kind"],
       modified: (row["modified"] as Double?).map { Date(timeIntervalSince1970: $0) },

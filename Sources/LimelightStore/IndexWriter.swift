@@ -177,7 +177,7 @@ public struct IndexWriter {
     return removed
   }
 
-  private func removeRow(_ row: Row) throws {
+  func removeRow(_ row: Row) throws {
     let rowID: Int64 = row["rowid"]
     try db.cachedStatement(sql: "DELETE FROM item WHERE rowid = ?").execute(arguments: [rowID])
     try deleteText(rowID)

@@ -24,7 +24,10 @@ public struct ItemDetails: Sendable {
     case .uri(let uri):
       row = try Row.fetchOne(db, sql: "SELECT * FROM item WHERE uri = ?", arguments: [uri])
     case .id(let id):
-      row = try Row.fetchOne(db, sql: "SELECT * FROM item WHERE id = ?", arguments: [id])
+      row =
+        try Row.fetchOne(db, sql: "SELECT * FROM item WHERE id = ?", arguments: [id])
+        ?? Row.fetchOne(
+          db, sql: "SELECT * FROM item WHERE localID = ? ORDER BY rowid LIMIT 1", arguments: [id])
     }
     return row.map(ItemDetails.init(row:))
   }
@@ -49,7 +52,8 @@ public struct ItemDetails: Sendable {
     }
     let path = (row["path"] as Data?).map { RawPath(bytes: Array($0)).string }
     fields = [
-      ("id", text("id")), ("domain", text("domain")), ("uri", text("uri")),
+      ("id", (row["localID"] as String?).map(AttributeValue.string) ?? text("id")),
+      ("domain", text("domain")), ("uri", text("uri")),
       ("path", path.map(AttributeValue.string)), ("displayName", text("displayName")),
       ("title", text("title")), ("contentType", text("contentType")),
       ("contentTypeTree", words("contentTypeTree")), ("kind", text("kind")),

@@ -17,6 +17,10 @@ import GRDB
 /// - `item_name`: name, keywords and path again, without the text: a small index
 ///   that answers "did it match the name?" and ranks name matches cheaply.
 /// - `item_name_vocab`: the terms of `item_name` with their document counts.
+/// - `client_state`: the opaque state an application stored with the end of a
+///   batch, by index name, so an interrupted import resumes where it stopped.
+/// - `extension_run`: each reindex extension's domain, pending work, last run
+///   and back-off.
 /// - `term_deletion`: every name term under the strings one or two deleted
 ///   letters make of it (SymSpell): typos and abbreviations are found by looking
 ///   up the query word's own deletions, never by scanning the vocabulary.
@@ -136,6 +140,34 @@ enum Schema {
           DROP TABLE item_text;
           ALTER TABLE item_text_v4 RENAME TO item_text;
           CREATE VIRTUAL TABLE item_vocab USING fts5vocab(item_text, 'row');
+          """)
+    }
+    // Application items: the id an application gave (unique within its
+    // domain, as the contract's deletions name it), expiry, the client states
+    // of batched imports, and how each reindex extension last ran.
+    migrator.registerMigration("v5-applications") { db in
+      try db.execute(
+        sql: """
+          ALTER TABLE item ADD COLUMN localID TEXT;
+          CREATE UNIQUE INDEX item_local ON item(domain, localID) WHERE localID IS NOT NULL;
+          CREATE INDEX item_local_id ON item(localID) WHERE localID IS NOT NULL;
+          CREATE INDEX item_expiration ON item(expirationDate) WHERE expirationDate IS NOT NULL;
+          CREATE TABLE client_state (
+            name TEXT PRIMARY KEY,
+            state BLOB NOT NULL,
+            generation INTEGER NOT NULL
+          ) WITHOUT ROWID;
+          CREATE TABLE extension_run (
+            domain TEXT PRIMARY KEY,
+            descriptor TEXT NOT NULL,
+            lastRun REAL,
+            lastOutcome TEXT,
+            lastSuccess REAL,
+            failures INTEGER NOT NULL DEFAULT 0,
+            nextAttempt REAL,
+            pendingAll INTEGER NOT NULL DEFAULT 0,
+            pendingIDs TEXT NOT NULL DEFAULT '[]'
+          ) WITHOUT ROWID;
           """)
     }
     return migrator

@@ -28,6 +28,8 @@ public final class Watcher {
   var inotify: Inotify?
   var wakeInotify: Inotify?
   let thumbnails: ThumbnailQueue?
+  /// The installed applications, when the configuration indexes them.
+  let applications: ApplicationWatch?
   var watchPaths: [Int32: RawPath] = [:]
   var watchOf: [RawPath: Int32] = [:]
   /// Folders holding a `.noindex` marker: watched only to see the marker go.
@@ -94,6 +96,13 @@ public final class Watcher {
       thumbnails: ThumbnailCache(root: store.location.cacheHome.appending("thumbnails")))
     self.logger = logger
     self.watching = watching
+    self.applications =
+      configuration.indexApplications
+      ? ApplicationWatch(
+        catalog: InstalledApplications(
+          folders: ApplicationFolders(configuration: configuration, location: store.location),
+          dataDirectories: ApplicationFolders.dataDirectories(location: store.location)),
+        store: store) : nil
     // Thumbnails are made while watching, in the background; a one-off crawl
     // takes only those already in the shared cache.
     if watching {
@@ -143,6 +152,12 @@ public final class Watcher {
       try writer.setMeta("status.roots", String(decoding: rootsJSON, as: UTF8.self))
       try writer.removeFiles(outside: roots)
     }
+    if let applications {
+      if watching { applications.startWatching() }
+      if let problem = applications.sync() { note(problem) }
+    } else {
+      try store.write { writer in _ = try writer.deleteDomain(applicationsDomain) }
+    }
     for root in roots where FileSystem.status(root)?.isDirectory != true {
       note("root \(root.string) is missing or not a folder; it is checked again on each rescan")
     }
@@ -187,6 +202,9 @@ public final class Watcher {
       if !paused, let inotify {
         fds.append(pollfd(fd: inotify.fd, events: Int16(POLLIN), revents: 0))
       }
+      if !paused, let launchers = applications?.inotify {
+        fds.append(pollfd(fd: launchers.fd, events: Int16(POLLIN), revents: 0))
+      }
       let ready = poll(&fds, nfds_t(fds.count), pollTimeout())
       if ready < 0 && errno != EINTR { break }
       if StopSignal.isRequested { break }
@@ -196,6 +214,10 @@ public final class Watcher {
         if !events.isEmpty { handle(events) }
       }
       if paused { continue }
+      if let applications {
+        applications.handleEvents()
+        if let problem = applications.syncIfDue() { note(problem) }
+      }
       processDue()
       processRescans()
       flush()
@@ -208,6 +230,7 @@ public final class Watcher {
     var next = Double.infinity
     for change in due.values { next = min(next, change.deadline) }
     for move in pendingMoves.values { next = min(next, move.deadline) }
+    if let launchersDue = applications?.due { next = min(next, launchersDue) }
     if !unwatched.isEmpty || roots.contains(where: { watchOf[$0] == nil }) {
       next = min(next, nextUnwatchedRescan)
     }
