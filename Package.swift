@@ -5,13 +5,15 @@ let package = Package(
   name: "Limelight",
   platforms: [.macOS(.v14)],
   products: [
-    .library(name: "Limelight", targets: ["LimelightModel", "LimelightStore", "LimelightQuery"]),
+    // What applications link to put their items into Limelight and search it.
+    .library(name: "Limelight", targets: ["LimelightKit"]),
     .executable(name: "limelightd", targets: ["limelightd"]),
     .executable(name: "find-in", targets: ["FindIn"]),
     .executable(name: "find-in-direct", targets: ["FindInDirect"]),
     .executable(name: "reindex-request", targets: ["ReindexRequest"]),
     .executable(name: "limelight", targets: ["LimelightControl"]),
     .executable(name: "limelight-import", targets: ["LimelightImportHelper"]),
+    .executable(name: "colleagues", targets: ["colleagues"]),
   ],
   dependencies: [
     .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -60,11 +62,23 @@ let package = Package(
         "LimelightContainedImport", "LimelightImport", "LimelightCLI",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
+    // The library applications link to (Core Spotlight's API in Limelight's
+    // terms): SearchableItem, SearchableIndex, SearchQuery.
+    .target(
+      name: "LimelightKit", dependencies: ["LimelightModel", "LimelightStore", "LimelightQuery"]),
+    // Reindex extensions: the programs applications register to print their
+    // domains' items again, run within limits, retried with back-off.
+    .target(
+      name: "LimelightExtensions",
+      dependencies: [
+        "LimelightModel", "LimelightStore", "LimelightSubprocess",
+        .product(name: "Logging", package: "swift-log"),
+      ]),
     // Crawling, inotify, reconciliation: the watcher's engine.
     .target(
       name: "LimelightWatch",
       dependencies: [
-        "LimelightModel", "LimelightStore", "LimelightImport", "CLinux",
+        "LimelightModel", "LimelightStore", "LimelightImport", "LimelightExtensions", "CLinux",
         .product(name: "Logging", package: "swift-log"),
       ]),
     // What the command-line front ends share: errors, exit codes, terminal output.
@@ -103,13 +117,23 @@ let package = Package(
     .executableTarget(
       name: "ReindexRequest",
       dependencies: [
-        "LimelightCLI", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "LimelightCLI", "LimelightExtensions",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
     .executableTarget(
       name: "LimelightControl",
       dependencies: [
-        "LimelightCLI", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "LimelightCLI", "LimelightExtensions",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
+    // The sample application: an address book of colleagues that uses the
+    // library and answers its reindex extension.
+    .executableTarget(
+      name: "colleagues",
+      dependencies: [
+        "LimelightKit", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
+      path: "examples/colleagues/Sources/colleagues"),
     .testTarget(
       name: "LimelightTests",
       dependencies: [
@@ -120,6 +144,7 @@ let package = Package(
       name: "LimelightIntegrationTests",
       dependencies: [
         "limelightd", "FindIn", "FindInDirect", "ReindexRequest", "LimelightImportHelper",
+        "colleagues",
         "LimelightQueryClient",
         "LimelightControl",
         "LimelightModel",

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LimelightCLI
+import LimelightExtensions
 import LimelightModel
 import LimelightStore
 
@@ -142,5 +143,57 @@ struct ClientState: ParsableCommand {
       throw ExitCode(ExitStatus.notFound)
     }
     _ = writeAll(Array(state) + [0x0A], to: STDOUT_FILENO)
+  }
+}
+
+/// `limelight extensions`: the registered reindex extensions and how they last ran.
+struct Extensions: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "List the registered reindex extensions and how their last run went.",
+    discussion: "See limelight-extensions(7) for the descriptors and the protocol.")
+
+  @Flag(name: .long, help: "Print JSON Lines, one object per extension.")
+  var json = false
+
+  func run() throws {
+    let location = IndexLocation.fromEnvironment()
+    let (extensions, problems) = ExtensionDescriptors.load(
+      from: location.descriptorFolders("extensions.d"))
+    let runs = try openIndex(create: true).extensionRuns()
+    let dates = ISO8601DateFormatter()
+    for found in extensions {
+      let run = runs.first { $0.domain == found.domain }
+      if json {
+        var object: [String: Any] = [
+          "name": found.name, "domain": found.domain, "descriptor": found.descriptor.string,
+          "exec": found.command, "timeout": found.timeLimit,
+          "failures": run?.failures ?? 0, "pending": run?.hasWork ?? true,
+        ]
+        object["lastRun"] = run?.lastRun.map(dates.string(from:))
+        object["lastSuccess"] = run?.lastSuccess.map(dates.string(from:))
+        object["lastOutcome"] = run?.lastOutcome
+        object["nextAttempt"] = run?.nextAttempt.map(dates.string(from:))
+        let data = try JSONSerialization.data(
+          withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+        print(String(decoding: data, as: UTF8.self))
+        continue
+      }
+      print("\(found.name): \(found.domain)")
+      print("  descriptor: \(found.descriptor.string)")
+      print(
+        "  exec:       \(found.command.joined(separator: " ")) (within \(Int(found.timeLimit)) s)")
+      if let run {
+        let last = run.lastRun.map { dates.string(from: $0) } ?? "never"
+        print("  last run:   \(last)\(run.lastOutcome.map { ": " + $0 } ?? "")")
+        if let next = run.nextAttempt { print("  next try:   \(dates.string(from: next))") }
+        if run.hasWork && run.nextAttempt == nil { print("  pending:    yes") }
+      } else {
+        print("  last run:   never (limelightd runs it when it next starts)")
+      }
+    }
+    for problem in problems { printError("limelight: ignored: \(problem)") }
+    if extensions.isEmpty && !json && problems.isEmpty {
+      print("no reindex extensions registered")
+    }
   }
 }

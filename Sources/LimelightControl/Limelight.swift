@@ -12,7 +12,7 @@ struct Limelight: ParsableCommand {
     discussion: "See limelight(1).",
     subcommands: [
       Status.self, Show.self, Pause.self, Resume.self, Erase.self, Index.self, Delete.self,
-      ClientState.self,
+      ClientState.self, Extensions.self,
     ])
 
   static func main() { mainWithStatus() }
@@ -93,10 +93,10 @@ protocol WatcherRequestCommand: ParsableCommand {
 }
 
 extension WatcherRequestCommand {
-  func submit(wait: Bool, timeout: Double?) throws {
+  func submit(wait: Bool, timeout: Double?, domain: String? = nil) throws {
     let location = IndexLocation.fromEnvironment()
     let store = try IndexStore.open(location, create: true)
-    let id = try store.submit(kind)
+    let id = try store.submit(kind, domain: domain)
     guard location.watcherPID() != nil else {
       print("limelightd is not running: it will \(done) when it starts")
       return
@@ -126,14 +126,29 @@ struct Resume: WatcherRequestCommand {
 
 struct Erase: WatcherRequestCommand {
   static let configuration = CommandConfiguration(
-    abstract: "Forget every indexed file and crawl the roots again.")
+    abstract: "Forget every item (or a domain's) and index it all again.",
+    discussion: """
+      The roots are crawled again, the installed applications read again, and every
+      reindex extension is run to give its domain's items back. Items an application
+      pushed without an extension are gone until it pushes them again. With --domain,
+      only that domain (and the domains under it) is erased and indexed again.
+      """)
 
-  @Flag(name: .long, help: "Wait until the new crawl is done.")
+  @Option(name: .long, help: "Erase only this domain and the domains under it.")
+  var domain: String?
+
+  @Flag(name: .long, help: "Wait until everything is indexed again.")
   var wait = false
 
-  var kind: IndexRequest.Kind { .erase }
-  var done: String { "erase the index and crawl again" }
-  func run() throws { try submit(wait: wait, timeout: nil) }
+  func validate() throws {
+    do { if let domain { try ItemLine.validate(domain: domain, allowReserved: true) } } catch {
+      throw ValidationError(error.description)
+    }
+  }
+
+  var kind: IndexRequest.Kind { domain == nil ? .erase : .eraseDomain }
+  var done: String { "erase and index again" }
+  func run() throws { try submit(wait: wait, timeout: nil, domain: domain) }
 }
 
 struct Show: ParsableCommand {

@@ -173,6 +173,15 @@ extension IndexWriter {
 }
 
 extension IndexStore {
+  /// When the next item expires, if any does.
+  public func nextExpiration() throws -> Date? {
+    try read { db in
+      try Double.fetchOne(
+        db, sql: "SELECT min(expirationDate) FROM item WHERE expirationDate IS NOT NULL"
+      ).map(Date.init(timeIntervalSince1970:))
+    }
+  }
+
   /// The client state last stored under an index name, if any.
   public func clientState(name: String) throws -> Data? {
     try read { db in

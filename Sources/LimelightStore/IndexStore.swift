@@ -21,6 +21,8 @@ public final class IndexStore: Sendable {
     case unusable(RawPath, String)
     /// Another process is upgrading the index to the current schema.
     case upgrading(RawPath)
+    /// The file is not a SQLite database, or a damaged one.
+    case damaged(RawPath, String)
 
     public var description: String {
       switch self {
@@ -29,6 +31,8 @@ public final class IndexStore: Sendable {
           "no index at \(path.string): start limelightd (or run 'limelightd --once') to build it"
       case .unusable(let path, let reason):
         return "cannot open the index at \(path.string): \(reason)"
+      case .damaged(let path, let reason):
+        return "the index at \(path.string) is damaged (\(reason)): limelightd builds a new one"
       case .upgrading(let path):
         return "the index at \(path.string) is being upgraded to a new format: try again shortly"
       }
@@ -94,6 +98,9 @@ public final class IndexStore: Sendable {
       }
       return IndexStore(location: location, pool: pool)
     } catch let error as DatabaseError {
+      if error.resultCode == .SQLITE_CORRUPT || error.resultCode == .SQLITE_NOTADB {
+        throw OpenError.damaged(path, error.message ?? error.description)
+      }
       throw OpenError.unusable(path, error.message ?? error.description)
     }
   }

@@ -11,13 +11,21 @@ public struct IndexRequest: Sendable, Equatable {
     /// Re-read every file under every root.
     case all
     case pause, resume
-    /// Forget every file and crawl again.
+    /// Forget every item and crawl again; extensions reindex their domains.
     case erase
+    /// Have a domain's reindex extension reindex all of it, or the listed ids.
+    case domain
+    /// Forget the items of a domain (and below), then have its extension reindex it.
+    case eraseDomain
   }
 
   public var id: Int64
   public var kind: Kind
   public var paths: [RawPath]
+  /// The domain of a `domain` or `eraseDomain` request.
+  public var domain: String?
+  /// The ids of a `domain` request (none: all of them).
+  public var ids: [String] = []
   public var created: Date
   /// The generation that carried it out, once it has been.
   public var doneGeneration: Int64?
@@ -27,9 +35,12 @@ public struct IndexRequest: Sendable, Equatable {
 extension IndexStore {
   /// Stores a request and wakes the watcher. Returns the request's id.
   @discardableResult
-  public func submit(_ kind: IndexRequest.Kind, paths: [RawPath] = []) throws -> Int64 {
-    let payload = try JSONSerialization.data(
-      withJSONObject: paths.map { $0.bytes.map(Int.init) })
+  public func submit(
+    _ kind: IndexRequest.Kind, paths: [RawPath] = [], domain: String? = nil, ids: [String] = []
+  ) throws -> Int64 {
+    let payload =
+      try domain.map { try JSONSerialization.data(withJSONObject: ["domain": $0, "ids": ids]) }
+      ?? JSONSerialization.data(withJSONObject: paths.map { $0.bytes.map(Int.init) })
     let id = try pool.write { db -> Int64 in
       try db.execute(
         sql: "INSERT INTO request (kind, payload, created) VALUES (?, ?, ?)",
@@ -67,13 +78,19 @@ extension IndexStore {
   static func request(_ row: Row) -> IndexRequest? {
     guard let kind = IndexRequest.Kind(rawValue: row["kind"]) else { return nil }
     var paths: [RawPath] = []
-    if let text: String = row["payload"], let data = text.data(using: .utf8),
-      let arrays = try? JSONSerialization.jsonObject(with: data) as? [[Int]]
-    {
-      paths = arrays.map { RawPath(bytes: $0.map { UInt8(truncatingIfNeeded: $0) }) }
+    var domain: String?
+    var ids: [String] = []
+    if let text: String = row["payload"], let data = text.data(using: .utf8) {
+      let payload = try? JSONSerialization.jsonObject(with: data)
+      if let arrays = payload as? [[Int]] {
+        paths = arrays.map { RawPath(bytes: $0.map { UInt8(truncatingIfNeeded: $0) }) }
+      } else if let object = payload as? [String: Any] {
+        domain = object["domain"] as? String
+        ids = object["ids"] as? [String] ?? []
+      }
     }
     return IndexRequest(
-      id: row["id"], kind: kind, paths: paths,
+      id: row["id"], kind: kind, paths: paths, domain: domain, ids: ids,
       created: Date(timeIntervalSince1970: row["created"]), doneGeneration: row["doneGeneration"],
       outcome: row["outcome"])
   }

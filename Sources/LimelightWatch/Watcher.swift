@@ -1,5 +1,6 @@
 import CLinux
 import Foundation
+import LimelightExtensions
 import LimelightImport
 import LimelightModel
 import LimelightStore
@@ -30,6 +31,8 @@ public final class Watcher {
   let thumbnails: ThumbnailQueue?
   /// The installed applications, when the configuration indexes them.
   let applications: ApplicationWatch?
+  /// Applications' reindex extensions.
+  let extensions: ExtensionHost
   var watchPaths: [Int32: RawPath] = [:]
   var watchOf: [RawPath: Int32] = [:]
   /// Folders holding a `.noindex` marker: watched only to see the marker go.
@@ -96,6 +99,7 @@ public final class Watcher {
       thumbnails: ThumbnailCache(root: store.location.cacheHome.appending("thumbnails")))
     self.logger = logger
     self.watching = watching
+    self.extensions = ExtensionHost(store: store, location: store.location, logger: logger)
     self.applications =
       configuration.indexApplications
       ? ApplicationWatch(
@@ -134,9 +138,14 @@ public final class Watcher {
       inotify = try Inotify()
       let wake = try Inotify()
       try? FileSystem.makeDirectories(location.runtimeDirectory, mode: 0o700)
-      _ = wake.addWatch(
-        location.runtimeDirectory,
-        mask: UInt32(IN_CLOSE_WRITE) | UInt32(IN_ATTRIB) | UInt32(IN_MOVED_TO) | UInt32(IN_CREATE))
+      let wakeMask =
+        UInt32(IN_CLOSE_WRITE) | UInt32(IN_ATTRIB) | UInt32(IN_MOVED_TO) | UInt32(IN_CREATE)
+      _ = wake.addWatch(location.runtimeDirectory, mask: wakeMask)
+      // Extension descriptors that come, change or go wake the loop too (the
+      // user's configuration folder, for an extensions.d made later).
+      for folder in location.descriptorFolders("extensions.d") + [location.configDirectory] {
+        _ = wake.addWatch(folder, mask: wakeMask | UInt32(IN_DELETE) | UInt32(IN_MOVED_FROM))
+      }
       wakeInotify = wake
     }
     paused =
@@ -161,9 +170,13 @@ public final class Watcher {
     for root in roots where FileSystem.status(root)?.isDirectory != true {
       note("root \(root.string) is missing or not a folder; it is checked again on each rescan")
     }
+    extensions.reload()
+    if watching { extensions.start() }
     processRequests()
     if !paused || !watching { initialCrawl() }
     if watching && !StopSignal.isRequested { eventLoop() }
+    if !watching && !StopSignal.isRequested { extensions.runPendingOnce() }
+    extensions.stop()
     flush()
     try? store.write { writer in
       try writer.setMeta("status.state", "stopped")
@@ -208,7 +221,10 @@ public final class Watcher {
       let ready = poll(&fds, nfds_t(fds.count), pollTimeout())
       if ready < 0 && errno != EINTR { break }
       if StopSignal.isRequested { break }
-      if let wake = wakeInotify, !wake.readEvents().isEmpty { processRequests() }
+      if let wake = wakeInotify, !wake.readEvents().isEmpty {
+        extensions.reload()
+        processRequests()
+      }
       if !paused, let inotify {
         let events = inotify.readEvents()
         if !events.isEmpty { handle(events) }
@@ -623,14 +639,24 @@ public final class Watcher {
         if paused && watching { continue }
         flush()
         do {
-          try store.write { writer in _ = try writer.removeAllFiles() }
+          try store.write { writer in
+            _ = try writer.removeAllFiles()
+            _ = try writer.deleteAllApplicationItems()
+            _ = try writer.deleteDomain(applicationsDomain)
+            try extensions.reindexEverything(in: writer)
+          }
         } catch { note("cannot erase the index: \(error)") }
+        applications?.sync()
         unwatchTree(RawPath("/"))
         crawlDone = false
         for root in roots { reconcile(root, force: true) }
         crawlDone = true
         batch.append(.complete(request, "erased and crawled again"))
         flush()
+      case .domain:
+        extensions.take(request)
+      case .eraseDomain:
+        eraseDomain(request)
       case .all:
         if paused && watching { continue }
         for root in roots { reconcile(root, force: true) }
@@ -652,6 +678,32 @@ public final class Watcher {
         flush()
       }
     }
+  }
+
+  /// `limelight erase --domain D`: the items of D and below go; the installed
+  /// applications are read again, an application's extension reindexes its own.
+  func eraseDomain(_ request: IndexRequest) {
+    guard let domain = request.domain else { return }
+    flush()
+    do {
+      try store.write { writer in
+        if LimelightModel.domain(fileDomain, isWithin: domain) { _ = try writer.removeAllFiles() }
+        if domain != fileDomain { _ = try writer.deleteDomain(domain) }
+        // Limelight's own domains are read again below; an application's
+        // request is completed by its extension's run.
+        if LimelightModel.domain(domain, isWithin: "limelight") {
+          try writer.complete(request, outcome: "erased and read again")
+        }
+      }
+    } catch { note("cannot erase \(domain): \(error)") }
+    if LimelightModel.domain(fileDomain, isWithin: domain) {
+      crawlDone = false
+      for root in roots { reconcile(root, force: true) }
+      crawlDone = true
+      flush()
+    }
+    if LimelightModel.domain(applicationsDomain, isWithin: domain) { applications?.sync() }
+    if !LimelightModel.domain(domain, isWithin: "limelight") { extensions.take(request) }
   }
 
   func setPaused(_ value: Bool, completing request: IndexRequest) {

@@ -74,7 +74,17 @@ struct Limelightd: ParsableCommand {
     do { lock = try WatcherLock(location: location) } catch {
       throw CommandFailure(error.description)
     }
-    let store = try IndexStore.open(location, create: true)
+    let store: IndexStore
+    do {
+      store = try IndexStore.open(location, create: true)
+    } catch IndexStore.OpenError.damaged(let path, let reason) {
+      // Kept for a post-mortem; a new index is built from the disk, and the
+      // reindex extensions give the applications' items back.
+      let aside = path.string + ".damaged"
+      for suffix in ["", "-wal", "-shm"] { _ = rename(path.string + suffix, aside + suffix) }
+      logger.error("the index is damaged (\(reason)): moved to \(aside); building a new one")
+      store = try IndexStore.open(location, create: true)
+    }
     logger.info(
       "indexing",
       metadata: ["roots": "\(rootPaths.map(\.string).joined(separator: ", "))", "once": "\(once)"])

@@ -1,0 +1,306 @@
+import Dispatch
+import Foundation
+import LimelightModel
+import LimelightStore
+import LimelightSubprocess
+import Logging
+import Synchronization
+
+/// Runs reindex extensions on a thread of its own, so that a slow one never
+/// holds up file indexing. The work to do is kept in the index (the
+/// `extension_run` table): an extension runs when its descriptor first
+/// appears, when the index was erased or found damaged, and when a request
+/// names its domain; a failed run is retried with back-off. It also purges
+/// application items when their expiration date comes.
+public final class ExtensionHost: Sendable {
+  let store: IndexStore
+  let folders: [RawPath]
+  let logger: Logger
+  let wake = DispatchSemaphore(value: 0)
+  let state = Mutex(State())
+
+  struct State {
+    var extensions: [ReindexExtension] = []
+    /// Requests waiting for their extensions' next run, by domain.
+    var waiting: [String: [IndexRequest]] = [:]
+    /// Requests already taken (the watcher offers each pending one on every wake).
+    var taken: Set<Int64> = []
+    var stopping = false
+  }
+
+  /// The most a run may print: more is a misbehaving program.
+  public static let outputLimit = 64 << 20
+  /// Failed runs in a row before the work is dropped (until the next request).
+  public static let attempts = 6
+  /// The most ids given to one run; the rest wait for the next.
+  static let idsPerRun = 1000
+
+  public init(store: IndexStore, location: IndexLocation, logger: Logger) {
+    self.store = store
+    self.folders = location.descriptorFolders("extensions.d")
+    self.logger = logger
+  }
+
+  /// Seconds before retrying after `failures` failed runs: 30 s, doubling, at most an hour.
+  public static func backoff(afterFailures failures: Int) -> Double {
+    min(3600, 30 * pow(2, Double(max(0, failures - 1))))
+  }
+
+  // MARK: - What the watcher calls
+
+  /// Reads the descriptors again: a new one gets its whole domain indexed,
+  /// one that went away is forgotten. Returns the descriptors that are wrong.
+  @discardableResult
+  public func reload() -> [ExtensionDescriptors.Problem] {
+    let (extensions, problems) = ExtensionDescriptors.load(from: folders)
+    for problem in problems { logger.warning("extension descriptor ignored: \(problem)") }
+    do {
+      let known = Dictionary(
+        try store.extensionRuns().map { ($0.domain, $0) }, uniquingKeysWith: { a, _ in a })
+      var saves: [ExtensionRun] = []
+      for found in extensions {
+        if var run = known[found.domain] {
+          if run.descriptor != found.descriptor.string {
+            run.descriptor = found.descriptor.string
+            saves.append(run)
+          }
+        } else {
+          var run = ExtensionRun(domain: found.domain, descriptor: found.descriptor.string)
+          run.pendingAll = true
+          run.lastOutcome = "registered; reindexing the domain"
+          saves.append(run)
+        }
+      }
+      let gone = known.keys.filter { domain in !extensions.contains { $0.domain == domain } }
+      // Nothing written when nothing changed: a write is a new generation.
+      if !saves.isEmpty || !gone.isEmpty {
+        try store.write { writer in
+          for run in saves { try writer.save(run) }
+          for domain in gone { try writer.forgetExtension(domain: domain) }
+        }
+      }
+    } catch {
+      logger.warning("cannot record the reindex extensions: \(error)")
+    }
+    state.withLock { $0.extensions = extensions }
+    wake.signal()
+    return problems
+  }
+
+  /// Takes a `domain` request (once): its extensions run and then complete it.
+  /// A request no extension answers is completed at once.
+  public func take(_ request: IndexRequest) {
+    guard let domain = request.domain else { return }
+    let fresh = state.withLock { $0.taken.insert(request.id).inserted }
+    guard fresh else { return }
+    let serving = state.withLock { $0.extensions.filter { $0.answers(for: domain) } }
+    do {
+      try store.write { writer in
+        guard !serving.isEmpty else {
+          try writer.complete(request, outcome: "no reindex extension answers for \(domain)")
+          return
+        }
+        let runs = Dictionary(
+          try writer.extensionRuns().map { ($0.domain, $0) }, uniquingKeysWith: { a, _ in a })
+        for found in serving {
+          var run =
+            runs[found.domain]
+            ?? ExtensionRun(domain: found.domain, descriptor: found.descriptor.string)
+          if request.kind == .eraseDomain || request.ids.isEmpty {
+            run.pendingAll = true
+          } else if !run.pendingAll {
+            run.pendingIDs += request.ids.filter { !run.pendingIDs.contains($0) }
+          }
+          // A request is a reason to try again now.
+          run.nextAttempt = nil
+          run.failures = 0
+          try writer.save(run)
+        }
+      }
+    } catch {
+      logger.warning("cannot record a reindex request: \(error)")
+      return
+    }
+    state.withLock { state in
+      for found in serving { state.waiting[found.domain, default: []].append(request) }
+    }
+    wake.signal()
+  }
+
+  /// Marks every extension's whole domain for reindexing (after an erase).
+  public func reindexEverything(in writer: IndexWriter) throws {
+    for var run in try writer.extensionRuns() {
+      run.pendingAll = true
+      run.pendingIDs = []
+      run.failures = 0
+      run.nextAttempt = nil
+      try writer.save(run)
+    }
+    wake.signal()
+  }
+
+  /// Starts the thread that runs extensions.
+  public func start() {
+    let thread = Thread { [self] in loop() }
+    thread.name = "reindex extensions"
+    thread.start()
+  }
+
+  /// Asks the thread to stop (a run in progress finishes or hits its limit).
+  public func stop() {
+    state.withLock { $0.stopping = true }
+    wake.signal()
+  }
+
+  /// Runs every extension that has work now, once each, without retrying
+  /// (`limelightd --once`).
+  public func runPendingOnce() {
+    for found in state.withLock({ $0.extensions }) {
+      guard let run = try? store.extensionRuns().first(where: { $0.domain == found.domain }),
+        run.hasWork
+      else { continue }
+      perform(found, run)
+    }
+    purgeExpired()
+  }
+
+  // MARK: - The thread
+
+  func loop() {
+    while !state.withLock({ $0.stopping }) {
+      let next = step()
+      if state.withLock({ $0.stopping }) { return }
+      if let next {
+        _ = wake.wait(timeout: .now() + max(0.01, min(next - Date().timeIntervalSince1970, 3600)))
+      } else {
+        wake.wait()
+      }
+    }
+  }
+
+  /// Runs what is due; returns when something next falls due (seconds since
+  /// 1970), nil when nothing will until a request comes.
+  func step() -> Double? {
+    purgeExpired()
+    let extensions = state.withLock { $0.extensions }
+    guard let runs = try? store.extensionRuns() else { return Date().timeIntervalSince1970 + 60 }
+    var next: Double?
+    func soonest(_ time: Double) { next = min(next ?? time, time) }
+    for found in extensions {
+      if state.withLock({ $0.stopping }) { return nil }
+      guard let run = runs.first(where: { $0.domain == found.domain }), run.hasWork else {
+        continue
+      }
+      if let attempt = run.nextAttempt, attempt > Date() {
+        soonest(attempt.timeIntervalSince1970)
+        continue
+      }
+      perform(found, run)
+      // Something may have been left (ids beyond one run's share, a retry).
+      soonest(Date().timeIntervalSince1970)
+    }
+    if let expiry = nextExpiration() { soonest(expiry) }
+    return next
+  }
+
+  /// One run of an extension: the output applied on success, the back-off
+  /// and the record of how it went either way.
+  func perform(_ found: ReindexExtension, _ before: ExtensionRun) {
+    var run = before
+    // Requests taken before this run starts are answered by it; later ones wait.
+    let answered = state.withLock { state -> [IndexRequest] in
+      let waiting = state.waiting[found.domain] ?? []
+      state.waiting[found.domain] = nil
+      return waiting
+    }
+    let all = run.pendingAll
+    let ids = Array(run.pendingIDs.prefix(Self.idsPerRun))
+    let arguments = found.command + (all ? ["reindex-all"] : ["reindex"] + ids)
+    var environment = ChildProcess.cleanEnvironment
+    environment["LIMELIGHT_DOMAIN"] = found.domain
+    let child = ChildProcess(
+      arguments: arguments.map { Array($0.utf8) }, environment: environment,
+      timeLimit: found.timeLimit, outputLimit: Self.outputLimit)
+    let started = Date()
+    var failure: String?
+    var summary = ItemImport.Summary()
+    do {
+      let outcome = try child.run()
+      if let reason = outcome.failure {
+        failure = reason
+      } else {
+        let lines = outcome.output.split(separator: 0x0A, omittingEmptySubsequences: false).map {
+          Result<[UInt8], LineReader.TooLong>.success(Array($0))
+        }
+        do {
+          summary = try ItemImport(
+            store: store, indexName: "extension:" + found.domain, confinedTo: found.domain
+          ).run(lines)
+        } catch {
+          failure = "printed a bad \(error.description)"
+          summary = error.summary
+        }
+      }
+    } catch {
+      failure = error.description
+    }
+    run.lastRun = started
+    let what = all ? "reindex-all" : "reindex of \(ids.count) ids"
+    var outcome: String
+    if let failure {
+      run.failures += 1
+      if run.failures >= Self.attempts {
+        outcome = "\(what) failed: \(failure); gave up after \(run.failures) attempts"
+        run.pendingAll = false
+        run.pendingIDs = []
+        run.nextAttempt = nil
+      } else {
+        let wait = Self.backoff(afterFailures: run.failures)
+        outcome = "\(what) failed: \(failure); retrying in \(Int(wait)) s"
+        run.nextAttempt = Date().addingTimeInterval(wait)
+      }
+      logger.warning("reindex extension \(found.name) (\(found.domain)): \(outcome)")
+    } else {
+      outcome = "\(what): \(summary.indexed) items indexed, \(summary.deleted) deleted"
+      run.failures = 0
+      run.nextAttempt = nil
+      run.lastSuccess = Date()
+      if all {
+        run.pendingAll = false
+        run.pendingIDs.removeAll { ids.contains($0) }
+      } else {
+        run.pendingIDs.removeFirst(ids.count)
+      }
+      if all { run.pendingIDs = [] }
+    }
+    run.lastOutcome = outcome
+    do {
+      try store.write { writer in
+        // A request or reload may have added work meanwhile: keep it.
+        if let now = try writer.extensionRuns().first(where: { $0.domain == found.domain }) {
+          if now.pendingAll && !before.pendingAll { run.pendingAll = true }
+          run.pendingIDs += now.pendingIDs.filter {
+            !before.pendingIDs.contains($0) && !run.pendingIDs.contains($0)
+          }
+        }
+        try writer.save(run)
+        for request in answered { try writer.complete(request, outcome: outcome) }
+      }
+    } catch {
+      logger.warning("cannot record how reindex extension \(found.name) ran: \(error)")
+    }
+  }
+
+  func purgeExpired() {
+    guard let due = nextExpiration(), due <= Date().timeIntervalSince1970 else { return }
+    do {
+      try store.write { writer in _ = try writer.purgeExpired() }
+    } catch {
+      logger.warning("cannot purge expired items: \(error)")
+    }
+  }
+
+  func nextExpiration() -> Double? {
+    (try? store.nextExpiration())?.map(\.timeIntervalSince1970)
+  }
+}
