@@ -168,10 +168,12 @@ struct Show: ParsableCommand {
   func run() throws {
     let store = try openIndex(readOnly: true)
     var keys: [ItemDetails.Key] = []
-    if item.contains("://") {
+    // Any scheme: files' URIs, applications' (notes://1, application:gimp.desktop).
+    if item.wholeMatch(of: /[A-Za-z][A-Za-z0-9+.\-]*:.+/) != nil {
       keys.append(.uri(item))
       if let path = FileURI.path(from: item) { keys.append(.path(path)) }
-    } else {
+    }
+    if !item.contains("://") {
       let absolute = RawPath.absolute(item)
       keys.append(.path(FileSystem.realPath(absolute) ?? absolute))
       keys.append(.path(absolute))

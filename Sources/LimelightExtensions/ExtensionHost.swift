@@ -127,7 +127,8 @@ public final class ExtensionHost: Sendable {
     wake.signal()
   }
 
-  /// Marks every extension's whole domain for reindexing (after an erase).
+  /// Marks every extension's whole domain for reindexing (after an erase),
+  /// in the caller's transaction: call ``nudge()`` once it is committed.
   public func reindexEverything(in writer: IndexWriter) throws {
     for var run in try writer.extensionRuns() {
       run.pendingAll = true
@@ -136,8 +137,10 @@ public final class ExtensionHost: Sendable {
       run.nextAttempt = nil
       try writer.save(run)
     }
-    wake.signal()
   }
+
+  /// Has the thread look for work now (after a commit that added some).
+  public func nudge() { wake.signal() }
 
   /// Starts the thread that runs extensions.
   public func start() {

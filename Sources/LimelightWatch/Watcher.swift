@@ -646,6 +646,7 @@ public final class Watcher {
             try extensions.reindexEverything(in: writer)
           }
         } catch { note("cannot erase the index: \(error)") }
+        extensions.nudge()
         applications?.sync()
         unwatchTree(RawPath("/"))
         crawlDone = false

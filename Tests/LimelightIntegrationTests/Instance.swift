@@ -38,10 +38,17 @@ final class Instance: @unchecked Sendable {
     guard let made = mkdtemp(&bytes) else { throw SystemError("mkdtemp") }
     base = String(cString: made)
     home = base + "/home"
-    for dir in ["home", "xdg/data", "xdg/config/limelight", "xdg/cache", "xdg/run"] {
+    for dir in [
+      "home", "xdg/data", "xdg/config/limelight", "xdg/cache", "xdg/run",
+      "xdg/system-config/limelight",
+    ] {
       try FileManager.default.createDirectory(
         atPath: base + "/" + dir, withIntermediateDirectories: true)
     }
+    // The machine's installed applications stay out of the tests' results;
+    // the tests of that domain name their own launcher folders.
+    try Data("applications = no\n".utf8).write(
+      to: URL(fileURLWithPath: base + "/xdg/system-config/limelight/limelight.conf"))
   }
 
   deinit {
@@ -85,7 +92,13 @@ final class Instance: @unchecked Sendable {
     }
     process.standardOutput = FileHandle(forWritingAtPath: out)
     process.standardError = FileHandle(forWritingAtPath: err)
-    process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
+    var input = "/dev/null"
+    if let stdin {
+      input = out + ".in"
+      _ = FileManager.default.createFile(atPath: input, contents: Data(stdin.utf8))
+    }
+    defer { if stdin != nil { try? FileManager.default.removeItem(atPath: input) } }
+    process.standardInput = FileHandle(forReadingAtPath: input)
     try process.run()
     process.waitUntilExit()
     let outData = FileManager.default.contents(atPath: out) ?? Data()
