@@ -138,7 +138,7 @@ let package = Package(
       name: "LimelightTests",
       dependencies: [
         "LimelightModel", "LimelightStore", "LimelightQuery", "LimelightImport", "LimelightWatch",
-        "LimelightCLI", "LimelightQueryClient", "LimelightSubprocess",
+        "LimelightCLI", "LimelightQueryClient", "LimelightSubprocess", "LimelightExtensions",
       ]),
     .testTarget(
       name: "LimelightIntegrationTests",

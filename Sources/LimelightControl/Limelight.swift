@@ -44,7 +44,9 @@ struct Status: ParsableCommand {
       ("index", "\(location.databasePath.string) (\(byteCount(status.databaseBytes)))"),
       (
         "items",
-        "\(status.items): \(status.files) files, \(status.folders) folders, \(status.applicationItems) from applications"
+        "\(status.items): \(status.files) files, \(status.folders) folders, "
+          + "\(status.installedApplications) installed applications, "
+          + "\(status.applicationItems) from applications"
       ),
       ("generation", "\(status.generation)"),
       (
@@ -65,6 +67,12 @@ struct Status: ParsableCommand {
       lines.append(("watches", watches))
     } else if status.pendingRequests > 0 {
       lines.append(("requests", "\(status.pendingRequests) kept until limelightd starts"))
+    }
+    if status.extensions > 0 {
+      let failing =
+        status.failingExtensions > 0
+        ? ", \(status.failingExtensions) failing: see 'limelight extensions'" : ""
+      lines.append(("extensions", "\(status.extensions)\(failing)"))
     }
     if status.paused { lines.append(("paused", "yes: 'limelight resume' continues")) }
     if status.overflows > 0 { lines.append(("overflows", "\(status.overflows) (each rescanned)")) }

@@ -13,6 +13,11 @@ public struct IndexStatus: Sendable, Codable {
   public var files: Int
   public var folders: Int
   public var applicationItems: Int
+  /// Installed applications (``applicationsDomain``), counted apart from pushed items.
+  public var installedApplications: Int
+  /// Reindex extensions the index knows, and those whose last run failed.
+  public var extensions: Int
+  public var failingExtensions: Int
   public var pendingRequests: Int
   public var queue: Int
   public var watchedFolders: Int
@@ -50,9 +55,13 @@ extension IndexStore {
           SELECT count(*) AS items,
             sum(domain = ? AND isFolder = 0) AS files,
             sum(domain = ? AND isFolder = 1) AS folders,
-            sum(domain != ?) AS apps
+            sum(domain != ? AND domain != ?) AS apps,
+            sum(domain = ?) AS installed
           FROM item
-          """, arguments: [fileDomain, fileDomain, fileDomain])
+          """,
+        arguments: [fileDomain, fileDomain, fileDomain, applicationsDomain, applicationsDomain])
+      let extensions = try Row.fetchOne(
+        db, sql: "SELECT count(*) AS known, sum(failures > 0) AS failing FROM extension_run")
       let failures = try Int.fetchOne(db, sql: "SELECT count(*) FROM failure") ?? 0
       let recent = try Row.fetchAll(
         db, sql: "SELECT path, message FROM failure ORDER BY time DESC LIMIT 5"
@@ -82,6 +91,8 @@ extension IndexStore {
         generation: try meta("generation") ?? 0,
         items: counts?["items"] ?? 0, files: counts?["files"] ?? 0,
         folders: counts?["folders"] ?? 0, applicationItems: counts?["apps"] ?? 0,
+        installedApplications: counts?["installed"] ?? 0,
+        extensions: extensions?["known"] ?? 0, failingExtensions: extensions?["failing"] ?? 0,
         pendingRequests: pending,
         queue: running ? try meta("status.queue") ?? 0 : 0,
         watchedFolders: running ? try meta("status.watches") ?? 0 : 0,

@@ -76,6 +76,47 @@ import Testing
     #expect(try instance.find("rider").isEmpty)
   }
 
+  @Test func openedApplicationItemsGoToTheirHandlerAndRankHigher() throws {
+    let instance = try Instance()
+    let bin = instance.base + "/bin"
+    try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+    let opened = instance.base + "/opened"
+    try "#!/bin/sh\necho \"$1\" >> '\(opened)'\n".write(
+      toFile: bin + "/xdg-open", atomically: true, encoding: .utf8)
+    #expect(chmod(bin + "/xdg-open", 0o755) == 0)
+    let lines = [
+      #"{"id": "1", "domain": "org.example.notes", "uri": "notes://note/1", "attributes": {"displayName": "Echidna feeding"}}"#,
+      #"{"id": "2", "domain": "org.example.notes", "uri": "notes://note/2", "attributes": {"displayName": "Echidna sighting"}}"#,
+    ]
+    #expect(
+      try instance.run("limelight", ["index"], stdin: lines.joined(separator: "\n")).status == 0)
+    #expect(try instance.find("echidna") == ["notes://note/1", "notes://note/2"])
+    let result = try instance.run("find-in", ["--open", "2", "echidna"])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(try String(contentsOfFile: opened, encoding: .utf8) == "notes://note/2\n")
+    #expect(try instance.find("echidna") == ["notes://note/2", "notes://note/1"])
+    #expect(try instance.find("used:today") == ["notes://note/2"])
+  }
+
+  @Test func anInterruptedLoadResumesAfterItsLastBatch() throws {
+    let instance = try Instance()
+    try colleagues(instance)
+    // As if a load had stored its first two colleagues and then been stopped.
+    let stored = try instance.run(
+      "limelight", ["index", "--index-name", "colleagues", "--client-state", "2"], stdin: "")
+    #expect(stored.status == 0, "\(stored.stderr)")
+    let resumed = try instance.run(
+      "colleagues", ["load", "--resume", "--batch", "1", instance.path("people.json")])
+    #expect(resumed.status == 0, "\(resumed.stderr)")
+    #expect(try instance.find("brent").isEmpty)
+    #expect(try instance.find("sofia") == ["colleagues://person/44"])
+    #expect(
+      try instance.run("limelight", ["client-state", "--index-name", "colleagues"]).stdout == "3\n")
+    // The library's SearchQuery, as the sample application uses it.
+    let searched = try instance.run("colleagues", ["search", "sofía"])
+    #expect(searched.stdout == "Sofía Martínez\tsofia@example.com\n", "\(searched.stdout)")
+  }
+
   @Test func malformedLinesAreRejectedWithTheirNumber() throws {
     let instance = try Instance()
     let good =
