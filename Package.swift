@@ -34,6 +34,8 @@ let package = Package(
     // libarchive (libarchive-dev): archive members.
     .systemLibrary(
       name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
+    // gdk-pixbuf (libgdk-pixbuf-2.0-dev): the built-in thumbnailer's images.
+    .systemLibrary(name: "CPixbuf", providers: [.apt(["libgdk-pixbuf-2.0-dev"])]),
     // Linux headers the Glibc module leaves out (extended attributes).
     .systemLibrary(name: "CLinux"),
     // The item model, paths, MIME database and configuration: no SQLite, no I/O beyond reading files.
@@ -55,7 +57,9 @@ let package = Package(
     // into the limelight-import helper, which the watcher runs once per file.
     .target(
       name: "LimelightContainedImport",
-      dependencies: ["LimelightImport", "LimelightModel", "CPoppler", "CTagLib", "CArchive"]),
+      dependencies: [
+        "LimelightImport", "LimelightModel", "CPoppler", "CTagLib", "CArchive", "CPixbuf",
+      ]),
     .executableTarget(
       name: "LimelightImportHelper",
       dependencies: [

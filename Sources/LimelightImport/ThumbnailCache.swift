@@ -28,6 +28,25 @@ public struct ThumbnailCache: Sendable {
     return nil
   }
 
+  /// The URI and modification time (seconds) a thumbnail names, read from
+  /// its text chunks; nil for a file that is not such a thumbnail.
+  public static func subject(ofThumbnail path: RawPath) -> (uri: String, modified: Int64)? {
+    guard let head = try? FileSystem.readPrefix(path, limit: 256 << 10) else { return nil }
+    let text = textChunks(head)
+    guard let uri = text["Thumb::URI"], let modified = text["Thumb::MTime"].flatMap({ Int64($0) })
+    else { return nil }
+    return (uri, modified)
+  }
+
+  /// How large a thumbnail in the cache is: the rank of its size folder,
+  /// larger better (-1 outside the cache's size folders).
+  public func rank(of thumbnail: RawPath) -> Int {
+    guard thumbnail.parent.parent == root,
+      let index = Self.sizes.firstIndex(of: thumbnail.parent.lastComponent.string)
+    else { return -1 }
+    return Self.sizes.count - index
+  }
+
   /// Whether a thumbnail's text chunks name this URI and modification time.
   static func isCurrent(png: [UInt8], uri: String, modified: Int64) -> Bool {
     let text = textChunks(png)

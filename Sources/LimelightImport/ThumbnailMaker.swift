@@ -30,6 +30,22 @@ public struct Thumbnailer: Sendable {
     }
   }
 
+  /// The types the built-in thumbnailer draws: the images gdk-pixbuf
+  /// decodes on every Debian system, and PDF's first page.
+  public static let builtInTypes = [
+    "image/png", "image/jpeg", "image/gif", "image/bmp", "image/x-bmp", "image/tiff",
+    "image/x-icon", "image/vnd.microsoft.icon", "image/x-portable-anymap",
+    "image/x-portable-bitmap", "image/x-portable-graymap", "image/x-portable-pixmap",
+    "image/x-tga", "image/svg+xml", "image/webp", "application/pdf",
+  ]
+
+  /// The built-in thumbnailer: the `limelight-import` helper, for the types
+  /// no thumbnailer of the system draws.
+  public static func builtIn(helper: String) -> Thumbnailer {
+    Thumbnailer(
+      contentTypes: builtInTypes, command: [helper, "--thumbnail", "%s", "--output", "%o", "%i"])
+  }
+
   static func isExecutable(_ program: String) -> Bool {
     let candidates =
       program.hasPrefix("/")

@@ -32,10 +32,38 @@ struct LimelightImportHelper: ParsableCommand {
   @Option(name: .long, help: "The most bytes of text kept.")
   var maxTextBytes: Int?
 
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "Draw a thumbnail of at most this many pixels instead (with --output).", valueName: "size"))
+  var thumbnail: Int?
+
+  @Option(name: .long, help: ArgumentHelp("Where --thumbnail writes its PNG.", valueName: "png"))
+  var output: String?
+
   @Argument(help: "The file to read.")
   var file: String
 
+  func validate() throws {
+    if (thumbnail == nil) != (output == nil) {
+      throw ValidationError("--thumbnail and --output go together")
+    }
+    if let thumbnail, thumbnail < 1 || thumbnail > 4096 {
+      throw ValidationError("--thumbnail is a size from 1 to 4096 pixels")
+    }
+  }
+
   func run() throws {
+    if let thumbnail, let output {
+      let path = RawPath.absolute(file)
+      let head = (try? FileSystem.readPrefix(path, limit: 5)) ?? []
+      do {
+        try ThumbnailDrawing.draw(
+          input: path, output: RawPath.absolute(output), size: thumbnail,
+          contentType: head == Array("%PDF-".utf8) ? "application/pdf" : "image/*")
+      } catch { throw CommandFailure("\(file): \(error.description)", status: 1) }
+      return
+    }
     let environment = ProcessEnvironment.current
     let limit =
       maxTextBytes ?? environment["LIMELIGHT_MAX_TEXT_BYTES"].flatMap { Int($0) } ?? 8 << 20

@@ -76,7 +76,6 @@ public struct IndexWriter {
     return outcome
   }
 
-  /// Updates what a metadata change (tags, mode, times) can alter, keeping the text.
   /// Sets the thumbnail of the file at `path`, if it is still the version
   /// (modification time in nanoseconds) the thumbnail was made of.
   public func setThumbnail(path: RawPath, modifiedNs: Int64, thumbnail: RawPath) throws {
@@ -88,6 +87,7 @@ public struct IndexWriter {
       arguments: [thumbnail.string, generation, Data(path.bytes), modifiedNs, thumbnail.string])
   }
 
+  /// Updates what a metadata change (tags, mode, times) can alter, keeping the text.
   public func updateMetadata(path: RawPath, status: FileStatus, keywords: [String]) throws {
     let pathData = Data(path.bytes)
     guard
@@ -387,6 +387,16 @@ public struct IndexWriter {
 }
 
 extension IndexStore {
+  /// The thumbnail and modification time (nanoseconds) stored for a file.
+  public func thumbnailState(path: RawPath) throws -> (thumbnail: String?, modifiedNs: Int64)? {
+    try read { db in
+      try Row.fetchOne(
+        db, sql: "SELECT thumbnailPath, mtimeNs FROM item WHERE path = ?",
+        arguments: [Data(path.bytes)]
+      ).map { ($0["thumbnailPath"], $0["mtimeNs"] ?? 0) }
+    }
+  }
+
   /// Records that the user opened an item: it ranks higher from now on.
   public func recordUse(id: String) throws {
     try write { writer in

@@ -33,6 +33,8 @@ public final class Watcher {
   let applications: ApplicationWatch?
   /// Applications' reindex extensions.
   let extensions: ExtensionHost
+  /// Thumbnails other programs write into the shared cache (while watching).
+  var thumbnailWatch: ThumbnailWatch?
   var watchPaths: [Int32: RawPath] = [:]
   var watchOf: [RawPath: Int32] = [:]
   /// Folders holding a `.noindex` marker: watched only to see the marker go.
@@ -116,7 +118,8 @@ public final class Watcher {
       let maker = ThumbnailMaker(
         cache: ThumbnailCache(root: store.location.cacheHome.appending("thumbnails")),
         thumbnailers: Thumbnailer.installed(
-          dataDirectories: system.reversed() + [store.location.dataDirectory.parent]))
+          dataDirectories: system.reversed() + [store.location.dataDirectory.parent])
+          + [Thumbnailer.builtIn(helper: HelperFormats.helperPath())])
       self.thumbnails = ThumbnailQueue(maker: maker, store: store)
     } else {
       self.thumbnails = nil
@@ -171,7 +174,11 @@ public final class Watcher {
       note("root \(root.string) is missing or not a folder; it is checked again on each rescan")
     }
     extensions.reload()
-    if watching { extensions.start() }
+    if watching {
+      extensions.start()
+      thumbnailWatch = ThumbnailWatch(
+        cache: ThumbnailCache(root: location.cacheHome.appending("thumbnails")), store: store)
+    }
     processRequests()
     if !paused || !watching { initialCrawl() }
     if watching && !StopSignal.isRequested { eventLoop() }
@@ -218,6 +225,9 @@ public final class Watcher {
       if !paused, let launchers = applications?.inotify {
         fds.append(pollfd(fd: launchers.fd, events: Int16(POLLIN), revents: 0))
       }
+      if !paused, let thumbnailWatch {
+        fds.append(pollfd(fd: thumbnailWatch.inotify.fd, events: Int16(POLLIN), revents: 0))
+      }
       let ready = poll(&fds, nfds_t(fds.count), pollTimeout())
       if ready < 0 && errno != EINTR { break }
       if StopSignal.isRequested { break }
@@ -230,6 +240,7 @@ public final class Watcher {
         if !events.isEmpty { handle(events) }
       }
       if paused { continue }
+      if let problem = thumbnailWatch?.handleEvents() { note(problem) }
       if let applications {
         applications.handleEvents()
         if let problem = applications.syncIfDue() { note(problem) }

@@ -71,8 +71,86 @@ import Testing
     #expect(try instance.show("Tables/data.csv")["thumbnailPath"] is NSNull)
   }
 
+  @Test func theBuiltInThumbnailerDrawsImagesAndPDFPages() throws {
+    let instance = try Instance()
+    // The system's image thumbnailer, masked by the user's descriptor of the
+    // same name whose program is missing: the built-in one draws instead.
+    let folder = instance.base + "/xdg/data/thumbnailers"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    try Data(
+      "[Thumbnailer Entry]\nTryExec=/nonexistent\nExec=/nonexistent %i %o\nMimeType=image/png;\n"
+        .utf8
+    ).write(to: URL(fileURLWithPath: folder + "/gdk-pixbuf-thumbnailer.thumbnailer"))
+    try instance.write("Pictures/wide.png", bytes: Self.png(width: 300, height: 150))
+    try instance.write("Pictures/tiny.png", bytes: Self.png(width: 3, height: 2))
+    try instance.write(
+      "Docs/paper.pdf",
+      bytes: ContainedImporterTests.pdf(
+        title: "Paper", author: "A", subject: "S", keywords: "K", lines: ["drawn page"]))
+    try instance.startWatcher()
+    let cache = ThumbnailCache(root: RawPath(instance.base + "/xdg/cache/thumbnails"))
+    for (file, size) in [("Pictures/wide.png", (256, 128)), ("Pictures/tiny.png", (3, 2))] {
+      var thumbnail: String?
+      try instance.waitFor("a built-in thumbnail of \(file)") {
+        thumbnail = try instance.show(file)["thumbnailPath"] as? String
+        return thumbnail != nil
+      }
+      let png = try #require(FileManager.default.contents(atPath: thumbnail ?? ""))
+      // Scaled to fit 256 pixels, never enlarged, and current by the standard's rules.
+      let drawn = Self.dimensions(Array(png))
+      #expect(drawn?.0 == size.0 && drawn?.1 == size.1, "\(file): \(String(describing: drawn))")
+      let path = RawPath(instance.path(file))
+      let modified = try #require(FileSystem.status(path)).modified / 1_000_000_000
+      #expect(cache.existing(for: FileURI.uri(for: path), modified: modified)?.string == thumbnail)
+    }
+    try instance.waitFor("the PDF's first page as its thumbnail") {
+      try instance.show("Docs/paper.pdf")["thumbnailPath"] is String
+    }
+    let page = try #require(
+      FileManager.default.contents(
+        atPath: try instance.show("Docs/paper.pdf")["thumbnailPath"] as? String ?? ""))
+    #expect(Self.dimensions(Array(page))?.1 == 256)
+    #expect(instance.stopWatcher() == 0)
+  }
+
+  @Test func thumbnailsThatFileManagersWriteLaterAreTaken() throws {
+    let instance = try Instance()
+    try instance.write("Tables/data.csv", "a,b\n")
+    try instance.startWatcher()
+    #expect(try instance.show("Tables/data.csv")["thumbnailPath"] is NSNull)
+    // A file manager draws it: written beside, renamed in, as the standard says.
+    let path = RawPath(instance.path("Tables/data.csv"))
+    let uri = FileURI.uri(for: path)
+    let modified = try #require(FileSystem.status(path)).modified / 1_000_000_000
+    let folder = instance.base + "/xdg/cache/thumbnails/normal"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    let target = folder + "/" + MD5.hex(Array(uri.utf8)) + ".png"
+    // A stale one (another modification time) is not taken.
+    let stale = Self.png(
+      width: 4, height: 4, text: [("Thumb::URI", uri), ("Thumb::MTime", String(modified - 10))])
+    try Data(stale).write(to: URL(fileURLWithPath: target + ".tmp"))
+    #expect(rename(target + ".tmp", target) == 0)
+    usleep(500_000)
+    #expect(try instance.show("Tables/data.csv")["thumbnailPath"] is NSNull)
+    let current = Self.png(
+      width: 4, height: 4, text: [("Thumb::URI", uri), ("Thumb::MTime", String(modified))])
+    try Data(current).write(to: URL(fileURLWithPath: target + ".tmp"))
+    #expect(rename(target + ".tmp", target) == 0)
+    try instance.waitFor("the file manager's thumbnail") {
+      try instance.show("Tables/data.csv")["thumbnailPath"] as? String == target
+    }
+    #expect(instance.stopWatcher() == 0)
+  }
+
+  /// Width and height from a PNG's header.
+  static func dimensions(_ png: [UInt8]) -> (Int, Int)? {
+    guard png.count > 24 else { return nil }
+    func be(_ at: Int) -> Int { png[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) } }
+    return (be(16), be(20))
+  }
+
   /// A valid PNG (8-bit grey, stored deflate block), which real decoders read.
-  static func png(width: UInt32, height: UInt32) -> [UInt8] {
+  static func png(width: UInt32, height: UInt32, text: [(String, String)] = []) -> [UInt8] {
     func be(_ v: UInt32) -> [UInt8] { (0..<4).reversed().map { UInt8((v >> ($0 * 8)) & 0xFF) } }
     func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
       let typed = Array(type.utf8) + data
@@ -96,8 +174,9 @@ import Testing
         UInt8(~length >> 8),
       ] + raw + be(b << 16 | a)
     return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-      + chunk("IHDR", be(width) + be(height) + [8, 0, 0, 0, 0]) + chunk("IDAT", deflate)
-      + chunk("IEND", [])
+      + chunk("IHDR", be(width) + be(height) + [8, 0, 0, 0, 0])
+      + text.flatMap { chunk("tEXt", Array($0.0.utf8) + [0] + Array($0.1.utf8)) }
+      + chunk("IDAT", deflate) + chunk("IEND", [])
   }
 
   static func crc32(_ bytes: [UInt8]) -> UInt32 {
