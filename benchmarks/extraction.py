@@ -1,0 +1,337 @@
+#!/usr/bin/env python3
+"""Extraction throughput per format family: Limelight against Recoll.
+
+Builds one folder per format family from this system's own files (text and
+source code, web pages, images) and from documents made of their text (PDF,
+OpenDocument, Office Open XML, EPUB, e-mail, audio, archives), then indexes
+each folder with `limelightd --once` and with `recollindex` (with the helpers
+Recoll needs for those formats installed) and prints files per second and
+megabytes per second side by side, with how many files each could not read.
+Then it runs the watcher over the image and PDF folders and reports how many
+thumbnails a second it draws in the background.
+
+Usage: benchmarks/extraction.py --bin BIN_DIR [--per-family N] [WORKDIR]
+"""
+import argparse
+import glob
+import io
+import json
+import os
+import random
+import shutil
+import struct
+import subprocess
+import tarfile
+import tempfile
+import time
+import wave
+import zipfile
+import zlib
+
+
+def log(*args):
+    print(*args, file=__import__("sys").stderr, flush=True)
+
+
+def source_texts(limit):
+    """Paragraphs of real prose and code from the system's documentation."""
+    texts = []
+    for pattern in ("/usr/share/doc/*/README*", "/usr/share/doc/*/*.txt", "/usr/share/common-licenses/*",
+                    "/usr/include/*.h"):
+        for path in sorted(glob.glob(pattern)):
+            try:
+                with open(path, "rb") as f:
+                    data = f.read(200_000)
+            except OSError:
+                continue
+            if path.endswith(".gz") or b"\0" in data[:4096]:
+                continue
+            texts.append(data.decode("utf-8", "replace"))
+            if len(texts) >= limit:
+                return texts
+    return texts or ["Limelight benchmark text " * 200]
+
+
+def pdf(text, pages=4):
+    """A text PDF: `pages` pages of Helvetica lines, with an information dictionary."""
+    lines = [l[:90].replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
+             for l in text.splitlines() if l.strip()] or ["empty"]
+    per = max(1, len(lines) // pages)
+    objects = ["<< /Type /Catalog /Pages 2 0 R >>", None,
+               "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"]
+    kids = []
+    for p in range(pages):
+        chunk = lines[p * per:(p + 1) * per][:50] or ["."]
+        stream = "BT /F1 10 Tf 50 780 Td 12 TL\n" + "".join(f"({l}) '\n" for l in chunk) + "ET"
+        objects.append(f"<< /Length {len(stream.encode('latin-1', 'replace'))} >>\nstream\n{stream}\nendstream")
+        content = len(objects)
+        objects.append(f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] "
+                       f"/Resources << /Font << /F1 3 0 R >> >> /Contents {content} 0 R >>")
+        kids.append(f"{len(objects)} 0 R")
+    objects[1] = f"<< /Type /Pages /Kids [{' '.join(kids)}] /Count {pages} >>"
+    objects.append("<< /Title (Benchmark document) /Author (Limelight) >>")
+    info = len(objects)
+    out = io.BytesIO()
+    out.write(b"%PDF-1.4\n")
+    offsets = []
+    for i, body in enumerate(objects, 1):
+        offsets.append(out.tell())
+        out.write(f"{i} 0 obj\n{body}\nendobj\n".encode("latin-1", "replace"))
+    xref = out.tell()
+    out.write(f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode())
+    for o in offsets:
+        out.write(f"{o:010d} 00000 n \n".encode())
+    out.write(f"trailer << /Size {len(objects) + 1} /Root 1 0 R /Info {info} 0 R >>\n"
+              f"startxref\n{xref}\n%%EOF\n".encode())
+    return out.getvalue()
+
+
+def escape(text):
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def odt(text):
+    body = "".join(f"<text:p>{escape(l)}</text:p>" for l in text.splitlines()[:400])
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as z:
+        z.writestr("mimetype", "application/vnd.oasis.opendocument.text", compress_type=zipfile.ZIP_STORED)
+        z.writestr("content.xml", '<?xml version="1.0"?><office:document-content '
+                   'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
+                   'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0">'
+                   f"<office:body><office:text>{body}</office:text></office:body></office:document-content>")
+        z.writestr("meta.xml", '<?xml version="1.0"?><office:document-meta '
+                   'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
+                   'xmlns:dc="http://purl.org/dc/elements/1.1/"><office:meta>'
+                   "<dc:title>Benchmark document</dc:title></office:meta></office:document-meta>")
+        z.writestr("META-INF/manifest.xml", '<?xml version="1.0"?><manifest:manifest '
+                   'xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0">'
+                   '<manifest:file-entry manifest:full-path="/" '
+                   'manifest:media-type="application/vnd.oasis.opendocument.text"/>'
+                   '<manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/>'
+                   "</manifest:manifest>")
+    return out.getvalue()
+
+
+def docx(text):
+    body = "".join(f"<w:p><w:r><w:t>{escape(l)}</w:t></w:r></w:p>" for l in text.splitlines()[:400])
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("[Content_Types].xml", '<?xml version="1.0"?><Types '
+                   'xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
+                   '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>'
+                   '<Default Extension="xml" ContentType="application/xml"/>'
+                   '<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-'
+                   'officedocument.wordprocessingml.document.main+xml"/></Types>')
+        z.writestr("_rels/.rels", '<?xml version="1.0"?><Relationships '
+                   'xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
+                   '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/'
+                   'relationships/officeDocument" Target="word/document.xml"/></Relationships>')
+        z.writestr("word/document.xml", '<?xml version="1.0"?><w:document '
+                   'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">'
+                   f"<w:body>{body}</w:body></w:document>")
+    return out.getvalue()
+
+
+def epub(text):
+    body = "".join(f"<p>{escape(l)}</p>" for l in text.splitlines()[:400])
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as z:
+        z.writestr("mimetype", "application/epub+zip", compress_type=zipfile.ZIP_STORED)
+        z.writestr("META-INF/container.xml", '<?xml version="1.0"?><container version="1.0" '
+                   'xmlns="urn:oasis:names:tc:opendocument:xmlns:container"><rootfiles>'
+                   '<rootfile full-path="book.opf" media-type="application/oebps-package+xml"/>'
+                   "</rootfiles></container>")
+        z.writestr("book.opf", '<?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" '
+                   'version="2.0"><metadata xmlns:dc="http://purl.org/dc/elements/1.1/">'
+                   "<dc:title>Benchmark book</dc:title></metadata><manifest>"
+                   '<item id="c" href="c.xhtml" media-type="application/xhtml+xml"/></manifest>'
+                   '<spine><itemref idref="c"/></spine></package>')
+        z.writestr("c.xhtml", f'<html xmlns="http://www.w3.org/1999/xhtml"><body>{body}</body></html>')
+    return out.getvalue()
+
+
+def eml(text, n):
+    return (f"From: Author {n} <author{n}@example.com>\nTo: reader@example.com\n"
+            f"Subject: Benchmark message {n}\nDate: Mon, 2 Nov 2026 10:00:00 +0000\n"
+            f"MIME-Version: 1.0\nContent-Type: text/plain; charset=utf-8\n\n{text[:20_000]}\n").encode()
+
+
+def wav(n):
+    out = io.BytesIO()
+    with wave.open(out, "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(8000)
+        w.writeframes(b"".join(struct.pack("<h", int(1000 * ((i * (n + 3)) % 40 - 20))) for i in range(8000 * 3)))
+    data = bytearray(out.getvalue())
+    # An ID3v2 chunk with a title, as tagging programs add to WAV files.
+    title = f"Benchmark track {n}".encode()
+    frame = b"TIT2" + struct.pack(">I", len(title) + 1) + b"\0\0" + b"\3" + title
+    tag = b"ID3\4\0\0" + bytes([(len(frame) >> 21) & 0x7F, (len(frame) >> 14) & 0x7F,
+                                (len(frame) >> 7) & 0x7F, len(frame) & 0x7F]) + frame
+    chunk = b"id3 " + struct.pack("<I", len(tag)) + tag + (b"\0" if len(tag) % 2 else b"")
+    data += chunk
+    struct.pack_into("<I", data, 4, len(data) - 8)
+    return bytes(data)
+
+
+def tar_gz(members):
+    out = io.BytesIO()
+    with tarfile.open(fileobj=out, mode="w:gz") as t:
+        for name, body in members:
+            info = tarfile.TarInfo(name)
+            info.size = len(body)
+            t.addfile(info, io.BytesIO(body))
+    return out.getvalue()
+
+
+def build(root, per):
+    rng = random.Random(7)
+    texts = source_texts(max(per, 50))
+    def text(i):
+        return texts[i % len(texts)]
+    def put(family, name, data):
+        path = os.path.join(root, family, name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as f:
+            f.write(data if isinstance(data, bytes) else data.encode())
+    real = sorted(glob.glob("/usr/include/**/*.h", recursive=True)) + sorted(glob.glob("/usr/share/doc/*/*.txt"))
+    rng.shuffle(real)
+    for i, path in enumerate(real[:per]):
+        with open(path, "rb") as f:
+            put("text", f"{i}-{os.path.basename(path)}", f.read())
+    html = sorted(glob.glob("/usr/share/doc/**/*.html", recursive=True))
+    for i in range(per):
+        if html:
+            with open(html[i % len(html)], "rb") as f:
+                put("html", f"{i}.html", f.read())
+    icons = sorted(p for p in glob.glob("/usr/share/icons/**/*.png", recursive=True) if os.path.getsize(p) > 2000)
+    rng.shuffle(icons)
+    for i, path in enumerate(icons[:per]):
+        with open(path, "rb") as f:
+            put("images", f"{i}-{os.path.basename(path)}", f.read())
+    for i in range(per):
+        put("pdf", f"{i}.pdf", pdf(text(i)))
+        kind = ("odt", "docx", "epub")[i % 3]
+        put("office", f"{i}.{kind}", {"odt": odt, "docx": docx, "epub": epub}[kind](text(i)))
+        put("email", f"{i}.eml", eml(text(i), i))
+        put("audio", f"{i}.wav", wav(i))
+        members = [(f"doc/{j}.txt", text(i + j).encode()[:30_000]) for j in range(5)]
+        put("archives", f"{i}.tar.gz", tar_gz(members))
+
+
+def dir_stats(path):
+    count = size = 0
+    for dirpath, _, files in os.walk(path):
+        for f in files:
+            count += 1
+            size += os.path.getsize(os.path.join(dirpath, f))
+    return count, size
+
+
+def run_limelight(binary, folder, state):
+    shutil.rmtree(state, ignore_errors=True)
+    env = dict(os.environ, HOME=folder, XDG_DATA_HOME=f"{state}/data", XDG_CONFIG_HOME=f"{state}/config",
+               XDG_CACHE_HOME=f"{state}/cache", XDG_RUNTIME_DIR=f"{state}/run",
+               XDG_CONFIG_DIRS=f"{state}/none")
+    os.makedirs(f"{state}/config/limelight", exist_ok=True)
+    with open(f"{state}/config/limelight/limelight.conf", "w") as f:
+        f.write("applications = no\nmax-text-size = 1M\n")
+    start = time.perf_counter()
+    subprocess.run([f"{binary}/limelightd", "--once", "--quiet", "--root", folder], env=env, check=True)
+    seconds = time.perf_counter() - start
+    status = json.loads(subprocess.run([f"{binary}/limelight", "status", "--json"], env=env,
+                                       stdout=subprocess.PIPE, check=True).stdout)
+    return seconds, status["failures"], env
+
+
+def run_recoll(folder, state):
+    shutil.rmtree(state, ignore_errors=True)
+    os.makedirs(state)
+    with open(f"{state}/recoll.conf", "w") as f:
+        f.write(f"topdirs = {folder}\nloglevel = 2\nnoaspell = 1\nindexallfilenames = 1\n")
+    start = time.perf_counter()
+    subprocess.run(["recollindex", "-c", state], env=dict(os.environ, HOME=state),
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    seconds = time.perf_counter() - start
+    return seconds
+
+
+def thumbnail_rate(binary, folders, state):
+    """Starts the watcher over the folders and times the background thumbnails."""
+    wanted = sum(dir_stats(f)[0] for f in folders)
+    env = dict(os.environ, HOME=folders[0], XDG_DATA_HOME=f"{state}/t/data", XDG_CONFIG_HOME=f"{state}/t/config",
+               XDG_CACHE_HOME=f"{state}/t/cache", XDG_RUNTIME_DIR=f"{state}/t/run",
+               XDG_CONFIG_DIRS=f"{state}/t/none")
+    shutil.rmtree(f"{state}/t", ignore_errors=True)
+    os.makedirs(f"{state}/t/config/limelight")
+    with open(f"{state}/t/config/limelight/limelight.conf", "w") as f:
+        f.write("applications = no\n" + "".join(f"root = {d}\n" for d in folders))
+    start = time.perf_counter()
+    watcher = subprocess.Popen([f"{binary}/limelightd", "--quiet"], env=env)
+    large = f"{state}/t/cache/thumbnails/large"
+    made = 0
+    last_change = time.perf_counter()
+    try:
+        while time.perf_counter() - last_change < 15 and made < wanted:
+            time.sleep(0.5)
+            now = len(glob.glob(f"{large}/*.png"))
+            if now != made:
+                made, last_change = now, time.perf_counter()
+    finally:
+        watcher.terminate()
+        watcher.wait()
+    seconds = last_change - start
+    return made, wanted, seconds
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("workdir", nargs="?")
+    parser.add_argument("--bin", required=True)
+    parser.add_argument("--per-family", type=int, default=300)
+    args = parser.parse_args()
+    work = args.workdir or tempfile.mkdtemp(prefix="limelight-extraction-")
+    corpus = os.path.join(work, "corpus")
+    if not os.path.isdir(corpus):
+        log(f"building {args.per_family} files per family in {corpus} …")
+        build(corpus, args.per_family)
+    have_recoll = shutil.which("recollindex") is not None
+    rows = []
+    for family in sorted(os.listdir(corpus)):
+        folder = os.path.join(corpus, family)
+        count, size = dir_stats(folder)
+        log(f"{family}: limelightd --once …")
+        ll, failures, _ = run_limelight(args.bin, folder, os.path.join(work, "state", "ll-" + family))
+        rc = None
+        if have_recoll:
+            log(f"{family}: recollindex …")
+            rc = run_recoll(folder, os.path.join(work, "state", "rc-" + family))
+        rows.append((family, count, size, ll, failures, rc))
+    print("\n## Extraction throughput per format family (one run, same files)\n")
+    print("| family | files | MB | limelight s | files/s | MB/s | unread | recollindex s | files/s | ratio |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    total = [0, 0, 0.0, 0.0]
+    for family, count, size, ll, failures, rc in rows:
+        total[0] += count
+        total[1] += size
+        total[2] += ll
+        total[3] += rc or 0
+        rc_cells = f"{rc:.2f} | {count / rc:.0f} | {rc / ll:.1f}x" if rc else "– | – | –"
+        print(f"| {family} | {count} | {size / 1e6:.1f} | {ll:.2f} | {count / ll:.0f} | "
+              f"{size / 1e6 / ll:.1f} | {failures} | {rc_cells} |")
+    if total[2]:
+        rc_total = f"{total[3]:.2f} | {total[0] / total[3]:.0f} | {total[3] / total[2]:.1f}x" if total[3] else "– | – | –"
+        print(f"| all | {total[0]} | {total[1] / 1e6:.1f} | {total[2]:.2f} | {total[0] / total[2]:.0f} | "
+              f"{total[1] / 1e6 / total[2]:.1f} | | {rc_total} |")
+    print("\nratio: recollindex's time over limelightd's (above 1: Limelight is faster).")
+    folders = [os.path.join(corpus, f) for f in ("images", "pdf") if os.path.isdir(os.path.join(corpus, f))]
+    if folders:
+        log("thumbnails in the background …")
+        made, wanted, seconds = thumbnail_rate(args.bin, folders, os.path.join(work, "state"))
+        print(f"\nThumbnails drawn by the watcher in the background (images and PDF first pages): "
+              f"{made} of {wanted} in {seconds:.1f} s, {made / max(seconds, 0.001):.1f}/s")
+
+
+if __name__ == "__main__":
+    main()
