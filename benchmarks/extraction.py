@@ -165,7 +165,7 @@ def wav(n):
         w.writeframes(b"".join(struct.pack("<h", int(1000 * ((i * (n + 3)) % 40 - 20))) for i in range(8000 * 3)))
     data = bytearray(out.getvalue())
     # An ID3v2 chunk with a title, as tagging programs add to WAV files.
-    title = f"Benchmark track {n}".encode()
+    title = f"Track albatross{n:04d}".encode()
     frame = b"TIT2" + struct.pack(">I", len(title) + 1) + b"\0\0" + b"\3" + title
     tag = b"ID3\4\0\0" + bytes([(len(frame) >> 21) & 0x7F, (len(frame) >> 14) & 0x7F,
                                 (len(frame) >> 7) & 0x7F, len(frame) & 0x7F]) + frame
@@ -185,7 +185,20 @@ def tar_gz(members):
     return out.getvalue()
 
 
+def probe_word(text):
+    """A word of the text that few others hold: its longest plain word."""
+    words = [w for w in __import__("re").findall(r"[A-Za-z]{6,24}", text[:3000])]
+    return max(words, key=len) if words else None
+
+
 def build(root, per):
+    """Fills one folder per family; returns, per family, (file name, word
+    inside it) pairs that a content index must find."""
+    probes = {}
+    def probe(family, name, text):
+        word = probe_word(text)
+        if word and len(probes.setdefault(family, [])) < 10:
+            probes[family].append((name, word))
     rng = random.Random(7)
     texts = source_texts(max(per, 50))
     def text(i):
@@ -199,12 +212,18 @@ def build(root, per):
     rng.shuffle(real)
     for i, path in enumerate(real[:per]):
         with open(path, "rb") as f:
-            put("text", f"{i}-{os.path.basename(path)}", f.read())
-    html = sorted(glob.glob("/usr/share/doc/**/*.html", recursive=True))
+            data = f.read()
+        put("text", f"{i}-{os.path.basename(path)}", data)
+        probe("text", f"{i}-{os.path.basename(path)}", data.decode("utf-8", "replace"))
+    html = sorted(p for p in glob.glob("/usr/share/doc/**/*.html", recursive=True) if os.path.isfile(p))
     for i in range(per):
         if html:
             with open(html[i % len(html)], "rb") as f:
-                put("html", f"{i}.html", f.read())
+                data = f.read()
+            put("html", f"{i}.html", data)
+            body = data.decode("utf-8", "replace")
+            body = body[body.lower().find("<body"):] if "<body" in body.lower() else body
+            probe("html", f"{i}.html", __import__("re").sub(r"<[^>]*>|&\w+;", " ", body))
     icons = sorted(p for p in glob.glob("/usr/share/icons/**/*.png", recursive=True) if os.path.getsize(p) > 2000)
     rng.shuffle(icons)
     for i, path in enumerate(icons[:per]):
@@ -216,8 +235,44 @@ def build(root, per):
         put("office", f"{i}.{kind}", {"odt": odt, "docx": docx, "epub": epub}[kind](text(i)))
         put("email", f"{i}.eml", eml(text(i), i))
         put("audio", f"{i}.wav", wav(i))
-        members = [(f"doc/{j}.txt", text(i + j).encode()[:30_000]) for j in range(5)]
+        members = [(f"doc/cormorant{i:04d}-{j}.txt", text(i + j).encode()[:30_000]) for j in range(5)]
         put("archives", f"{i}.tar.gz", tar_gz(members))
+        first_line = next((l for l in text(i).splitlines() if l.strip()), "")
+        probe("pdf", f"{i}.pdf", first_line[:90])
+        probe("office", f"{i}.{kind}", text(i))
+        probe("email", f"{i}.eml", text(i))
+        # An archive's item holds its members' names, a recording its tags.
+        if i < 10:
+            probes.setdefault("archives", []).append((f"{i}.tar.gz", f"cormorant{i:04d}"))
+            probes.setdefault("audio", []).append((f"{i}.wav", f"albatross{i:04d}"))
+    with open(os.path.join(root, "..", "probes.json"), "w") as f:
+        json.dump(probes, f)
+
+
+def found(names_and_words, search):
+    """How many probes a search finds: the file holding the word among its results."""
+    hits = 0
+    for name, word in names_and_words:
+        if any(line.rstrip("/").endswith("/" + name) for line in search(word)):
+            hits += 1
+    return hits
+
+
+def limelight_search(binary, env):
+    def search(word):
+        out = subprocess.run([f"{binary}/find-in", "--limit", "1000", word], env=env,
+                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL).stdout
+        return [__import__("urllib.parse").parse.unquote(l) for l in out.decode().splitlines()]
+    return search
+
+
+def recoll_search(state):
+    def search(word):
+        out = subprocess.run(["recollq", "-c", state, "-b", "-n", "1000", word],
+                             env=dict(os.environ, HOME=state), stdout=subprocess.PIPE,
+                             stderr=subprocess.DEVNULL).stdout
+        return [__import__("urllib.parse").parse.unquote(l) for l in out.decode().splitlines()]
+    return search
 
 
 def dir_stats(path):
@@ -293,38 +348,51 @@ def main():
     args = parser.parse_args()
     work = args.workdir or tempfile.mkdtemp(prefix="limelight-extraction-")
     corpus = os.path.join(work, "corpus")
-    if not os.path.isdir(corpus):
+    if not os.path.isdir(corpus) or not os.path.exists(os.path.join(work, "probes.json")):
+        shutil.rmtree(corpus, ignore_errors=True)
         log(f"building {args.per_family} files per family in {corpus} …")
         build(corpus, args.per_family)
+    with open(os.path.join(work, "probes.json")) as f:
+        probes = json.load(f)
     have_recoll = shutil.which("recollindex") is not None
     rows = []
     for family in sorted(os.listdir(corpus)):
         folder = os.path.join(corpus, family)
         count, size = dir_stats(folder)
         log(f"{family}: limelightd --once …")
-        ll, failures, _ = run_limelight(args.bin, folder, os.path.join(work, "state", "ll-" + family))
-        rc = None
+        ll, failures, env = run_limelight(args.bin, folder, os.path.join(work, "state", "ll-" + family))
+        family_probes = probes.get(family, [])
+        ll_found = found(family_probes, limelight_search(args.bin, env))
+        rc = rc_found = None
         if have_recoll:
             log(f"{family}: recollindex …")
-            rc = run_recoll(folder, os.path.join(work, "state", "rc-" + family))
-        rows.append((family, count, size, ll, failures, rc))
+            rc_state = os.path.join(work, "state", "rc-" + family)
+            rc = run_recoll(folder, rc_state)
+            rc_found = found(family_probes, recoll_search(rc_state))
+        rows.append((family, count, size, ll, failures, rc, len(family_probes), ll_found, rc_found))
     print("\n## Extraction throughput per format family (one run, same files)\n")
-    print("| family | files | MB | limelight s | files/s | MB/s | unread | recollindex s | files/s | ratio |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    print("| family | files | MB | limelight s | files/s | MB/s | unread | words found | "
+          "recollindex s | files/s | words found | ratio |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     total = [0, 0, 0.0, 0.0]
-    for family, count, size, ll, failures, rc in rows:
+    for family, count, size, ll, failures, rc, probed, ll_found, rc_found in rows:
         total[0] += count
         total[1] += size
         total[2] += ll
         total[3] += rc or 0
-        rc_cells = f"{rc:.2f} | {count / rc:.0f} | {rc / ll:.1f}x" if rc else "– | – | –"
+        words = lambda hits: f"{hits}/{probed}" if probed and hits is not None else "–"
+        rc_cells = (f"{rc:.2f} | {count / rc:.0f} | {words(rc_found)} | {rc / ll:.1f}x"
+                    if rc else "– | – | – | –")
         print(f"| {family} | {count} | {size / 1e6:.1f} | {ll:.2f} | {count / ll:.0f} | "
-              f"{size / 1e6 / ll:.1f} | {failures} | {rc_cells} |")
+              f"{size / 1e6 / ll:.1f} | {failures} | {words(ll_found)} | {rc_cells} |")
     if total[2]:
-        rc_total = f"{total[3]:.2f} | {total[0] / total[3]:.0f} | {total[3] / total[2]:.1f}x" if total[3] else "– | – | –"
+        rc_total = (f"{total[3]:.2f} | {total[0] / total[3]:.0f} | | {total[3] / total[2]:.1f}x"
+                    if total[3] else "– | – | | –")
         print(f"| all | {total[0]} | {total[1] / 1e6:.1f} | {total[2]:.2f} | {total[0] / total[2]:.0f} | "
-              f"{total[1] / 1e6 / total[2]:.1f} | | {rc_total} |")
+              f"{total[1] / 1e6 / total[2]:.1f} | | | {rc_total} |")
     print("\nratio: recollindex's time over limelightd's (above 1: Limelight is faster).")
+    print("words found: of up to 10 files, how many a search for a word inside them finds "
+          "(text that only a reader of the format sees); – where a family has no text to probe.")
     folders = [os.path.join(corpus, f) for f in ("images", "pdf") if os.path.isdir(os.path.join(corpus, f))]
     if folders:
         log("thumbnails in the background …")

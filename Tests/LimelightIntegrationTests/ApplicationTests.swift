@@ -264,6 +264,29 @@ import Testing
     #expect(instance.stopWatcher() == 0)
   }
 
+  @Test func aDamagedIndexIsBuiltAgainWithTheExtensionsItems() throws {
+    let instance = try Instance()
+    try writeAddressBook(instance)
+    try installExtension(instance)
+    try instance.write("notes.txt", "kookaburra\n")
+    try instance.indexOnce()
+    #expect(try instance.find("brent") == ["colleagues://person/42"])
+    // The disk mangles the file.
+    let index = instance.base + "/xdg/data/limelight/index.sqlite"
+    for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: index + suffix) }
+    try Data(repeating: 0x5A, count: 8192).write(to: URL(fileURLWithPath: index))
+    let broken = try instance.run("find-in", ["brent"])
+    #expect(broken.status == 2)
+    #expect(broken.stderr.contains("damaged"), "\(broken.stderr)")
+    try instance.startWatcher()
+    try instance.waitFor("the extension's items in the new index") {
+      try instance.find("brent") == ["colleagues://person/42"]
+    }
+    #expect(try instance.findPaths("kookaburra") == ["notes.txt"])
+    #expect(FileManager.default.fileExists(atPath: index + ".damaged"))
+    #expect(instance.stopWatcher() == 0)
+  }
+
   @Test func misbehavingExtensionsAreStoppedAndTheWatcherGoesOn() throws {
     let instance = try Instance()
     try instance.mkdir("bin")
