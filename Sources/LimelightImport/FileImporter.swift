@@ -28,10 +28,7 @@ public final class FileImporter {
     self.magic = Magic()
     self.mime = mime
     self.limits = ImportLimits(maxTextBytes: maxTextBytes)
-    let helper =
-      contained ?? [
-        ProgramImporter(contentTypes: HelperFormats.all, command: [HelperFormats.helperPath()])
-      ]
+    let helper: [any ContentImporter] = contained ?? [HelperImporter()]
     // The most specific importer wins: web pages and mail are text too, and
     // office documents are ZIP archives. A third party's program for a type
     // comes before a built-in importer of the same type.

@@ -42,6 +42,15 @@ public struct ProgramImporter: ContentImporter {
       let object = try? JSONSerialization.jsonObject(with: Data(outcome.output))
         as? [String: Any]
     else { throw ImportFailure.program(name, "printed something other than a JSON object") }
+    try Self.apply(object, to: &attributes, request: request, name: name)
+  }
+
+  /// Applies what an importer program printed: any attribute but what the
+  /// file is and its name; text cut at the limit.
+  static func apply(
+    _ object: [String: Any], to attributes: inout AttributeSet, request: ImportRequest,
+    name: String
+  ) throws {
     var imported = attributes
     do { try AttributeJSON.apply(object, to: &imported) } catch {
       throw ImportFailure.program(name, "\(error)")

@@ -41,10 +41,18 @@ struct LimelightImportHelper: ParsableCommand {
   @Option(name: .long, help: ArgumentHelp("Where --thumbnail writes its PNG.", valueName: "png"))
   var output: String?
 
+  @Flag(
+    name: .long,
+    help: "Answer the watcher's requests on standard input until it closes (no file then).")
+  var serve = false
+
   @Argument(help: "The file to read.")
-  var file: String
+  var file: String?
 
   func validate() throws {
+    if serve != (file == nil) {
+      throw ValidationError(serve ? "--serve takes no file" : "give a file")
+    }
     if (thumbnail == nil) != (output == nil) {
       throw ValidationError("--thumbnail and --output go together")
     }
@@ -54,6 +62,8 @@ struct LimelightImportHelper: ParsableCommand {
   }
 
   func run() throws {
+    if serve { return Self.serveRequests() }
+    guard let file else { return }
     if let thumbnail, let output {
       let path = RawPath.absolute(file)
       let head = (try? FileSystem.readPrefix(path, limit: 5)) ?? []
@@ -89,6 +99,46 @@ struct LimelightImportHelper: ParsableCommand {
     let data = try JSONSerialization.data(
       withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
     writeAll(Array(data) + [10], to: STDOUT_FILENO)
+  }
+
+  /// The watcher's requests, one after another (see `HelperImporter`): the
+  /// content type, the text limit and the path, each answered with `A` and
+  /// the attributes or `F` and the reason, framed by a 4-byte length.
+  static func serveRequests() {
+    let mime = MIMEDatabase()
+    var importers: [Int: FileImporter] = [:]
+    var reader = LineReader(fd: STDIN_FILENO, separator: 0, limit: 1 << 16)
+    while case .success(let request)? = reader.next() {
+      let parts = request.split(separator: 0x0A, maxSplits: 2, omittingEmptySubsequences: false)
+      guard parts.count == 3, let limit = Int(String(decoding: parts[1], as: UTF8.self)), limit > 0
+      else { return }
+      let type = String(decoding: parts[0], as: UTF8.self)
+      let path = RawPath(bytes: Array(parts[2]))
+      let importer =
+        importers[limit]
+        ?? FileImporter(
+          mime: mime, maxTextBytes: limit,
+          contained: [PDFImporter(), AudioImporter(), ArchiveImporter(), VideoImporter()])
+      importers[limit] = importer
+      var reply: [UInt8]
+      if let status = FileSystem.status(path), status.kind == .regular {
+        let record = importer.record(
+          for: path, status: status, hidden: false,
+          contentType: type.isEmpty ? nil : mime.ancestors(of: type))
+        if let failure = record.extractionError {
+          reply = [UInt8(ascii: "F")] + Array(failure.utf8)
+        } else {
+          let object = AttributeJSON.contentObject(of: record.attributes)
+          let data = (try? JSONSerialization.data(withJSONObject: object)) ?? Data("{}".utf8)
+          reply = [UInt8(ascii: "A")] + Array(data)
+        }
+      } else {
+        reply = [UInt8(ascii: "F")] + Array("not a readable regular file".utf8)
+      }
+      let length = UInt32(reply.count)
+      let header: [UInt8] = [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: length >> $0) }
+      guard writeAll(header + reply, to: STDOUT_FILENO) else { return }
+    }
   }
 
   static func main() { mainWithStatus() }

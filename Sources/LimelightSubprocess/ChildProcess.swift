@@ -83,8 +83,6 @@ public struct ChildProcess: Sendable {
   }()
 
   public func run() throws(SpawnError) -> Outcome {
-    guard let first = arguments.first else { throw SpawnError(description: "no program") }
-    let program = String(decoding: first, as: UTF8.self)
     var outPipe: [Int32] = [-1, -1]
     var errPipe: [Int32] = [-1, -1]
     guard pipe(&outPipe) == 0 else { throw SpawnError(description: "pipe failed") }
@@ -95,51 +93,15 @@ public struct ChildProcess: Sendable {
     }
     // Other threads may spawn too: none of their children should hold these.
     for fd in outPipe + errPipe { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
-    posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    // Its own process group (so a timeout stops its children too), default
-    // signal handling and no blocked signals (the watcher's threads block some).
-    var none = sigset_t()
-    sigemptyset(&none)
-    var defaults = sigset_t()
-    sigfillset(&defaults)
-    posix_spawnattr_setsigmask(&attributes, &none)
-    posix_spawnattr_setsigdefault(&attributes, &defaults)
-    posix_spawnattr_setpgroup(&attributes, 0)
-    posix_spawnattr_setflags(
-      &attributes,
-      Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-    let argv: [UnsafeMutablePointer<CChar>?] =
-      arguments.map { bytes in
-        let copy = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count + 1)
-        for (i, byte) in bytes.enumerated() { copy[i] = CChar(bitPattern: byte == 0 ? 0x3F : byte) }
-        copy[bytes.count] = 0
-        return copy
-      } + [nil]
-    let envp =
-      environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer {
-      for argument in argv { argument?.deallocate() }
-      for variable in envp { free(variable) }
-    }
-    var pid: pid_t = 0
-    let spawned = posix_spawnp(&pid, program, &actions, &attributes, argv, envp)
+    let spawned = Self.spawn(
+      arguments, environment: environment, input: nil, output: outPipe[1], errors: errPipe[1])
     close(outPipe[1])
     close(errPipe[1])
     defer {
       close(outPipe[0])
       close(errPipe[0])
     }
-    guard spawned == 0 else {
-      throw SpawnError(description: "cannot run \(program): \(String(cString: strerror(spawned)))")
-    }
+    let pid = try spawned.get()
     if let memoryLimit { _ = limelight_set_limit(pid, Int32(RLIMIT_AS.rawValue), memoryLimit) }
     var outcome = Outcome(ending: .exited(0), output: [], errors: [])
     var ending: Ending?
@@ -194,5 +156,62 @@ public struct ChildProcess: Sendable {
     // Whatever it left behind in its group goes with it.
     if outcome.ending != .exited(0) { kill(-pid, SIGKILL) }
     return outcome
+  }
+  /// Starts a program in a process group of its own, with default signal
+  /// handling, these descriptors as its standard input (nil: /dev/null),
+  /// output and error, and this environment; returns its process id.
+  static func spawn(
+    _ arguments: [[UInt8]], environment: [String: String], input: Int32?, output: Int32,
+    errors: Int32
+  ) -> Result<pid_t, SpawnError> {
+    guard let first = arguments.first else {
+      return .failure(SpawnError(description: "no program"))
+    }
+    let program = String(decoding: first, as: UTF8.self)
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    if let input {
+      posix_spawn_file_actions_adddup2(&actions, input, 0)
+    } else {
+      posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    }
+    posix_spawn_file_actions_adddup2(&actions, output, 1)
+    posix_spawn_file_actions_adddup2(&actions, errors, 2)
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    // Its own process group (so a timeout stops its children too), default
+    // signal handling and no blocked signals (the watcher's threads block some).
+    var none = sigset_t()
+    sigemptyset(&none)
+    var defaults = sigset_t()
+    sigfillset(&defaults)
+    posix_spawnattr_setsigmask(&attributes, &none)
+    posix_spawnattr_setsigdefault(&attributes, &defaults)
+    posix_spawnattr_setpgroup(&attributes, 0)
+    posix_spawnattr_setflags(
+      &attributes,
+      Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+    let argv: [UnsafeMutablePointer<CChar>?] =
+      arguments.map { bytes in
+        let copy = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count + 1)
+        for (i, byte) in bytes.enumerated() { copy[i] = CChar(bitPattern: byte == 0 ? 0x3F : byte) }
+        copy[bytes.count] = 0
+        return copy
+      } + [nil]
+    let envp =
+      environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer {
+      for argument in argv { argument?.deallocate() }
+      for variable in envp { free(variable) }
+    }
+    var pid: pid_t = 0
+    let spawned = posix_spawnp(&pid, program, &actions, &attributes, argv, envp)
+    guard spawned == 0 else {
+      return .failure(
+        SpawnError(description: "cannot run \(program): \(String(cString: strerror(spawned)))"))
+    }
+    return .success(pid)
   }
 }

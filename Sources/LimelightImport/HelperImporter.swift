@@ -1,0 +1,91 @@
+import Foundation
+import LimelightModel
+import LimelightSubprocess
+import Synchronization
+
+/// The formats read by C libraries, imported by the `limelight-import` helper
+/// kept running (`--serve`): one request a file, each within its own time
+/// limit and reply cap, so that a crash or a hang in a library costs that
+/// file alone while the helper's start is paid once per many files.
+///
+/// Request: the content type, a newline, the text limit in bytes, a newline,
+/// the path's bytes and a NUL. Reply (framed by ``ServedProcess``): `A` and a
+/// JSON object of attributes, or `F` and why the file could not be read.
+public struct HelperImporter: ContentImporter {
+  public var contentTypes: [String] { HelperFormats.all }
+  let pool: HelperPool
+
+  public init(pool: HelperPool = .shared) { self.pool = pool }
+
+  public func importContent(_ request: ImportRequest, into attributes: inout AttributeSet) throws {
+    let message =
+      Array((request.contentTypeTree.first ?? "").utf8) + [0x0A]
+      + Array(String(request.limits.maxTextBytes).utf8) + [0x0A] + request.path.bytes + [0]
+    let reply: [UInt8]
+    do {
+      reply = try pool.exchange(
+        message, timeLimit: 10, replyLimit: request.limits.maxTextBytes * 2 + (1 << 20))
+    } catch {
+      throw ImportFailure.program("limelight-import", error.description)
+    }
+    guard let kind = reply.first else {
+      throw ImportFailure.program("limelight-import", "answered out of protocol")
+    }
+    let body = Data(reply.dropFirst())
+    if kind == UInt8(ascii: "F") {
+      throw ImportFailure.malformed(String(decoding: body, as: UTF8.self))
+    }
+    guard kind == UInt8(ascii: "A"),
+      let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any]
+    else { throw ImportFailure.program("limelight-import", "answered out of protocol") }
+    try ProgramImporter.apply(object, to: &attributes, request: request, name: "limelight-import")
+  }
+}
+
+/// Helpers kept running, one per worker thread at most, each answering one
+/// request at a time.
+public final class HelperPool: Sendable {
+  /// The helper beside the running executable.
+  public static let shared = HelperPool(command: [HelperFormats.helperPath(), "--serve"])
+
+  let command: [String]
+  let idle = Mutex<[ServedHelper]>([])
+  /// A helper is replaced after this many files (what leaks in a library
+  /// stays bounded).
+  static let requestsPerHelper = 500
+
+  public init(command: [String]) { self.command = command }
+
+  /// One request to a free helper (started if none is). A helper that had
+  /// served other files before it failed is given the benefit of the doubt:
+  /// the request is tried once more on a fresh one, so that what went wrong
+  /// is the file's fault and not what earlier files left behind.
+  func exchange(_ request: [UInt8], timeLimit: Double, replyLimit: Int) throws(ServedProcess
+    .Failure) -> [UInt8]
+  {
+    let helper =
+      idle.withLock { $0.popLast() }
+      ?? ServedHelper(
+        ServedProcess(
+          arguments: command.map { Array($0.utf8) }, environment: ChildProcess.cleanEnvironment,
+          memoryLimit: 1 << 30))
+    defer {
+      if helper.process.served >= Self.requestsPerHelper { helper.process.stop() }
+      idle.withLock { $0.append(helper) }
+    }
+    let experienced = helper.process.isRunning && helper.process.served > 0
+    do {
+      return try helper.process.exchange(request, timeLimit: timeLimit, replyLimit: replyLimit)
+    } catch {
+      guard experienced, error != .timedOut, error != .repliedTooMuch else { throw error }
+      return try helper.process.exchange(request, timeLimit: timeLimit, replyLimit: replyLimit)
+    }
+  }
+}
+
+/// A served helper that moves between threads, used by one at a time (the
+/// pool hands it out under its lock).
+final class ServedHelper: @unchecked Sendable {
+  let process: ServedProcess
+  init(_ process: ServedProcess) { self.process = process }
+}
