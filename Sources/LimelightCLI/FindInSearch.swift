@@ -179,7 +179,8 @@ public struct FindInSearch {
         to: context.errors)
     }
     if options.live {
-      let known = Dictionary(printed.map { ($0.id, $0.uri) }, uniquingKeysWith: { a, _ in a })
+      let known = Dictionary(
+        printed.map { ($0.id, LiveFollower.Shown($0)) }, uniquingKeysWith: { a, _ in a })
       try LiveFollower(engine: engine, query: node, json: options.json).follow(
         from: startGeneration, shown: known)
     }

@@ -22,8 +22,22 @@ public struct LiveFollower {
     self.json = json
   }
 
-  /// Follows changes from `generation` on, knowing `shown` items (by id → uri).
-  public func follow(from generation: Int64, shown: [String: String]) throws -> Never {
+  /// What a follower printed of an item: its URI, and the id and domain that
+  /// `--json` shows (an application's own id, not the index's).
+  public struct Shown: Sendable {
+    let uri: String
+    let publicID: String
+    let domain: String
+
+    public init(_ result: SearchResult) {
+      uri = result.uri
+      publicID = result.localID ?? result.id
+      domain = result.domain
+    }
+  }
+
+  /// Follows changes from `generation` on, knowing `shown` items (by index id).
+  public func follow(from generation: Int64, shown: [String: Shown]) throws -> Never {
     signal(SIGPIPE, SIG_IGN)
     var seen = generation
     var shown = shown
@@ -35,23 +49,25 @@ public struct LiveFollower {
       var matching: Set<String> = []
       for result in changed {
         matching.insert(result.id)
-        emit(shown[result.id] == nil ? "+" : "~", uri: result.uri, id: result.id)
-        shown[result.id] = result.uri
+        let item = Shown(result)
+        emit(shown[result.id] == nil ? "+" : "~", item)
+        shown[result.id] = item
       }
       // Shown items that went away, or changed and no longer match.
-      var gone = try engine.removals(after: seen).filter { shown[$0.id] != nil }
+      var gone = try engine.removals(after: seen).map(\.id).filter { shown[$0] != nil }
       let changedIDs = try engine.store.read { db in
         try String.fetchAll(
           db, sql: "SELECT id FROM item WHERE generation > ?", arguments: [seen])
       }
       for id in changedIDs where shown[id] != nil && !matching.contains(id) {
-        gone.append((id: id, uri: shown[id]!))
+        gone.append(id)
       }
-      let stillThere = try engine.existing(ids: gone.map(\.id))
-      for item in gone where shown[item.id] != nil {
-        if stillThere.contains(item.id) && matching.contains(item.id) { continue }
-        emit("-", uri: item.uri, id: item.id)
-        shown[item.id] = nil
+      let stillThere = try engine.existing(ids: gone)
+      for id in gone {
+        guard let item = shown[id] else { continue }
+        if stillThere.contains(id) && matching.contains(id) { continue }
+        emit("-", item)
+        shown[id] = nil
       }
       output.flush()
       if output.isClosed { exit(0) }
@@ -59,17 +75,17 @@ public struct LiveFollower {
     }
   }
 
-  func emit(_ change: String, uri: String, id: String) {
+  func emit(_ change: String, _ item: Shown) {
     if json {
       let event = change == "+" ? "added" : change == "~" ? "changed" : "removed"
-      let object = ["event": event, "uri": uri, "id": id]
+      let object = ["event": event, "uri": item.uri, "id": item.publicID, "domain": item.domain]
       if let data = try? JSONSerialization.data(
         withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
       {
         output.write(String(decoding: data, as: UTF8.self) + "\n")
       }
     } else {
-      output.write(change + " " + uri + "\n")
+      output.write(change + " " + item.uri + "\n")
     }
   }
 }

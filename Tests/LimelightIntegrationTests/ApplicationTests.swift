@@ -384,7 +384,7 @@ import Testing
     try instance.indexOnce()
     let process = Process()
     process.executableURL = URL(fileURLWithPath: Instance.binDirectory + "/find-in")
-    process.arguments = ["--live", "wallaby"]
+    process.arguments = ["--live", "--json", "wallaby"]
     process.environment = instance.environment
     let pipe = Pipe()
     process.standardOutput = pipe
@@ -403,12 +403,17 @@ import Testing
     let fd = pipe.fileHandleForReading.fileDescriptor
     _ = fcntl(fd, F_SETFL, O_NONBLOCK)
     var buffer = [UInt8](repeating: 0, count: 4096)
-    while Date() < deadline && !seen.contains("- notes://7") {
+    while Date() < deadline && !seen.contains(#""event":"removed""#) {
       let count = read(fd, &buffer, buffer.count)
       if count > 0 { seen += String(decoding: buffer[..<count], as: UTF8.self) }
       usleep(50_000)
     }
-    #expect(seen.contains("+ notes://7"), "\(seen)")
-    #expect(seen.contains("- notes://7"), "\(seen)")
+    // The events name the item as the application does: its own id and domain.
+    let events = seen.split(separator: "\n").compactMap {
+      try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: String]
+    }
+    let expected = ["uri": "notes://7", "id": "7", "domain": "org.example.notes"]
+    #expect(events.first == expected.merging(["event": "added"]) { a, _ in a }, "\(seen)")
+    #expect(events.last == expected.merging(["event": "removed"]) { a, _ in a }, "\(seen)")
   }
 }
