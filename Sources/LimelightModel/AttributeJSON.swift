@@ -12,8 +12,7 @@ public enum AttributeJSON {
 
   /// Custom attributes whose values are dates (Core Spotlight's names).
   static let dateNames: Set<String> = [
-    "contentCreationDate", "contentModificationDate", "recordingDate", "dateTaken", "dueDate",
-    "startDate", "endDate",
+    "recordingDate", "dateTaken", "dueDate", "startDate", "endDate",
   ]
 
   /// Applies the attributes of `object` to `attributes`; the first malformed
@@ -56,8 +55,9 @@ public enum AttributeJSON {
         updated.contentDescription = AttributeSet.summary(of: try string())
       case "textContent": updated.textContent = try string()
       case "thumbnailPath": updated.thumbnailPath = try string()
-      case "created": updated.created = try date()
-      case "modified": updated.modified = try date()
+      // Core Spotlight's names for the item's own dates, and the short ones.
+      case "created", "contentCreationDate": updated.created = try date()
+      case "modified", "contentModificationDate": updated.modified = try date()
       case "lastUsed": updated.lastUsed = try date()
       case "added": updated.added = try date()
       case "size":

@@ -80,6 +80,12 @@ import Testing
     #expect(pdf["pageCount"] as? Int == 1)
     #expect(pdf["subject"] as? String == "Currents of the bay")
     #expect((pdf["keywords"] as? [String])?.contains("tides") == true)
+    // The document's own date is the item's creation date: shown once, and
+    // what `created:` filters see.
+    #expect((pdf["contentCreationDate"] as? String)?.hasPrefix("2024-03-01T12:00:00") == true)
+    let listing = try instance.run("limelight", ["show", instance.path("Docs/report.pdf")]).stdout
+    #expect(listing.components(separatedBy: "contentCreationDate").count == 2, "\(listing)")
+    #expect(try instance.findPaths("created:2024-03", "tidal") == ["Docs/report.pdf"])
     let song = try instance.show("Music/song.wav")
     #expect(song["title"] as? String == "Harbour Lights")
     #expect(song["album"] as? String == "Coastlines")

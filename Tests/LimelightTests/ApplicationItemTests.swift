@@ -10,7 +10,7 @@ import Testing
   @Test func itemsDeletionsAndBatchEnds() throws {
     let mime = MIMEDatabase()
     let line = try ItemLine.parse(
-      #"{"id": "42", "domain": "com.example.people", "uri": "people://42", "attributes": {"title": "Brent", "contentType": "text/vcard", "emailAddresses": ["b@example.com"], "dueDate": "2027-01-01"}, "expirationDate": "2027-01-31T00:00:00Z"}"#,
+      #"{"id": "42", "domain": "com.example.people", "uri": "people://42", "attributes": {"title": "Brent", "contentType": "text/vcard", "emailAddresses": ["b@example.com"], "dueDate": "2027-01-01", "contentCreationDate": "2020-05-06T07:08:09Z"}, "expirationDate": "2027-01-31T00:00:00Z"}"#,
       mime: mime)
     guard case .item(let item) = line else {
       Issue.record("not an item: \(line)")
@@ -20,6 +20,9 @@ import Testing
     #expect(item.attributes.contentTypeTree.contains("text/plain"))
     #expect(item.attributes.extra["emailAddresses"] == .strings(["b@example.com"]))
     if case .date = item.attributes.extra["dueDate"] {} else { Issue.record("dueDate not a date") }
+    // Core Spotlight's name for the creation date fills the item's own date.
+    #expect(item.attributes.created == ISO8601DateFormatter().date(from: "2020-05-06T07:08:09Z"))
+    #expect(item.attributes.extra["contentCreationDate"] == nil)
     #expect(item.expirationDate == ISO8601DateFormatter().date(from: "2027-01-31T00:00:00Z"))
     #expect(
       try ItemLine.parse(#"{"delete": "1", "domain": "a.b"}"#, mime: nil)
