@@ -50,9 +50,13 @@ public struct OfficeImporter: ContentImporter {
     if let meta = try reader.text("meta.xml") {
       let parsed = MarkupText(
         meta,
-        keep: ["title", "creator", "initial-creator", "keyword", "subject", "description"],
+        keep: [
+          "title", "creator", "initial-creator", "keyword", "subject", "description",
+          "creation-date",
+        ],
         attributesOf: ["document-statistic"])
       Self.applyDublinCore(parsed, to: &attributes)
+      Self.applyCreationDate(parsed.elements["creation-date"], to: &attributes)
       attributes.keywords += parsed.elements["keyword"] ?? []
       if let pages = parsed.tags["document-statistic"]?.first?["page-count"].flatMap(Int.init) {
         attributes.extra["pageCount"] = .number(Double(pages))
@@ -67,8 +71,12 @@ public struct OfficeImporter: ContentImporter {
   func readOfficeOpenXML(_ reader: inout MemberReader, into attributes: inout AttributeSet) throws {
     if let core = try reader.text("docProps/core.xml") {
       let parsed = MarkupText(
-        core, keep: ["title", "creator", "keywords", "subject", "description", "lastmodifiedby"])
+        core,
+        keep: [
+          "title", "creator", "keywords", "subject", "description", "lastmodifiedby", "created",
+        ])
       Self.applyDublinCore(parsed, to: &attributes)
+      Self.applyCreationDate(parsed.elements["created"], to: &attributes)
       for list in parsed.elements["keywords"] ?? [] {
         attributes.keywords += list.split(whereSeparator: { $0 == "," || $0 == ";" })
           .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
@@ -105,8 +113,10 @@ public struct OfficeImporter: ContentImporter {
       let opf = try reader.text(opfPath)
     else { throw ImportFailure.malformed("no package document") }
     let package = MarkupText(
-      opf, keep: ["title", "creator", "subject", "description"], attributesOf: ["item", "itemref"])
+      opf, keep: ["title", "creator", "subject", "description", "date"],
+      attributesOf: ["item", "itemref"])
     Self.applyDublinCore(package, to: &attributes)
+    Self.applyCreationDate(package.elements["date"], to: &attributes)
     attributes.keywords += package.elements["subject"] ?? []
     let base = opfPath.contains("/") ? String(opfPath[...opfPath.lastIndex(of: "/")!]) : ""
     var hrefs: [String: String] = [:]
@@ -122,6 +132,34 @@ public struct OfficeImporter: ContentImporter {
       if text.utf8.count > reader.limits.maxTextBytes { break }
     }
     attributes.textContent = text
+  }
+
+  /// The document's own creation date, when its properties hold a readable
+  /// one: it becomes the item's creation date, as a photo's date taken does.
+  static func applyCreationDate(_ values: [String]?, to attributes: inout AttributeSet) {
+    if let text = values?.first, let date = documentDate(text) { attributes.created = date }
+  }
+
+  /// A date as document properties write it: ISO 8601 with or without a zone
+  /// (without one, taken as UTC), a day, a month or a year alone.
+  static func documentDate(_ text: String) -> Date? {
+    let text = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    let parts = text.split(separator: "T", maxSplits: 1)
+    if parts.count == 2 {
+      // A day alone would read the start of a time without a zone as midnight.
+      guard parts[1].contains(where: { $0 == "Z" || $0 == "+" || $0 == "-" }) else {
+        let seconds = parts[1].split(separator: ".").first.map(String.init) ?? ""
+        return AttributeJSON.parseDate("\(parts[0])T\(seconds)Z")
+      }
+      return AttributeJSON.parseDate(text)
+    }
+    if let date = AttributeJSON.parseDate(text) { return date }
+    let fields = text.split(separator: "-").map { Int($0) }
+    guard (1...2).contains(fields.count), let year = fields[0], (1000...9999).contains(year)
+    else { return nil }
+    let month = fields.count == 2 ? fields[1] : 1
+    guard let month, (1...12).contains(month) else { return nil }
+    return AttributeJSON.parseDate(String(format: "%04d-%02d-01", year, month))
   }
 
   /// Title, authors, subject and description from Dublin Core elements.

@@ -67,7 +67,7 @@ import ZIPFoundation
         "word/document.xml":
           "<w:document><w:body><w:p><w:r><w:t>Dear</w:t></w:r><w:r><w:t xml:space=\"preserve\"> committee,</w:t></w:r></w:p><w:p><w:r><w:t>the zeppelin budget</w:t></w:r></w:p></w:body></w:document>",
         "docProps/core.xml":
-          "<cp:coreProperties><dc:title>Funding Letter</dc:title><dc:creator>Grace Hopper</dc:creator><cp:keywords>airships; grants</cp:keywords></cp:coreProperties>",
+          "<cp:coreProperties><dc:title>Funding Letter</dc:title><dc:creator>Grace Hopper</dc:creator><cp:keywords>airships; grants</cp:keywords><dcterms:created>2021-04-05T06:07:08Z</dcterms:created></cp:coreProperties>",
         "docProps/app.xml": "<Properties><Pages>2</Pages></Properties>",
       ])
     try Self.zip(
@@ -86,7 +86,7 @@ import ZIPFoundation
         "content.xml":
           "<office:document-content><office:body><office:text><text:h>Volcano</text:h><text:p>Basalt columns cool slowly.</text:p></office:text></office:body></office:document-content>",
         "meta.xml":
-          "<office:document-meta><office:meta><dc:title>Field Notes</dc:title><meta:initial-creator>Mary Anning</meta:initial-creator><meta:keyword>geology</meta:keyword><meta:document-statistic meta:page-count=\"3\"/></office:meta></office:document-meta>",
+          "<office:document-meta><office:meta><dc:title>Field Notes</dc:title><meta:initial-creator>Mary Anning</meta:initial-creator><meta:keyword>geology</meta:keyword><meta:creation-date>2006-08-15T13:56:07.51</meta:creation-date><meta:document-statistic meta:page-count=\"3\"/></office:meta></office:document-meta>",
       ])
     try Self.zip(
       instance.path("Books/novel.epub"),
@@ -95,7 +95,7 @@ import ZIPFoundation
         "META-INF/container.xml":
           "<container><rootfiles><rootfile full-path=\"OEBPS/content.opf\" media-type=\"application/oebps-package+xml\"/></rootfiles></container>",
         "OEBPS/content.opf":
-          "<package><metadata><dc:title>The Lighthouse Keeper</dc:title><dc:creator>Emily Stone</dc:creator></metadata><manifest><item id=\"c1\" href=\"chapter1.xhtml\" media-type=\"application/xhtml+xml\"/></manifest><spine><itemref idref=\"c1\"/></spine></package>",
+          "<package><metadata><dc:title>The Lighthouse Keeper</dc:title><dc:creator>Emily Stone</dc:creator><dc:date>1927-05</dc:date></metadata><manifest><item id=\"c1\" href=\"chapter1.xhtml\" media-type=\"application/xhtml+xml\"/></manifest><spine><itemref idref=\"c1\"/></spine></package>",
         "OEBPS/chapter1.xhtml": "<html><body><p>The albatross circled twice.</p></body></html>",
       ])
     try instance.write(
@@ -160,6 +160,15 @@ import ZIPFoundation
     #expect(letter["authors"] as? [String] == ["Grace Hopper"])
     #expect(letter["pageCount"] as? Int == 2)
     #expect((letter["keywords"] as? [String])?.contains("grants") == true)
+    // Documents' own creation dates (with a zone, without one, a month alone).
+    #expect(letter["contentCreationDate"] as? String == "2021-04-05T06:07:08Z")
+    #expect(
+      try instance.show("Office/notes.odt")["contentCreationDate"] as? String
+        == "2006-08-15T13:56:07Z")
+    #expect(
+      try instance.show("Books/novel.epub")["contentCreationDate"] as? String
+        == "1927-05-01T00:00:00Z")
+    #expect(try instance.findPaths("created:1927") == ["Books/novel.epub"])
     let mail = try instance.show("Mail/message.eml")
     #expect(mail["title"] as? String == "Analytical engine — notes")
     #expect(mail["authors"] as? [String] == ["Ada Lovelace <ada@example.org>"])
