@@ -110,9 +110,15 @@ extension WatcherRequestCommand {
       return
     }
     if wait {
-      guard try waitForRequest(id, in: store, timeout: timeout) != nil else {
+      guard let finished = try waitForRequest(id, in: store, timeout: timeout) else {
         throw CommandFailure("timed out waiting for the watcher", status: ExitStatus.notFound)
       }
+      // How the extensions that had to run for it went (an erase's).
+      guard let outcome = finished.outcome, kind == .erase || kind == .eraseDomain else { return }
+      if outcome.contains(" failed: ") || outcome.contains("no longer registered") {
+        throw CommandFailure(outcome, status: ExitStatus.notFound)
+      }
+      print(outcome)
     }
   }
 }
@@ -145,7 +151,12 @@ struct Erase: WatcherRequestCommand {
   @Option(name: .long, help: "Erase only this domain and the domains under it.")
   var domain: String?
 
-  @Flag(name: .long, help: "Wait until everything is indexed again.")
+  @Flag(
+    name: .long,
+    help: """
+      Wait until everything is indexed again, the applications' extensions included, \
+      and print how it went (exit 1 when an extension failed).
+      """)
   var wait = false
 
   func validate() throws {

@@ -21,11 +21,24 @@ public final class ExtensionHost: Sendable {
 
   struct State {
     var extensions: [ReindexExtension] = []
-    /// Requests waiting for their extensions' next run, by domain.
-    var waiting: [String: [IndexRequest]] = [:]
+    /// Requests waiting for runs of extensions, in the order they came.
+    var waiters: [Waiter] = []
     /// Requests already taken (the watcher offers each pending one on every wake).
     var taken: Set<Int64> = []
     var stopping = false
+  }
+
+  /// A request that is completed once its extensions have run: all of them
+  /// well, or one of them failing (a failure is news to whoever waits).
+  struct Waiter {
+    let request: IndexRequest
+    /// The domains of the extensions still to run for it.
+    var domains: Set<String>
+    /// What came before (an erase's crawl) and what each finished run did.
+    var outcomes: [String]
+    /// Any whole-domain run that ends answers it, even one already under way
+    /// (an erase marks every domain before it waits).
+    let anyWholeRun: Bool
   }
 
   /// The most a run may print: more is a misbehaving program.
@@ -83,6 +96,14 @@ public final class ExtensionHost: Sendable {
       logger.warning("cannot record the reindex extensions: \(error)")
     }
     state.withLock { $0.extensions = extensions }
+    let registered = Set(extensions.map(\.domain))
+    settle { waiter in
+      for domain in waiter.domains.subtracting(registered) {
+        waiter.domains.remove(domain)
+        waiter.outcomes.append("\(domain): its reindex extension is no longer registered")
+      }
+      return false
+    }
     wake.signal()
     return problems
   }
@@ -122,9 +143,56 @@ public final class ExtensionHost: Sendable {
       return
     }
     state.withLock { state in
-      for found in serving { state.waiting[found.domain, default: []].append(request) }
+      state.waiters.append(
+        Waiter(
+          request: request, domains: Set(serving.map(\.domain)), outcomes: [],
+          anyWholeRun: false))
     }
     wake.signal()
+  }
+
+  /// Completes `request` (an erase, whose crawl gave `outcome`) once every
+  /// extension with its whole domain still to reindex has run; at once when
+  /// none has.
+  public func complete(_ request: IndexRequest, afterReindexing outcome: String) {
+    let registered = Set(state.withLock { $0.extensions.map(\.domain) })
+    let due = (try? store.extensionRuns())?.filter {
+      $0.pendingAll && registered.contains($0.domain)
+    }.map(\.domain)
+    state.withLock { state in
+      state.waiters.append(
+        Waiter(
+          request: request, domains: Set(due ?? []), outcomes: [outcome], anyWholeRun: true))
+    }
+    settle { _ in false }
+    wake.signal()
+  }
+
+  /// Updates the waiters (`change` returns true for one that failed), then
+  /// completes those that failed or have no extension left to wait for.
+  func settle(_ change: (inout Waiter) -> Bool) {
+    let done = state.withLock { state -> [Waiter] in
+      var done: [Waiter] = []
+      state.waiters = state.waiters.compactMap { waiter in
+        var waiter = waiter
+        if change(&waiter) || waiter.domains.isEmpty {
+          done.append(waiter)
+          return nil
+        }
+        return waiter
+      }
+      return done
+    }
+    guard !done.isEmpty else { return }
+    do {
+      try store.write { writer in
+        for waiter in done {
+          try writer.complete(waiter.request, outcome: waiter.outcomes.joined(separator: "; "))
+        }
+      }
+    } catch {
+      logger.warning("cannot complete reindex requests: \(error)")
+    }
   }
 
   /// Marks every extension's whole domain for reindexing (after an erase),
@@ -210,12 +278,13 @@ public final class ExtensionHost: Sendable {
   /// and the record of how it went either way.
   func perform(_ found: ReindexExtension, _ before: ExtensionRun) {
     var run = before
-    // Requests taken before this run starts are answered by it; later ones wait.
-    let answered = state.withLock { state -> [IndexRequest] in
-      let waiting = state.waiting[found.domain] ?? []
-      state.waiting[found.domain] = nil
-      return waiting
-    }
+    // Requests taken before this run starts are answered by it; later ones
+    // wait for the next (the run may have read the application's data before
+    // the change the request is about).
+    let answered = Set(
+      state.withLock { state in
+        state.waiters.filter { $0.domains.contains(found.domain) }.map(\.request.id)
+      })
     let all = run.pendingAll
     let ids = Array(run.pendingIDs.prefix(Self.idsPerRun))
     let arguments = found.command + (all ? ["reindex-all"] : ["reindex"] + ids)
@@ -250,6 +319,8 @@ public final class ExtensionHost: Sendable {
     run.lastRun = started
     let what = all ? "reindex-all" : "reindex of \(ids.count) ids"
     var outcome: String
+    // Whether this run finished what the requests it answers asked for.
+    var finished = true
     if let failure {
       run.failures += 1
       if run.failures >= Self.attempts {
@@ -273,6 +344,7 @@ public final class ExtensionHost: Sendable {
         run.pendingIDs.removeAll { ids.contains($0) }
       } else {
         run.pendingIDs.removeFirst(ids.count)
+        finished = run.pendingIDs.isEmpty
       }
       if all { run.pendingIDs = [] }
     }
@@ -287,10 +359,21 @@ public final class ExtensionHost: Sendable {
           }
         }
         try writer.save(run)
-        for request in answered { try writer.complete(request, outcome: outcome) }
       }
     } catch {
       logger.warning("cannot record how reindex extension \(found.name) ran: \(error)")
+    }
+    let failed = failure != nil
+    settle { waiter in
+      guard waiter.domains.contains(found.domain),
+        answered.contains(waiter.request.id) || (waiter.anyWholeRun && all)
+      else { return false }
+      guard failed || finished else { return false }
+      waiter.domains.remove(found.domain)
+      waiter.outcomes.append(
+        waiter.outcomes.isEmpty && waiter.domains.isEmpty && !waiter.anyWholeRun
+          ? outcome : "\(found.domain): \(outcome)")
+      return failed
     }
   }
 

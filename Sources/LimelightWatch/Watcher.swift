@@ -663,8 +663,9 @@ public final class Watcher {
         crawlDone = false
         for root in roots { reconcile(root, force: true) }
         crawlDone = true
-        batch.append(.complete(request, "erased and crawled again"))
         flush()
+        // Done when the extensions have given their domains back too.
+        extensions.complete(request, afterReindexing: "erased and crawled again")
       case .domain:
         extensions.take(request)
       case .eraseDomain:

@@ -248,18 +248,32 @@ import Testing
     // A domain no extension answers for is a usage error.
     #expect(try instance.run("reindex-request", ["--domain", "org.example.none"]).status == 2)
 
-    // Erase everything: the files are crawled again and the extension rebuilds its domain.
-    #expect(try instance.run("limelight", ["erase", "--wait"]).status == 0)
-    try instance.waitFor("the rebuild after erase") {
-      try instance.find("rider") == ["colleagues://person/42"]
-        && instance.findPaths("kookaburra") == ["notes.txt"]
-    }
-    // Erasing the domain alone: it comes back, the files stay.
+    // Erase everything: the files are crawled again and the extension rebuilds
+    // its domain, before --wait returns.
+    let erased = try instance.run("limelight", ["erase", "--wait"])
+    #expect(erased.status == 0, "\(erased.stderr)")
     #expect(
-      try instance.run("limelight", ["erase", "--domain", "com.example.colleagues"]).status == 0)
-    try instance.waitFor("the rebuild after erasing the domain") {
-      try instance.find("sofia") == ["colleagues://person/44"]
+      erased.stdout.contains(
+        "erased and crawled again; com.example.colleagues: reindex-all: 3 items indexed"),
+      "\(erased.stdout)")
+    #expect(try instance.find("rider") == ["colleagues://person/42"])
+    #expect(try instance.findPaths("kookaburra") == ["notes.txt"])
+    // Erasing the domain alone: it comes back, the files stay.
+    let domainErased = try instance.run(
+      "limelight", ["erase", "--domain", "com.example.colleagues", "--wait"])
+    #expect(domainErased.stdout.contains("reindex-all: 3 items indexed"), "\(domainErased.stdout)")
+    #expect(try instance.find("sofia") == ["colleagues://person/44"])
+    #expect(try instance.findPaths("kookaburra") == ["notes.txt"])
+
+    // An extension that fails: erase --wait says so, and the files are back.
+    try installExtension(instance, exec: instance.base + "/missing-program")
+    try instance.waitFor("the broken descriptor to be read") {
+      try instance.run("limelight", ["extensions"]).stdout.contains("missing-program")
     }
+    let failed = try instance.run("limelight", ["erase", "--wait"])
+    #expect(failed.status == 1, "\(failed.stdout)")
+    #expect(
+      failed.stderr.contains("com.example.colleagues: reindex-all failed"), "\(failed.stderr)")
     #expect(try instance.findPaths("kookaburra") == ["notes.txt"])
     #expect(instance.stopWatcher() == 0)
   }
@@ -381,6 +395,8 @@ import Testing
 
   @Test func liveFollowersSeeApplicationChanges() throws {
     let instance = try Instance()
+    // A file that matches from the start: its result line says the follower is ready.
+    try instance.write("wallaby.txt", "marsupials\n")
     try instance.indexOnce()
     let process = Process()
     process.executableURL = URL(fileURLWithPath: Instance.binDirectory + "/find-in")
@@ -390,25 +406,28 @@ import Testing
     process.standardOutput = pipe
     try process.run()
     defer { if process.isRunning { process.terminate() } }
-    usleep(500_000)
+    var seen = ""
+    let fd = pipe.fileHandleForReading.fileDescriptor
+    _ = fcntl(fd, F_SETFL, O_NONBLOCK)
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    func readUntil(_ text: String) {
+      let deadline = Date().addingTimeInterval(30)
+      while Date() < deadline && !seen.contains(text) {
+        let count = read(fd, &buffer, buffer.count)
+        if count > 0 { seen += String(decoding: buffer[..<count], as: UTF8.self) }
+        usleep(20_000)
+      }
+    }
+    readUntil("wallaby.txt")
     let line =
       #"{"id": "7", "domain": "org.example.notes", "uri": "notes://7", "attributes": {"displayName": "Wallaby census"}}"#
     #expect(try instance.run("limelight", ["index"], stdin: line).status == 0)
     #expect(
       try instance.run("limelight", ["delete", "--id", "7", "--domain", "org.example.notes"]).status
         == 0)
-    // Both changes reach the follower.
-    var seen = ""
-    let deadline = Date().addingTimeInterval(20)
-    let fd = pipe.fileHandleForReading.fileDescriptor
-    _ = fcntl(fd, F_SETFL, O_NONBLOCK)
-    var buffer = [UInt8](repeating: 0, count: 4096)
-    while Date() < deadline && !seen.contains(#""event":"removed""#) {
-      let count = read(fd, &buffer, buffer.count)
-      if count > 0 { seen += String(decoding: buffer[..<count], as: UTF8.self) }
-      usleep(50_000)
-    }
-    // The events name the item as the application does: its own id and domain.
+    // Both changes reach the follower, naming the item as the application
+    // does: its own id and domain.
+    readUntil(#""event":"removed""#)
     let events = seen.split(separator: "\n").compactMap {
       try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: String]
     }
