@@ -278,6 +278,33 @@ import Testing
     #expect(instance.stopWatcher() == 0)
   }
 
+  @Test func aRequestForSeveralExtensionsWaitsForEachOfThem() throws {
+    let instance = try Instance()
+    try writeAddressBook(instance)
+    try installExtension(instance)
+    let script = instance.base + "/other.sh"
+    let item =
+      #"{"id": "1", "domain": "com.example.other", "uri": "other://1", "attributes": {"displayName": "Numbat survey"}}"#
+    try Data("#!/bin/sh\nsleep 1\necho '\(item)'\n".utf8).write(to: URL(fileURLWithPath: script))
+    chmod(script, 0o755)
+    try installExtension(instance, name: "other", exec: script, domain: "com.example.other")
+    try instance.startWatcher()
+    try instance.waitFor("both extensions' first runs") {
+      try instance.find("brent").count == 1 && instance.find("numbat").count == 1
+    }
+    #expect(try instance.run("limelight", ["delete", "--domain", "com.example"]).status == 0)
+    #expect(try instance.find("numbat").isEmpty)
+    let request = try instance.run(
+      "reindex-request", ["--domain", "com.example", "--wait", "--timeout", "60"])
+    #expect(request.status == 0, "\(request.stderr)")
+    #expect(request.stdout.contains("com.example.colleagues: reindex-all"), "\(request.stdout)")
+    #expect(request.stdout.contains("com.example.other: reindex-all"), "\(request.stdout)")
+    // Both domains are back by the time it returns.
+    #expect(try instance.find("numbat") == ["other://1"])
+    #expect(try instance.find("brent") == ["colleagues://person/42"])
+    #expect(instance.stopWatcher() == 0)
+  }
+
   @Test func aDamagedIndexIsBuiltAgainWithTheExtensionsItems() throws {
     let instance = try Instance()
     try writeAddressBook(instance)
