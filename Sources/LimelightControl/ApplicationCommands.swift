@@ -46,6 +46,11 @@ struct Index: ParsableCommand {
       guard fd >= 0 else {
         throw CommandFailure("cannot read \(file): \(String(cString: strerror(errno)))")
       }
+      var status = stat()
+      if fstat(fd, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR {
+        close(fd)
+        throw CommandFailure("cannot read \(file): it is a folder")
+      }
     } else {
       fd = STDIN_FILENO
     }
@@ -140,7 +145,9 @@ struct ClientState: ParsableCommand {
   func run() throws {
     let store = try openIndex(create: true)
     guard let state = try store.clientState(name: indexName) else {
-      throw ExitCode(ExitStatus.notFound)
+      throw CommandFailure(
+        "no client state is stored under the index name '\(indexName)'",
+        status: ExitStatus.notFound)
     }
     _ = writeAll(Array(state) + [0x0A], to: STDOUT_FILENO)
   }

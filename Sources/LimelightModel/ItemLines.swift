@@ -122,7 +122,8 @@ public enum ItemLine: Sendable, Equatable {
 
   static func reason(_ error: any Error) -> String {
     let text = (error as NSError).userInfo["NSDebugDescription"] as? String
-    return text ?? "malformed"
+    // Foundation's sentence ends with a full stop; the caller's message goes on.
+    return text.map { $0.hasSuffix(".") ? String($0.dropLast()) : $0 } ?? "malformed"
   }
 
   /// An id: any text but an empty one, up to ``idLimit`` bytes, without NUL.

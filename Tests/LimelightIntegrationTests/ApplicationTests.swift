@@ -151,6 +151,11 @@ import Testing
       #expect(!result.stderr.contains("Fatal"), "\(result.stderr)")
       #expect(try instance.find("quokka").isEmpty, "\(bad) half-applied its batch")
     }
+    // Input that is no file of lines, and a resume with nothing stored.
+    let folder = try instance.run("limelight", ["index", instance.base])
+    #expect(folder.status != 0 && folder.stderr.contains("is a folder"), "\(folder.stderr)")
+    let none = try instance.run("limelight", ["client-state", "--index-name", "unknown"])
+    #expect(none.status == 1 && none.stdout.isEmpty && none.stderr.contains("no client state"))
     // A batch ended before the bad line stays, with its client state.
     let ended = [good, #"{"endBatch": {"clientState": "after-1"}}"#, second, "{"].joined(
       separator: "\n")
