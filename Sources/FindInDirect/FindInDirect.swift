@@ -12,17 +12,17 @@ struct FindInDirect: ParsableCommand {
     commandName: "find-in",
     abstract: "Find files and application items in the Limelight index.",
     discussion: """
-      Words are ANDed; each matches as a prefix, ignoring case and accents, in names,
-      keywords, paths and text. "exact phrase", -excluded, a OR b and parentheses
-      combine them. Filters: kind:KIND (image, audio, video, text, pdf, document,
-      spreadsheet, presentation, archive, code, folder, app), ext:EXT[,EXT], in:DIR,
-      name:WORD, tag:WORD, type:MIME (image/* allowed), domain:DOMAIN, size:>10MB,
-      modified:/created:/used: today, week, 2026-11, <2025-01-01 or A..B. A word
-      that matches nothing is taken as a typo; names answer to their initials.
+      Words are ANDed; each matches as a prefix, ignoring case and accents, in names, \
+      keywords, paths and text. "exact phrase", -excluded, a OR b and parentheses \
+      combine them. Filters: kind:KIND (image, audio, video, text, pdf, document, \
+      spreadsheet, presentation, archive, code, folder, app), ext:EXT[,EXT], in:DIR, \
+      name:WORD, tag:WORD, type:MIME (image/* allowed), domain:DOMAIN, size:>10MB, \
+      modified:/created:/used: today, week, 2026-11, <2025-01-01 or A..B. A word \
+      that matches nothing is taken as a typo; names answer to their initials. \
       The mdfind predicate language works too: 'displayName == "park*"cd && size > 1000'.
 
-      Output: one URI per line when standard output is not a terminal; a readable
-      list on a terminal. Exit status: 0 when something matched, 1 when nothing did,
+      Output: one URI per line when standard output is not a terminal; a readable \
+      list on a terminal. Exit status: 0 when something matched, 1 when nothing did, \
       2 on a usage or query error. See find-in(1).
       """)
 

@@ -14,11 +14,11 @@ struct Index: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Add or update application items read as JSON Lines (see limelight-items(7)).",
     discussion: """
-      Each line is an item ({"id", "domain", "uri", "attributes", "expirationDate"}), a
-      deletion ({"delete": [ids], "domain": D}, {"deleteDomain": D}) or the end of a batch
-      ({"endBatch": {"clientState": S}}). The lines of a batch are checked first and then
-      written together: a malformed line is reported with its number, its batch is not
-      applied, and the batches before it stay. Exit status: 0 when every line was applied,
+      Each line is an item ({"id", "domain", "uri", "attributes", "expirationDate"}), a \
+      deletion ({"delete": [ids], "domain": D}, {"deleteDomain": D}) or the end of a batch \
+      ({"endBatch": {"clientState": S}}). The lines of a batch are checked first and then \
+      written together: a malformed line is reported with its number, its batch is not \
+      applied, and the batches before it stay. Exit status: 0 when every line was applied, \
       2 when a line was rejected.
       """)
 
@@ -87,9 +87,9 @@ struct Delete: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Delete application items by id, by domain, or all of them.",
     discussion: """
-      Deleting a domain deletes every domain under it (com.example takes
-      com.example.notes with it). Files are never deleted this way: they leave the
-      index when they leave the disk. Exit status: 0 when something was deleted, 1 when
+      Deleting a domain deletes every domain under it (com.example takes \
+      com.example.notes with it). Files are never deleted this way: they leave the \
+      index when they leave the disk. Exit status: 0 when something was deleted, 1 when \
       nothing matched, 2 on a usage error.
       """)
 

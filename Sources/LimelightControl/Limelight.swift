@@ -142,9 +142,9 @@ struct Erase: WatcherRequestCommand {
   static let configuration = CommandConfiguration(
     abstract: "Forget every item (or a domain's) and index it all again.",
     discussion: """
-      The roots are crawled again, the installed applications read again, and every
-      reindex extension is run to give its domain's items back. Items an application
-      pushed without an extension are gone until it pushes them again. With --domain,
+      The roots are crawled again, the installed applications read again, and every \
+      reindex extension is run to give its domain's items back. Items an application \
+      pushed without an extension are gone until it pushes them again. With --domain, \
       only that domain (and the domains under it) is erased and indexed again.
       """)
 
@@ -174,7 +174,7 @@ struct Show: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Print every attribute of an item (like mdls).",
     discussion: """
-      ITEM is a path (absolute or relative), a URI as find-in prints it, or an item id.
+      ITEM is a path (absolute or relative), a URI as find-in prints it, or an item id. \
       Attributes the item lacks are shown as (null).
       """)
 

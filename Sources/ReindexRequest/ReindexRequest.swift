@@ -11,11 +11,11 @@ struct ReindexRequest: ParsableCommand {
     abstract:
       "Ask the Limelight watcher to read paths, everything, or an application's domain again.",
     discussion: """
-      The request is stored in the index, so one made while limelightd is down is
-      carried out when it starts. With --domain, the domain's reindex extension is run
-      (for all of its items, or the ids given with --id). With --wait, return once the
-      index includes the request. Exit status: 0 when the request was stored (and, with
-      --wait, carried out), 1 when --timeout ran out first or the extension failed, 2 on
+      The request is stored in the index, so one made while limelightd is down is \
+      carried out when it starts. With --domain, the domain's reindex extension is run \
+      (for all of its items, or the ids given with --id). With --wait, return once the \
+      index includes the request. Exit status: 0 when the request was stored (and, with \
+      --wait, carried out), 1 when --timeout ran out first or the extension failed, 2 on \
       a usage error. See reindex-request(1).
       """)
 

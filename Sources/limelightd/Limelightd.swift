@@ -16,9 +16,9 @@ struct Limelightd: ParsableCommand {
     commandName: "limelightd",
     abstract: "Index the configured folders and keep the Limelight index current.",
     discussion: """
-      The first run crawls every root; later runs reconcile the index with the disk
-      without reading unchanged files again, then follow changes with inotify until
-      SIGTERM or SIGINT. Roots and exclusions come from limelight.conf(5). The index
+      The first run crawls every root; later runs reconcile the index with the disk \
+      without reading unchanged files again, then follow changes with inotify until \
+      SIGTERM or SIGINT. Roots and exclusions come from limelight.conf(5). The index \
       lives in $XDG_DATA_HOME/limelight. See limelightd(8).
       """)
 
