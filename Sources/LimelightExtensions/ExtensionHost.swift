@@ -25,6 +25,10 @@ public final class ExtensionHost: Sendable {
     var waiters: [Waiter] = []
     /// Requests already taken (the watcher offers each pending one on every wake).
     var taken: Set<Int64> = []
+    /// The domain whose extension runs now, and whether work for it came
+    /// meanwhile (that run may not see it: another must follow).
+    var running: String?
+    var askedAgain = false
     var stopping = false
   }
 
@@ -147,22 +151,30 @@ public final class ExtensionHost: Sendable {
         Waiter(
           request: request, domains: Set(serving.map(\.domain)), outcomes: [],
           anyWholeRun: false))
+      if let running = state.running, serving.contains(where: { $0.domain == running }) {
+        state.askedAgain = true
+      }
     }
     wake.signal()
   }
 
-  /// Completes `request` (an erase, whose crawl gave `outcome`) once every
-  /// extension with its whole domain still to reindex has run; at once when
-  /// none has.
-  public func complete(_ request: IndexRequest, afterReindexing outcome: String) {
+  /// Completes `request` (an erase made at `start`, whose crawl gave
+  /// `outcome`) once every extension with its whole domain still to reindex
+  /// has run; at once when none has. The runs already over since `start` are
+  /// told too.
+  public func complete(_ request: IndexRequest, since start: Date, afterReindexing outcome: String)
+  {
     let registered = Set(state.withLock { $0.extensions.map(\.domain) })
-    let due = (try? store.extensionRuns())?.filter {
-      $0.pendingAll && registered.contains($0.domain)
-    }.map(\.domain)
+    let runs = ((try? store.extensionRuns()) ?? []).filter { registered.contains($0.domain) }
+    // A run since the erase that failed is news now, not after its back-off.
+    func ranSince(_ run: ExtensionRun) -> Bool { (run.lastRun ?? .distantPast) >= start }
+    let due = runs.filter { $0.pendingAll && !(ranSince($0) && $0.failures > 0) }.map(\.domain)
+    let over = runs.filter { ranSince($0) && (!$0.pendingAll || $0.failures > 0) }
+      .map { "\($0.domain): \($0.lastOutcome ?? "ran")" }
     state.withLock { state in
       state.waiters.append(
         Waiter(
-          request: request, domains: Set(due ?? []), outcomes: [outcome], anyWholeRun: true))
+          request: request, domains: Set(due), outcomes: [outcome] + over, anyWholeRun: true))
     }
     settle { _ in false }
     wake.signal()
@@ -198,6 +210,7 @@ public final class ExtensionHost: Sendable {
   /// Marks every extension's whole domain for reindexing (after an erase),
   /// in the caller's transaction: call ``nudge()`` once it is committed.
   public func reindexEverything(in writer: IndexWriter) throws {
+    state.withLock { state in if state.running != nil { state.askedAgain = true } }
     for var run in try writer.extensionRuns() {
       run.pendingAll = true
       run.pendingIDs = []
@@ -283,7 +296,9 @@ public final class ExtensionHost: Sendable {
     // the change the request is about).
     let answered = Set(
       state.withLock { state in
-        state.waiters.filter { $0.domains.contains(found.domain) }.map(\.request.id)
+        state.running = found.domain
+        state.askedAgain = false
+        return state.waiters.filter { $0.domains.contains(found.domain) }.map(\.request.id)
       })
     let all = run.pendingAll
     let ids = Array(run.pendingIDs.prefix(Self.idsPerRun))
@@ -349,14 +364,20 @@ public final class ExtensionHost: Sendable {
       if all { run.pendingIDs = [] }
     }
     run.lastOutcome = outcome
+    let askedAgain = state.withLock { state in
+      state.running = nil
+      return state.askedAgain
+    }
     do {
       try store.write { writer in
-        // A request or reload may have added work meanwhile: keep it.
+        // A request, an erase or a reload may have added work meanwhile: keep
+        // it. A request during the run asks for what it asked once more.
         if let now = try writer.extensionRuns().first(where: { $0.domain == found.domain }) {
-          if now.pendingAll && !before.pendingAll { run.pendingAll = true }
+          if now.pendingAll && (askedAgain || !before.pendingAll) { run.pendingAll = true }
           run.pendingIDs += now.pendingIDs.filter {
-            !before.pendingIDs.contains($0) && !run.pendingIDs.contains($0)
+            (askedAgain || !before.pendingIDs.contains($0)) && !run.pendingIDs.contains($0)
           }
+          if askedAgain { run.nextAttempt = nil }
         }
         try writer.save(run)
       }

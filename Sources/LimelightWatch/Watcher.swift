@@ -144,12 +144,8 @@ public final class Watcher {
       let wakeMask =
         UInt32(IN_CLOSE_WRITE) | UInt32(IN_ATTRIB) | UInt32(IN_MOVED_TO) | UInt32(IN_CREATE)
       _ = wake.addWatch(location.runtimeDirectory, mask: wakeMask)
-      // Extension descriptors that come, change or go wake the loop too (the
-      // user's configuration folder, for an extensions.d made later).
-      for folder in location.descriptorFolders("extensions.d") + [location.configDirectory] {
-        _ = wake.addWatch(folder, mask: wakeMask | UInt32(IN_DELETE) | UInt32(IN_MOVED_FROM))
-      }
       wakeInotify = wake
+      watchDescriptorFolders()
     }
     paused =
       (try? store.read { db in
@@ -232,6 +228,9 @@ public final class Watcher {
       if ready < 0 && errno != EINTR { break }
       if StopSignal.isRequested { break }
       if let wake = wakeInotify, !wake.readEvents().isEmpty {
+        // An extensions.d made since is watched before it is read, so that a
+        // descriptor written into it just now is not missed.
+        watchDescriptorFolders()
         extensions.reload()
         processRequests()
       }
@@ -649,6 +648,7 @@ public final class Watcher {
       case .erase:
         if paused && watching { continue }
         flush()
+        let erased = Date()
         do {
           try store.write { writer in
             _ = try writer.removeAllFiles()
@@ -665,7 +665,7 @@ public final class Watcher {
         crawlDone = true
         flush()
         // Done when the extensions have given their domains back too.
-        extensions.complete(request, afterReindexing: "erased and crawled again")
+        extensions.complete(request, since: erased, afterReindexing: "erased and crawled again")
       case .domain:
         extensions.take(request)
       case .eraseDomain:
@@ -691,6 +691,22 @@ public final class Watcher {
         flush()
       }
     }
+  }
+
+  /// Extension descriptors that come, change or go wake the loop (and the
+  /// user's configuration folder does, for an extensions.d made later).
+  /// Watching a folder twice is harmless: inotify keeps one watch.
+  func watchDescriptorFolders() {
+    guard let wake = wakeInotify else { return }
+    let mask =
+      UInt32(IN_CLOSE_WRITE) | UInt32(IN_ATTRIB) | UInt32(IN_MOVED_TO) | UInt32(IN_CREATE)
+      | UInt32(IN_DELETE) | UInt32(IN_MOVED_FROM)
+    let config = store.location.configDirectory
+    for folder in store.location.descriptorFolders("extensions.d") + [config] {
+      _ = wake.addWatch(folder, mask: mask)
+    }
+    // Only new entries there: other programs' settings change all the time.
+    _ = wake.addWatch(config.parent, mask: UInt32(IN_CREATE) | UInt32(IN_MOVED_TO))
   }
 
   /// `limelight erase --domain D`: the items of D and below go; the installed
