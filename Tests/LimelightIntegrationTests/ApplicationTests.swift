@@ -454,6 +454,8 @@ import Testing
     let line =
       #"{"id": "7", "domain": "org.example.notes", "uri": "notes://7", "attributes": {"displayName": "Wallaby census"}}"#
     #expect(try instance.run("limelight", ["index"], stdin: line).status == 0)
+    // (An item that comes and goes between two looks is never shown at all.)
+    readUntil(#""event":"added""#)
     #expect(
       try instance.run("limelight", ["delete", "--id", "7", "--domain", "org.example.notes"]).status
         == 0)
