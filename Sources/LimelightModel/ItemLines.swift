@@ -26,6 +26,9 @@ public enum ItemLine: Sendable, Equatable {
   public static let domainLimit = 255
   /// The longest line read (an item with its full text).
   public static let lineLimit = 16 << 20
+  /// The most bytes of lines one batch may hold: a batch is held whole in
+  /// memory until it is written, so a stream without batch ends is bounded.
+  public static let batchLimit = 256 << 20
 
   /// Parses one line. `mime` gives pushed content types their ancestors and kind.
   public static func parse(_ line: some StringProtocol, mime: MIMEDatabase?) throws(Invalid)

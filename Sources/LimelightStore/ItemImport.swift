@@ -12,6 +12,8 @@ public struct ItemImport {
   public var indexName: String
   /// When set, every line must stay within this domain (an extension's own).
   public var confinedTo: String?
+  /// The most bytes of lines a batch may hold (``ItemLine/batchLimit``).
+  public var batchLimit = ItemLine.batchLimit
   let mime: MIMEDatabase
 
   /// What an import did.
@@ -48,6 +50,7 @@ public struct ItemImport {
   ) throws(Failure) -> Summary {
     var summary = Summary()
     var pending: [(line: Int, item: ItemLine)] = []
+    var pendingBytes = 0
     var number = 0
     for next in lines {
       number += 1
@@ -59,6 +62,16 @@ public struct ItemImport {
           line: number, message: "longer than \(ItemLine.lineLimit >> 20) MiB", summary: summary)
       }
       guard bytes.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else { continue }
+      pendingBytes += bytes.count
+      guard pendingBytes <= batchLimit else {
+        throw Failure(
+          line: number,
+          message: "the batch holds more than "
+            + (batchLimit >= 1 << 20 ? "\(batchLimit >> 20) MiB" : "\(batchLimit) bytes")
+            + " of lines: "
+            + "end batches sooner with endBatch lines",
+          summary: summary)
+      }
       let parsed: ItemLine
       do {
         parsed = try ItemLine.parse(String(decoding: bytes, as: UTF8.self), mime: mime)
@@ -71,6 +84,7 @@ public struct ItemImport {
           pending, state: state.map { Data($0.utf8) }, expected: expected.map { Data($0.utf8) },
           line: number, summary: &summary)
         pending.removeAll()
+        pendingBytes = 0
       } else {
         pending.append((number, parsed))
       }

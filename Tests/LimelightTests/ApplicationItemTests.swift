@@ -83,6 +83,31 @@ import Testing
     try store.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM item") ?? 0 }
   }
 
+  @Test func aBatchBeyondItsLimitIsRefusedAndTheOnesBeforeItStay() throws {
+    let (store, base) = try store()
+    defer { try? FileManager.default.removeItem(atPath: base) }
+    func line(_ id: Int) -> Result<[UInt8], LineReader.TooLong> {
+      .success(
+        Array(
+          #"{"id": "\#(id)", "domain": "a.b", "uri": "x://\#(id)", "attributes": {"displayName": "n"}}"#
+            .utf8))
+    }
+    var importer = ItemImport(store: store)
+    importer.batchLimit = 300
+    let ended = Result<[UInt8], LineReader.TooLong>.success(Array(#"{"endBatch": true}"#.utf8))
+    // Three lines and an end fit; the next batch grows past the limit.
+    let lines = [line(1), line(2), line(3), ended] + (4...9).map(line)
+    do {
+      _ = try importer.run(lines)
+      Issue.record("an oversized batch was applied")
+    } catch {
+      #expect(error.line == 8, "\(error)")
+      #expect(error.message.contains("more than 300 bytes"), "\(error)")
+      #expect(error.summary.indexed == 3)
+    }
+    #expect(try count(store) == 3)
+  }
+
   @Test func sameIDsInOtherDomainsAreOtherItems() throws {
     let (store, base) = try store()
     defer { try? FileManager.default.removeItem(atPath: base) }
