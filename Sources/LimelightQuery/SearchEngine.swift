@@ -60,9 +60,11 @@ public struct SearchEngine: Sendable {
         let started = Self.trace ? Date() : nil
         // Prepared once per connection: the watcher's query service keeps its
         // connections, and a search's statements take about as long to compile
-        // as a selective one takes to run.
+        // as a selective one takes to run. Values are bound, never spliced in,
+        // so that the cache holds one statement per shape of query.
+        if let remaining { arguments.append(remaining) }
         let rows = try Row.fetchAll(
-          db.cachedStatement(sql: sql + (remaining.map { " LIMIT \($0)" } ?? "")),
+          db.cachedStatement(sql: sql + (remaining == nil ? "" : " LIMIT ?")),
           arguments: StatementArguments(arguments))
         results += rows.map(Self.result)
         if let started {

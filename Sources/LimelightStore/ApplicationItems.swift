@@ -48,9 +48,9 @@ extension IndexWriter {
             contentTypeTree = ?, kind = ?, kindClasses = ?, keywords = ?, contentDescription = ?,
             thumbnailPath = ?, authors = ?, size = ?, created = ?, modified = ?, added = ?,
             expirationDate = ?, generation = ?, customAttributes = ?, localID = ?
-          WHERE rowid = \(rowID)
+          WHERE rowid = ?
           """
-      ).execute(arguments: arguments)
+      ).execute(arguments: arguments + [rowID])
       try deleteText(rowID)
       outcome = .updated
     } else {

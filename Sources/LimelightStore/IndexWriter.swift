@@ -45,9 +45,9 @@ public struct IndexWriter {
             contentDescription = ?, thumbnailPath = ?, authors = ?, size = ?, created = ?,
             modified = ?, added = ?, device = ?, inode = ?, mtimeNs = ?, ctimeNs = ?, isFolder = ?,
             hidden = ?, depth = ?, generation = ?, extractionError = ?, customAttributes = ?
-          WHERE rowid = \(rowID)
+          WHERE rowid = ?
           """
-      ).execute(arguments: arguments)
+      ).execute(arguments: arguments + [rowID])
       try deleteText(rowID)
       outcome = .updated
     } else {
