@@ -14,6 +14,8 @@ public enum ResultFormat {
   case human(Terminal)
 }
 
+/// Writes search results in one ``ResultFormat``: what `find-in` prints,
+/// whether it searched itself or the watcher's query service did.
 public struct ResultPrinter {
   let format: ResultFormat
   let engine: SearchEngine
