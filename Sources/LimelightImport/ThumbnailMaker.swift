@@ -125,14 +125,67 @@ public struct ThumbnailMaker: Sendable {
       return nil
     }
     let target = folder.appending(name)
-    do {
-      try FileSystem.writeFile(temporary, contents: tagged, mode: 0o600)
-      guard temporary.withCString({ from in target.withCString { rename(from, $0) } }) == 0 else {
-        return nil
-      }
-    } catch { return nil }
-    return target
+    return Self.replace(target, with: tagged, through: temporary) ? target : nil
   }
+
+  /// Writes `contents` to `target` whole or not at all: into `temporary`,
+  /// then renamed over it, so that no reader sees half a thumbnail.
+  static func replace(_ target: RawPath, with contents: [UInt8], through temporary: RawPath)
+    -> Bool
+  {
+    do {
+      try FileSystem.writeFile(temporary, contents: contents, mode: 0o600)
+    } catch { return false }
+    return temporary.withCString { from in target.withCString { rename(from, $0) } } == 0
+  }
+
+  /// Moves the thumbnails of a file renamed from `old` to `new` (current for
+  /// a file last modified at `modified`, in seconds) to the names of its new
+  /// URI, retagged, as the standard asks of whoever moves a file: nothing is
+  /// drawn again. Returns the largest moved, nil when none was current.
+  public func move(from old: RawPath, to new: RawPath, modified: Int64) -> RawPath? {
+    let (oldURI, newURI) = (FileURI.uri(for: old), FileURI.uri(for: new))
+    let oldName = MD5.hex(Array(oldURI.utf8)) + ".png"
+    let newName = MD5.hex(Array(newURI.utf8)) + ".png"
+    var largest: RawPath?
+    for size in ThumbnailCache.sizes {
+      let folder = cache.root.appending(size)
+      let source = folder.appending(oldName)
+      guard let png = try? FileSystem.readPrefix(source, limit: Self.movedLimit),
+        ThumbnailCache.isCurrent(png: png, uri: oldURI, modified: modified),
+        let retagged = Self.tagged(png: png, uri: newURI, modified: modified, software: nil)
+      else { continue }
+      let target = folder.appending(newName)
+      let temporary = folder.appending(
+        ".\(newName).limelight-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+      defer { _ = temporary.withCString { unlink($0) } }
+      guard Self.replace(target, with: retagged, through: temporary) else { continue }
+      _ = source.withCString { unlink($0) }
+      largest = largest ?? target
+    }
+    // A failure record follows its file, so that it is not tried again.
+    if let record = try? FileSystem.readPrefix(failurePath(oldName), limit: 64 << 10),
+      ThumbnailCache.isCurrent(png: record, uri: oldURI, modified: modified)
+    {
+      recordFailure(name: newName, uri: newURI, modified: modified)
+    }
+    _ = failurePath(oldName).withCString { unlink($0) }
+    return largest
+  }
+
+  /// Removes the thumbnails and failure record of a file that is gone (the
+  /// standard asks it of whoever deletes a file); a file still there keeps them.
+  public func forget(_ path: RawPath) {
+    guard FileSystem.status(path) == nil else { return }
+    let name = MD5.hex(Array(FileURI.uri(for: path).utf8)) + ".png"
+    for size in ThumbnailCache.sizes {
+      _ = cache.root.appending(size).appending(name).withCString { unlink($0) }
+    }
+    _ = failurePath(name).withCString { unlink($0) }
+  }
+
+  /// The largest thumbnail read to be moved (an xx-large PNG is a few MiB).
+  static let movedLimit = 32 << 20
 
   func recordFailure(name: String, uri: String, modified: Int64) {
     let folder = failurePath(name).parent
@@ -148,10 +201,15 @@ public struct ThumbnailMaker: Sendable {
     }
   }
 
-  /// The PNG with `Thumb::URI`, `Thumb::MTime` and `Software` text chunks after
-  /// its header (any the thumbnailer wrote are replaced); nil if it is no PNG.
-  static func tagged(png: [UInt8], uri: String, modified: Int64) -> [UInt8]? {
-    let ours = [("Thumb::URI", uri), ("Thumb::MTime", String(modified)), ("Software", "Limelight")]
+  /// The PNG with `Thumb::URI`, `Thumb::MTime` and (unless nil: a moved
+  /// thumbnail keeps its maker's) `Software` text chunks after its header
+  /// (any the thumbnailer wrote are replaced); nil if it is no PNG.
+  static func tagged(png: [UInt8], uri: String, modified: Int64, software: String? = "Limelight")
+    -> [UInt8]?
+  {
+    let ours =
+      [("Thumb::URI", uri), ("Thumb::MTime", String(modified))]
+      + (software.map { [("Software", $0)] } ?? [])
     guard let (chunks, complete) = PNGChunks.read(png), complete, chunks.first?.type == "IHDR"
     else { return nil }
     var out = PNGChunks.signature + png[chunks[0].whole]

@@ -146,6 +146,29 @@ public struct IndexWriter {
     return moved
   }
 
+  /// The files at `root` and below it that have a thumbnail: their paths,
+  /// types and modification times (nanoseconds).
+  public func thumbnailed(inTreeOf root: RawPath) throws -> [(
+    path: RawPath, contentTypeTree: [String], modifiedNs: Int64
+  )] {
+    let (low, high) = Self.subtreeBounds(root)
+    let columns = "SELECT path, contentTypeTree, mtimeNs FROM item"
+    let having = "thumbnailPath IS NOT NULL AND isFolder = 0"
+    // Two indexed lookups: an OR of both would scan the table.
+    let rows =
+      try Row.fetchAll(
+        db, sql: "\(columns) WHERE path = ? AND \(having)", arguments: [Data(root.bytes)])
+      + Row.fetchAll(
+        db, sql: "\(columns) WHERE path > ? AND path < ? AND \(having)", arguments: [low, high])
+    return rows.map { row in
+      (
+        RawPath(bytes: Array(row["path"] as Data)),
+        (row["contentTypeTree"] as String? ?? "").split(separator: " ").map(String.init),
+        row["mtimeNs"] ?? 0
+      )
+    }
+  }
+
   /// The rowids and paths of `root` and everything below it.
   public func paths(inTreeOf root: RawPath) throws -> [(Int64, RawPath)] {
     let (low, high) = Self.subtreeBounds(root)

@@ -8,21 +8,39 @@ import Synchronization
 /// Makes thumbnails in the background, at the lowest priority, after the text
 /// is indexed: the files of indexed batches that a system thumbnailer draws
 /// and that have no current thumbnail. Each finished thumbnail is written to
-/// its item (if the file has not changed since).
+/// its item (if the file has not changed since). The thumbnails of files that
+/// were moved follow them, and those of files that are gone are removed.
 final class ThumbnailQueue: Sendable {
   struct Job: Sendable {
     var path: RawPath
     var contentTypeTree: [String]
     var modifiedNs: Int64
+    /// Where the file was before a move: its thumbnails there are moved
+    /// rather than drawn again.
+    var movedFrom: RawPath? = nil
+  }
+
+  /// Work waiting, and whether a worker is draining it.
+  struct Work {
+    /// Files to thumbnail (the newest made first).
+    var jobs: [Job] = []
+    /// Files gone from the disk, whose thumbnails go too.
+    var gone: [RawPath] = []
+    var running = false
   }
 
   let maker: ThumbnailMaker
   let store: IndexStore
-  /// Jobs waiting (the newest made first), and whether a worker is draining them.
-  let state = Mutex<(jobs: [Job], running: Bool)>(([], false))
+  let state = Mutex(Work())
   /// More waiting than this and new ones are dropped (a later change or
   /// restart offers them again).
   static let capacity = 20_000
+
+  /// The next piece of work a worker takes.
+  enum Next {
+    case forget(RawPath)
+    case draw(Job)
+  }
 
   init(maker: ThumbnailMaker, store: IndexStore) {
     self.maker = maker
@@ -57,10 +75,32 @@ final class ThumbnailQueue: Sendable {
     }
   }
 
+  /// Offers files that were moved: `moves` pairs each file's old path with
+  /// what it is now.
+  func offerMoves(_ moves: [(from: RawPath, to: Job)]) {
+    enqueue(
+      moves.map { move in
+        var job = move.to
+        job.movedFrom = move.from
+        return job
+      })
+  }
+
+  /// Offers files that left the index: those gone from the disk lose their thumbnails.
+  func offerRemovals(_ paths: [RawPath]) {
+    guard !paths.isEmpty else { return }
+    start { state in state.gone += paths.prefix(max(0, Self.capacity - state.gone.count)) }
+  }
+
   func enqueue(_ jobs: [Job]) {
     guard !jobs.isEmpty else { return }
+    start { state in state.jobs += jobs.prefix(max(0, Self.capacity - state.jobs.count)) }
+  }
+
+  /// Adds work, and starts a worker unless one is draining.
+  func start(_ add: (inout Work) -> Void) {
     let start = state.withLock { state -> Bool in
-      state.jobs += jobs.prefix(max(0, Self.capacity - state.jobs.count))
+      add(&state)
       if state.running { return false }
       state.running = true
       return true
@@ -70,18 +110,26 @@ final class ThumbnailQueue: Sendable {
 
   func drain() {
     limelight_lower_thread_priority(19)
-    while let job = state.withLock({ state -> Job? in
-      if state.jobs.isEmpty {
-        state.running = false
-        return nil
-      }
-      return state.jobs.popLast()
+    while let next = state.withLock({ state -> Next? in
+      if let gone = state.gone.popLast() { return .forget(gone) }
+      if let job = state.jobs.popLast() { return .draw(job) }
+      state.running = false
+      return nil
     }) {
+      guard case .draw(let job) = next else {
+        if case .forget(let path) = next { maker.forget(path) }
+        continue
+      }
       // The file may have changed or gone since: its next version is offered again.
-      guard let status = FileSystem.status(job.path), status.modified == job.modifiedNs,
-        let thumbnail = maker.make(
-          path: job.path, contentTypeTree: job.contentTypeTree,
-          modified: job.modifiedNs / 1_000_000_000)
+      guard let status = FileSystem.status(job.path), status.modified == job.modifiedNs else {
+        continue
+      }
+      let modified = job.modifiedNs / 1_000_000_000
+      guard
+        let thumbnail = job.movedFrom.flatMap({
+          maker.move(from: $0, to: job.path, modified: modified)
+        })
+          ?? maker.make(path: job.path, contentTypeTree: job.contentTypeTree, modified: modified)
       else { continue }
       _ = try? store.write { writer in
         try writer.setThumbnail(path: job.path, modifiedNs: job.modifiedNs, thumbnail: thumbnail)

@@ -760,6 +760,9 @@ public final class Watcher {
     let records = extractor.extract(jobs)
     var nextRecord = 0
     let hidden = { [self] (path: RawPath) in isHidden(path) }
+    // Thumbnails follow their files: moved along, removed when they are gone.
+    var movedThumbnails: [(from: RawPath, to: ThumbnailQueue.Job)] = []
+    var removedThumbnails: [RawPath] = []
     do {
       try store.write { writer in
         for op in operations {
@@ -775,8 +778,21 @@ public final class Watcher {
             try writer.updateMetadata(
               path: path, status: status, keywords: FileImporter.tags(of: path))
           case .move(let old, let new):
+            if thumbnails != nil {
+              movedThumbnails += try writer.thumbnailed(inTreeOf: old).map { file in
+                (
+                  file.path,
+                  ThumbnailQueue.Job(
+                    path: file.path.rebased(from: old, to: new),
+                    contentTypeTree: file.contentTypeTree, modifiedNs: file.modifiedNs)
+                )
+              }
+            }
             try writer.move(from: old, to: new, hidden: hidden)
           case .remove(let path):
+            if thumbnails != nil {
+              removedThumbnails += try writer.thumbnailed(inTreeOf: path).map(\.path)
+            }
             try writer.removeTree(path)
           case .failure(let path, let message):
             try writer.recordFailure(path, message: message)
@@ -788,6 +804,8 @@ public final class Watcher {
       }
       statusChanged = false
       thumbnails?.offer(records)
+      thumbnails?.offerMoves(movedThumbnails)
+      thumbnails?.offerRemovals(removedThumbnails)
     } catch {
       note("cannot write to the index: \(error)")
     }

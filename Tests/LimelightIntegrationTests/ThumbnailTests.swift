@@ -44,6 +44,43 @@ import Testing
     }
   }
 
+  @Test func thumbnailsFollowTheirFilesAndGoWithThem() throws {
+    try #require(access(Self.pixbufThumbnailer, X_OK) == 0)
+    let instance = try Instance()
+    try instance.write("Pictures/Trip/beach.png", bytes: Self.png(width: 5, height: 5))
+    try instance.startWatcher()
+    let cache = ThumbnailCache(root: RawPath(instance.base + "/xdg/cache/thumbnails"))
+    func large(_ relative: String) -> String {
+      let uri = FileURI.uri(for: RawPath(instance.path(relative)))
+      return cache.root.string + "/large/" + MD5.hex(Array(uri.utf8)) + ".png"
+    }
+    try instance.waitFor("a thumbnail") {
+      try instance.show("Pictures/Trip/beach.png")["thumbnailPath"] as? String
+        == large("Pictures/Trip/beach.png")
+    }
+    // A renamed file, then a moved folder: the thumbnail is moved and
+    // retagged for the new URI, and the old one is gone.
+    for (from, to, shown) in [
+      ("Pictures/Trip/beach.png", "Pictures/Trip/shore.png", "Pictures/Trip/shore.png"),
+      ("Pictures/Trip", "Pictures/Holiday", "Pictures/Holiday/shore.png"),
+    ] {
+      let before = large(from.hasSuffix(".png") ? from : from + "/shore.png")
+      try instance.move(from, to)
+      try instance.waitFor("the thumbnail of \(shown)") {
+        try instance.show(shown)["thumbnailPath"] as? String == large(shown)
+      }
+      let subject = ThumbnailCache.subject(ofThumbnail: RawPath(large(shown)))
+      #expect(subject?.uri == FileURI.uri(for: RawPath(instance.path(shown))))
+      #expect(access(before, F_OK) != 0, "\(before) is left behind")
+    }
+    // A file deleted takes its thumbnail with it.
+    try instance.remove("Pictures/Holiday/shore.png")
+    try instance.waitFor("the thumbnail to go") {
+      access(large("Pictures/Holiday/shore.png"), F_OK) != 0
+    }
+    #expect(instance.stopWatcher() == 0)
+  }
+
   @Test func filesIndexedByAOneOffCrawlGetThumbnailsWhenTheWatcherStarts() throws {
     try #require(access(Self.pixbufThumbnailer, X_OK) == 0)
     let instance = try Instance()
