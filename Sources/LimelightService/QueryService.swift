@@ -21,7 +21,10 @@ public final class QueryService: Sendable {
   let location: IndexLocation
   let listener: Int32
   /// Open read-only connections to the index, one per search in progress.
-  let stores = Mutex<[IndexStore]>([])
+  let stores = Mutex<[(store: IndexStore, searches: Int)]>([])
+  /// Searches a connection runs before its prepared statements are let go:
+  /// each shape of query keeps one, and the shapes users type have no end.
+  static let searchesPerStatementCache = 1000
   let inProgress = Atomic<Int>(0)
   /// This process's values of ``sharedVariables``, which do not change while it runs.
   let ownEnvironment = ProcessEnvironment.current.filter {
@@ -126,23 +129,28 @@ public final class QueryService: Sendable {
     guard reply(client, QueryServiceWire.ready), recv(client, &go, 1, 0) == 1,
       go == QueryServiceWire.go
     else { return }
-    let store: IndexStore
+    var connection: (store: IndexStore, searches: Int)
     do {
-      store =
+      connection =
         try stores.withLock { $0.popLast() }
-        ?? IndexStore.open(location, create: false, readOnly: true, longLived: true)
+        ?? (IndexStore.open(location, create: false, readOnly: true, longLived: true), 0)
     } catch {
       printError("find-in: \(error)", to: context.errors)
       reply(client, [QueryServiceWire.done, UInt8(ExitStatus.usage)])
       return
     }
     var serving = context
-    serving.store = store
+    serving.store = connection.store
     serving.abandoned = { Self.hungUp(client) }
     let status = commandStatus(name: "find-in", errors: context.errors) {
       try FindInSearch(options, context: serving).run()
     }
-    stores.withLock { $0.append(store) }
+    connection.searches += 1
+    if connection.searches >= Self.searchesPerStatementCache {
+      connection.store.releaseMemory()
+      connection.searches = 0
+    }
+    stores.withLock { [connection] in $0.append(connection) }
     reply(client, [QueryServiceWire.done, UInt8(truncatingIfNeeded: status)])
   }
 

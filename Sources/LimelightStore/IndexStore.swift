@@ -132,6 +132,12 @@ public final class IndexStore: Sendable {
   /// pattern with many values).
   static let matchers = Mutex<[String: WildcardMatcher]>([:])
 
+  /// Lets go of the prepared statements and page cache of the connections.
+  public func releaseMemory() {
+    if let queue = pool as? DatabaseQueue { queue.releaseMemory() }
+    if let pool = pool as? DatabasePool { pool.releaseMemory() }
+  }
+
   init(location: IndexLocation, pool: any DatabaseWriter) {
     self.location = location
     self.pool = pool

@@ -96,6 +96,17 @@ import Testing
     try SearchEngine(store: store).search(query).map(\.displayName)
   }
 
+  @Test func aServiceConnectionSearchesOnAfterLettingGoOfItsStatements() throws {
+    let reader = try IndexStore.open(
+      store.location, create: false, readOnly: true, longLived: true)
+    let engine = SearchEngine(store: reader)
+    let first = try engine.search(.text("lighthouse", prefix: true, column: nil)).map(\.displayName)
+    reader.releaseMemory()
+    #expect(
+      try engine.search(.text("lighthouse", prefix: true, column: nil)).map(\.displayName) == first)
+    #expect(!first.isEmpty)
+  }
+
   @Test func nameMatchesComeFirst() throws {
     #expect(
       try names(.text("lighthouse", prefix: true, column: nil)) == ["lighthouse.md", "notes.txt"])
