@@ -171,14 +171,22 @@ final class Instance: @unchecked Sendable {
 
   var log: String { (try? String(contentsOfFile: watcherLog, encoding: .utf8)) ?? "" }
 
-  /// Polls `condition` until it holds; fails the test (with the watcher's log) after `seconds`.
+  /// Polls `condition` until it holds; fails the test (with the watcher's log
+  /// and the last error) after `seconds`. A condition that throws has not held
+  /// yet: the item it looks at may not be there yet.
   func waitFor(_ what: String, seconds: Double = 30, _ condition: () throws -> Bool) throws {
     let deadline = Date().addingTimeInterval(seconds)
+    var lastError: (any Error)?
     while Date() < deadline {
-      if try condition() { return }
+      do {
+        if try condition() { return }
+      } catch {
+        lastError = error
+      }
       usleep(50_000)
     }
-    Issue.record("timed out waiting for \(what)\n--- watcher log ---\n\(log)")
+    let reason = lastError.map { " (last error: \($0))" } ?? ""
+    Issue.record("timed out waiting for \(what)\(reason)\n--- watcher log ---\n\(log)")
     throw CancellationError()
   }
 
