@@ -187,6 +187,26 @@ public final class IndexStore: Sendable {
     }
   }
 
+  /// The thumbnails that files point at and that `isStale` (given the URI
+  /// and the thumbnail) finds no longer right for them.
+  public func staleThumbnails(limit: Int, isStale: (String, RawPath) -> Bool) throws -> [String] {
+    try read { db in
+      var stale: [String] = []
+      let rows = try Row.fetchCursor(
+        db,
+        sql: """
+          SELECT uri, thumbnailPath FROM item
+          WHERE domain = ? AND isFolder = 0 AND thumbnailPath IS NOT NULL
+          """, arguments: [fileDomain])
+      while stale.count < limit, let row = try rows.next() {
+        let uri: String = row["uri"]
+        let thumbnail = RawPath(row["thumbnailPath"] as String)
+        if isStale(uri, thumbnail) { stale.append(thumbnail.string) }
+      }
+      return stale
+    }
+  }
+
   public func generation() throws -> Int64 {
     try read { db in
       try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'generation'") ?? 0

@@ -61,9 +61,17 @@ final class ThumbnailQueue: Sendable {
   }
 
   /// Offers the files indexed earlier (by a previous run, or `--once`) that
-  /// still have no thumbnail; read in the background after the first crawl.
+  /// still have no thumbnail, and those whose thumbnail is gone from the
+  /// cache (cleaned up meanwhile) or named for another URI (a move the
+  /// watcher did not live to finish); read in the background after the
+  /// first crawl.
   func offerIndexedFiles() {
     DispatchQueue.global(qos: .background).async { [self] in
+      let stale = try? store.staleThumbnails(limit: Self.capacity) { uri, thumbnail in
+        thumbnail.lastComponent.string != MD5.hex(Array(uri.utf8)) + ".png"
+          || FileSystem.status(thumbnail) == nil
+      }
+      if let stale, !stale.isEmpty { offerDropped(stale) }
       guard
         let files = try? store.filesWithoutThumbnails(
           limit: Self.capacity, wanted: maker.canDraw)
@@ -84,6 +92,21 @@ final class ThumbnailQueue: Sendable {
         job.movedFrom = move.from
         return job
       })
+  }
+
+  /// Forgets thumbnails that left the cache (or no longer fit their file)
+  /// on the items that showed them, and offers those files to be drawn again.
+  /// Runs in the background: finding the items takes a pass over them.
+  func offerDropped(_ thumbnails: [String]) {
+    DispatchQueue.global(qos: .background).async { [self] in
+      guard
+        let dropped = try? store.write({ writer in try writer.dropThumbnails(Set(thumbnails)) })
+      else { return }
+      enqueue(
+        dropped.map {
+          Job(path: $0.path, contentTypeTree: $0.contentTypeTree, modifiedNs: $0.modifiedNs)
+        })
+    }
   }
 
   /// Offers files that left the index: those gone from the disk lose their thumbnails.

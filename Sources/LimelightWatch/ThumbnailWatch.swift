@@ -9,17 +9,20 @@ import LimelightStore
 /// Follows the shared thumbnail cache: a thumbnail that a file manager (or
 /// any other program) writes for an indexed file becomes the item's
 /// thumbnail as soon as it lands, if it is current and no larger one is
-/// already the item's.
+/// already the item's; one deleted (a cache cleaned up) leaves its items,
+/// which are drawn again.
 final class ThumbnailWatch {
   let cache: ThumbnailCache
   let store: IndexStore
+  let queue: ThumbnailQueue?
   let inotify: Inotify
   var folders: [Int32: RawPath] = [:]
 
-  init?(cache: ThumbnailCache, store: IndexStore) {
+  init?(cache: ThumbnailCache, store: IndexStore, queue: ThumbnailQueue?) {
     guard let inotify = try? Inotify() else { return nil }
     self.cache = cache
     self.store = store
+    self.queue = queue
     self.inotify = inotify
     // The standard asks for private folders; made here so that they can be
     // watched before any program writes the first thumbnail.
@@ -28,7 +31,9 @@ final class ThumbnailWatch {
       try? FileSystem.makeDirectories(folder, mode: 0o700)
       // Thumbnails are written elsewhere and renamed in, or written in place.
       if case .success(let wd) = inotify.addWatch(
-        folder, mask: UInt32(IN_MOVED_TO) | UInt32(IN_CLOSE_WRITE) | UInt32(IN_ONLYDIR))
+        folder,
+        mask: UInt32(IN_MOVED_TO) | UInt32(IN_CLOSE_WRITE) | UInt32(IN_DELETE)
+          | UInt32(IN_MOVED_FROM) | UInt32(IN_ONLYDIR))
       {
         folders[wd] = folder
       }
@@ -38,12 +43,24 @@ final class ThumbnailWatch {
   /// Takes the thumbnails that arrived; returns a problem, if any.
   func handleEvents() -> String? {
     var arrived: Set<RawPath> = []
+    var deleted: Set<RawPath> = []
     for event in inotify.readEvents() {
       guard let folder = folders[event.watch], let name = event.name,
         name.string.hasSuffix(".png")
       else { continue }
-      arrived.insert(folder.appending(name))
+      let path = folder.appending(name)
+      if event.mask & (UInt32(IN_DELETE) | UInt32(IN_MOVED_FROM)) != 0 {
+        deleted.insert(path)
+        arrived.remove(path)
+      } else {
+        arrived.insert(path)
+        deleted.remove(path)
+      }
     }
+    // Our own moves delete the old names after writing the new ones, and the
+    // items already point at the new: only thumbnails still shown matter.
+    let gone = deleted.filter { FileSystem.status($0) == nil }.map(\.string)
+    if !gone.isEmpty { queue?.offerDropped(gone) }
     var updates: [(file: RawPath, modifiedNs: Int64, thumbnail: RawPath)] = []
     for thumbnail in arrived {
       guard let (uri, modified) = ThumbnailCache.subject(ofThumbnail: thumbnail),

@@ -173,7 +173,8 @@ public final class Watcher {
     if watching {
       extensions.start()
       thumbnailWatch = ThumbnailWatch(
-        cache: ThumbnailCache(root: location.cacheHome.appending("thumbnails")), store: store)
+        cache: ThumbnailCache(root: location.cacheHome.appending("thumbnails")), store: store,
+        queue: thumbnails)
     }
     processRequests()
     if !paused || !watching { initialCrawl() }

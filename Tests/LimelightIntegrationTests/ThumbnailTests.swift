@@ -82,6 +82,29 @@ import Testing
     #expect(instance.stopWatcher() == 0)
   }
 
+  @Test func aCleanedCacheIsFilledAgain() throws {
+    try #require(access(Self.pixbufThumbnailer, X_OK) == 0)
+    let instance = try Instance()
+    try instance.write("Pictures/gull.png", bytes: Self.png(width: 7, height: 7))
+    try instance.startWatcher()
+    var thumbnail = ""
+    try instance.waitFor("a thumbnail") {
+      thumbnail = (try? instance.show("Pictures/gull.png"))?["thumbnailPath"] as? String ?? ""
+      return access(thumbnail, F_OK) == 0
+    }
+    // Cleaned while the watcher runs, and while it is down: drawn again both times.
+    for running in [true, false] {
+      if !running { #expect(instance.stopWatcher() == 0) }
+      #expect(unlink(thumbnail) == 0)
+      if !running { try instance.startWatcher() }
+      try instance.waitFor("the thumbnail drawn again (watcher running: \(running))") {
+        let shown = try instance.show("Pictures/gull.png")["thumbnailPath"] as? String
+        return access(thumbnail, F_OK) == 0 && shown == thumbnail
+      }
+    }
+    #expect(instance.stopWatcher() == 0)
+  }
+
   @Test func filesIndexedByAOneOffCrawlGetThumbnailsWhenTheWatcherStarts() throws {
     try #require(access(Self.pixbufThumbnailer, X_OK) == 0)
     let instance = try Instance()
