@@ -207,6 +207,33 @@ public final class IndexStore: Sendable {
     }
   }
 
+  /// The files that show one of these thumbnails: a read, one pass over the
+  /// items with a thumbnail however many there are.
+  public func files(showing thumbnails: Set<String>) throws -> [(
+    rowID: Int64, thumbnail: String, path: RawPath, contentTypeTree: [String], modifiedNs: Int64
+  )] {
+    try read { db in
+      var found: [(Int64, String, RawPath, [String], Int64)] = []
+      let rows = try Row.fetchCursor(
+        db,
+        sql: """
+          SELECT rowid, thumbnailPath, path, contentTypeTree, mtimeNs FROM item
+          WHERE thumbnailPath IS NOT NULL AND path IS NOT NULL
+          """)
+      while let row = try rows.next() {
+        let thumbnail: String = row["thumbnailPath"]
+        guard thumbnails.contains(thumbnail) else { continue }
+        found.append(
+          (
+            row["rowid"], thumbnail, RawPath(bytes: Array(row["path"] as Data)),
+            (row["contentTypeTree"] as String? ?? "").split(separator: " ").map(String.init),
+            row["mtimeNs"] ?? 0
+          ))
+      }
+      return found
+    }
+  }
+
   public func generation() throws -> Int64 {
     try read { db in
       try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'generation'") ?? 0

@@ -87,36 +87,14 @@ public struct IndexWriter {
       arguments: [thumbnail.string, generation, Data(path.bytes), modifiedNs, thumbnail.string])
   }
 
-  /// Forgets these thumbnails (deleted from the cache) on the items that
-  /// showed them; returns those files, to be drawn again. One pass over the
-  /// items with a thumbnail, however many went.
-  public func dropThumbnails(_ thumbnails: Set<String>) throws -> [(
-    path: RawPath, contentTypeTree: [String], modifiedNs: Int64
-  )] {
-    var dropped: [(path: RawPath, contentTypeTree: [String], modifiedNs: Int64)] = []
-    var rowIDs: [Int64] = []
-    let rows = try Row.fetchCursor(
-      db,
-      sql: """
-        SELECT rowid, thumbnailPath, path, contentTypeTree, mtimeNs FROM item
-        WHERE thumbnailPath IS NOT NULL AND path IS NOT NULL
-        """)
-    while let row = try rows.next() {
-      guard thumbnails.contains(row["thumbnailPath"] as String) else { continue }
-      rowIDs.append(row["rowid"])
-      dropped.append(
-        (
-          RawPath(bytes: Array(row["path"] as Data)),
-          (row["contentTypeTree"] as String? ?? "").split(separator: " ").map(String.init),
-          row["mtimeNs"] ?? 0
-        ))
-    }
-    for rowID in rowIDs {
-      try db.cachedStatement(
-        sql: "UPDATE item SET thumbnailPath = NULL, generation = ? WHERE rowid = ?"
-      ).execute(arguments: [generation, rowID])
-    }
-    return dropped
+  /// Forgets a thumbnail (deleted from the cache) on the item that showed
+  /// it, unless the item has another by now. Returns whether it did.
+  public func dropThumbnail(_ thumbnail: String, ofItem rowID: Int64) throws -> Bool {
+    try db.cachedStatement(
+      sql:
+        "UPDATE item SET thumbnailPath = NULL, generation = ? WHERE rowid = ? AND thumbnailPath = ?"
+    ).execute(arguments: [generation, rowID, thumbnail])
+    return db.changesCount > 0
   }
 
   /// Updates what a metadata change (tags, mode, times) can alter, keeping the text.

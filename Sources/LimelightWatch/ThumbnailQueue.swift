@@ -96,11 +96,14 @@ final class ThumbnailQueue: Sendable {
 
   /// Forgets thumbnails that left the cache (or no longer fit their file)
   /// on the items that showed them, and offers those files to be drawn again.
-  /// Runs in the background: finding the items takes a pass over them.
+  /// Runs in the background, and finds the items in a read: it takes a
+  /// pass over them, which no writer should wait for.
   func offerDropped(_ thumbnails: [String]) {
     DispatchQueue.global(qos: .background).async { [self] in
-      guard
-        let dropped = try? store.write({ writer in try writer.dropThumbnails(Set(thumbnails)) })
+      guard let showing = try? store.files(showing: Set(thumbnails)), !showing.isEmpty,
+        let dropped = try? store.write({ writer in
+          try showing.filter { try writer.dropThumbnail($0.thumbnail, ofItem: $0.rowID) }
+        })
       else { return }
       enqueue(
         dropped.map {
