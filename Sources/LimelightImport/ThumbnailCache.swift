@@ -13,10 +13,13 @@ public struct ThumbnailCache: Sendable {
 
   public init(root: RawPath) { self.root = root }
 
+  /// The file name of a thumbnail of `uri` in every size folder: the MD5 of the URI.
+  public static func fileName(for uri: String) -> String { MD5.hex(Array(uri.utf8)) + ".png" }
+
   /// The path of a thumbnail of `uri` that is current for a file last
   /// modified at `modified` (seconds), or nil.
   public func existing(for uri: String, modified: Int64) -> RawPath? {
-    let name = MD5.hex(Array(uri.utf8)) + ".png"
+    let name = Self.fileName(for: uri)
     for size in Self.sizes {
       let path = root.appending(size).appending(name)
       guard FileSystem.status(path)?.kind == .regular,

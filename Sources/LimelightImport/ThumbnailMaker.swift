@@ -90,7 +90,7 @@ public struct ThumbnailMaker: Sendable {
   public func make(path: RawPath, contentTypeTree: [String], modified: Int64) -> RawPath? {
     let uri = FileURI.uri(for: path)
     if let existing = cache.existing(for: uri, modified: modified) { return existing }
-    let name = MD5.hex(Array(uri.utf8)) + ".png"
+    let name = ThumbnailCache.fileName(for: uri)
     if let record = try? FileSystem.readPrefix(failurePath(name), limit: 64 << 10),
       ThumbnailCache.isCurrent(png: record, uri: uri, modified: modified)
     {
@@ -101,8 +101,7 @@ public struct ThumbnailMaker: Sendable {
     }
     let folder = cache.root.appending(Self.size.0)
     try? FileSystem.makeDirectories(folder, mode: 0o700)
-    let temporary = folder.appending(
-      ".\(name).limelight-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+    let temporary = Self.temporary(in: folder, for: name)
     defer { _ = temporary.withCString { unlink($0) } }
     let arguments: [[UInt8]] = thumbnailer.command.map { argument in
       switch argument {
@@ -128,6 +127,12 @@ public struct ThumbnailMaker: Sendable {
     return Self.replace(target, with: tagged, through: temporary) ? target : nil
   }
 
+  /// A private name in `folder` to write the thumbnail `name` under before
+  /// it is renamed into place (hidden, and not ending in `.png`).
+  static func temporary(in folder: RawPath, for name: String) -> RawPath {
+    folder.appending(".\(name).limelight-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+  }
+
   /// Writes `contents` to `target` whole or not at all: into `temporary`,
   /// then renamed over it, so that no reader sees half a thumbnail.
   static func replace(_ target: RawPath, with contents: [UInt8], through temporary: RawPath)
@@ -145,8 +150,9 @@ public struct ThumbnailMaker: Sendable {
   /// drawn again. Returns the largest moved, nil when none was current.
   public func move(from old: RawPath, to new: RawPath, modified: Int64) -> RawPath? {
     let (oldURI, newURI) = (FileURI.uri(for: old), FileURI.uri(for: new))
-    let oldName = MD5.hex(Array(oldURI.utf8)) + ".png"
-    let newName = MD5.hex(Array(newURI.utf8)) + ".png"
+    let (oldName, newName) = (
+      ThumbnailCache.fileName(for: oldURI), ThumbnailCache.fileName(for: newURI)
+    )
     var largest: RawPath?
     for size in ThumbnailCache.sizes {
       let folder = cache.root.appending(size)
@@ -156,8 +162,7 @@ public struct ThumbnailMaker: Sendable {
         let retagged = Self.tagged(png: png, uri: newURI, modified: modified, software: nil)
       else { continue }
       let target = folder.appending(newName)
-      let temporary = folder.appending(
-        ".\(newName).limelight-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+      let temporary = Self.temporary(in: folder, for: newName)
       defer { _ = temporary.withCString { unlink($0) } }
       guard Self.replace(target, with: retagged, through: temporary) else { continue }
       _ = source.withCString { unlink($0) }
@@ -177,7 +182,7 @@ public struct ThumbnailMaker: Sendable {
   /// standard asks it of whoever deletes a file); a file still there keeps them.
   public func forget(_ path: RawPath) {
     guard FileSystem.status(path) == nil else { return }
-    let name = MD5.hex(Array(FileURI.uri(for: path).utf8)) + ".png"
+    let name = ThumbnailCache.fileName(for: FileURI.uri(for: path))
     for size in ThumbnailCache.sizes {
       _ = cache.root.appending(size).appending(name).withCString { unlink($0) }
     }

@@ -161,7 +161,6 @@ public final class IndexStore: Sendable {
     try pool.read(body)
   }
 
-  /// The current index generation.
   /// Up to `limit` files without a thumbnail that `wanted` accepts (given
   /// their content type tree, most specific first), with their modification
   /// times in nanoseconds. Read with a cursor: the index may hold millions.
@@ -178,38 +177,19 @@ public final class IndexStore: Sendable {
             AND mtimeNs IS NOT NULL
           """, arguments: [fileDomain])
       while found.count < limit, let row = try rows.next() {
-        let tree = (row["contentTypeTree"] as String).split(separator: " ").map(String.init)
-        guard wanted(tree) else { continue }
-        let path: Data = row["path"]
-        found.append((RawPath(bytes: Array(path)), tree, row["mtimeNs"]))
+        let file = IndexWriter.fileVersion(row)
+        if wanted(file.contentTypeTree) { found.append(file) }
       }
       return found
     }
   }
 
-  /// The thumbnails that files point at and that `isStale` (given the URI
-  /// and the thumbnail) finds no longer right for them.
-  public func staleThumbnails(limit: Int, isStale: (String, RawPath) -> Bool) throws -> [String] {
-    try read { db in
-      var stale: [String] = []
-      let rows = try Row.fetchCursor(
-        db,
-        sql: """
-          SELECT uri, thumbnailPath FROM item
-          WHERE domain = ? AND isFolder = 0 AND thumbnailPath IS NOT NULL
-          """, arguments: [fileDomain])
-      while stale.count < limit, let row = try rows.next() {
-        let uri: String = row["uri"]
-        let thumbnail = RawPath(row["thumbnailPath"] as String)
-        if isStale(uri, thumbnail) { stale.append(thumbnail.string) }
-      }
-      return stale
-    }
-  }
-
-  /// The files that show one of these thumbnails: a read, one pass over the
-  /// items with a thumbnail however many there are.
-  public func files(showing thumbnails: Set<String>) throws -> [(
+  /// Up to `limit` files whose thumbnail `matches` (given the file's URI and
+  /// the thumbnail's path), with the item's rowid: a read, one pass over the
+  /// files with a thumbnail.
+  public func files(
+    limit: Int = .max, showingThumbnailWhere matches: (String, String) -> Bool
+  ) throws -> [(
     rowID: Int64, thumbnail: String, path: RawPath, contentTypeTree: [String], modifiedNs: Int64
   )] {
     try read { db in
@@ -217,23 +197,20 @@ public final class IndexStore: Sendable {
       let rows = try Row.fetchCursor(
         db,
         sql: """
-          SELECT rowid, thumbnailPath, path, contentTypeTree, mtimeNs FROM item
-          WHERE thumbnailPath IS NOT NULL AND path IS NOT NULL
-          """)
-      while let row = try rows.next() {
+          SELECT rowid, uri, thumbnailPath, path, contentTypeTree, mtimeNs FROM item
+          WHERE domain = ? AND isFolder = 0 AND thumbnailPath IS NOT NULL AND path IS NOT NULL
+          """, arguments: [fileDomain])
+      while found.count < limit, let row = try rows.next() {
         let thumbnail: String = row["thumbnailPath"]
-        guard thumbnails.contains(thumbnail) else { continue }
-        found.append(
-          (
-            row["rowid"], thumbnail, RawPath(bytes: Array(row["path"] as Data)),
-            (row["contentTypeTree"] as String? ?? "").split(separator: " ").map(String.init),
-            row["mtimeNs"] ?? 0
-          ))
+        guard matches(row["uri"], thumbnail) else { continue }
+        let file = IndexWriter.fileVersion(row)
+        found.append((row["rowid"], thumbnail, file.path, file.contentTypeTree, file.modifiedNs))
       }
       return found
     }
   }
 
+  /// The current index generation.
   public func generation() throws -> Int64 {
     try read { db in
       try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'generation'") ?? 0

@@ -170,13 +170,19 @@ public struct IndexWriter {
         db, sql: "\(columns) WHERE path = ? AND \(having)", arguments: [Data(root.bytes)])
       + Row.fetchAll(
         db, sql: "\(columns) WHERE path > ? AND path < ? AND \(having)", arguments: [low, high])
-    return rows.map { row in
-      (
-        RawPath(bytes: Array(row["path"] as Data)),
-        (row["contentTypeTree"] as String? ?? "").split(separator: " ").map(String.init),
-        row["mtimeNs"] ?? 0
-      )
-    }
+    return rows.map(Self.fileVersion)
+  }
+
+  /// A file's path, content type tree and modification time (nanoseconds)
+  /// from a row that selected `path`, `contentTypeTree` and `mtimeNs`.
+  static func fileVersion(_ row: Row) -> (
+    path: RawPath, contentTypeTree: [String], modifiedNs: Int64
+  ) {
+    (
+      RawPath(bytes: Array(row["path"] as Data)),
+      (row["contentTypeTree"] as String? ?? "").split(separator: " ").map(String.init),
+      row["mtimeNs"] ?? 0
+    )
   }
 
   /// The rowids and paths of `root` and everything below it.

@@ -59,16 +59,15 @@ public struct ItemImport {
       case .success(let line): bytes = line
       case .failure:
         throw Failure(
-          line: number, message: "longer than \(ItemLine.lineLimit >> 20) MiB", summary: summary)
+          line: number, message: "longer than \(Self.describe(bytes: ItemLine.lineLimit))",
+          summary: summary)
       }
       guard bytes.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else { continue }
       pendingBytes += bytes.count
       guard pendingBytes <= batchLimit else {
         throw Failure(
           line: number,
-          message: "the batch holds more than "
-            + (batchLimit >= 1 << 20 ? "\(batchLimit >> 20) MiB" : "\(batchLimit) bytes")
-            + " of lines: "
+          message: "the batch holds more than \(Self.describe(bytes: batchLimit)) of lines: "
             + "end batches sooner with endBatch lines",
           summary: summary)
       }
@@ -95,6 +94,11 @@ public struct ItemImport {
         summary: &summary)
     }
     return summary
+  }
+
+  /// A size as the messages say it: in MiB from one up, else in bytes.
+  static func describe(bytes: Int) -> String {
+    bytes >= 1 << 20 ? "\(bytes >> 20) MiB" : "\(bytes) bytes"
   }
 
   func confine(_ line: ItemLine) throws(ItemLine.Invalid) {
@@ -126,10 +130,13 @@ public struct ItemImport {
         }
         // A large batch writes many FTS pages in one transaction: a larger
         // page cache keeps them from spilling to the WAL and being read back
-        // (a sixth off a 20,000-item push). The default comes back after.
-        let large = lines.count > 1000
-        if large { try writer.db.execute(sql: "PRAGMA cache_size = -65536") }
-        defer { if large { try? writer.db.execute(sql: "PRAGMA cache_size = -2000") } }
+        // (a sixth off a 20,000-item push). The connection's own comes back after.
+        let cacheSize =
+          lines.count > 1000 ? try Int.fetchOne(writer.db, sql: "PRAGMA cache_size") : nil
+        if cacheSize != nil { try writer.db.execute(sql: "PRAGMA cache_size = -65536") }
+        defer {
+          if let cacheSize { try? writer.db.execute(sql: "PRAGMA cache_size = \(cacheSize)") }
+        }
         let now = Date()
         for (_, item) in lines {
           switch item {

@@ -67,11 +67,16 @@ final class ThumbnailQueue: Sendable {
   /// first crawl.
   func offerIndexedFiles() {
     DispatchQueue.global(qos: .background).async { [self] in
-      let stale = try? store.staleThumbnails(limit: Self.capacity) { uri, thumbnail in
-        thumbnail.lastComponent.string != MD5.hex(Array(uri.utf8)) + ".png"
-          || FileSystem.status(thumbnail) == nil
+      if let stale = try? store.files(
+        limit: Self.capacity,
+        showingThumbnailWhere: { uri, thumbnail in
+          let path = RawPath(thumbnail)
+          return path.lastComponent.string != ThumbnailCache.fileName(for: uri)
+            || FileSystem.status(path) == nil
+        })
+      {
+        drop(stale)
       }
-      if let stale, !stale.isEmpty { offerDropped(stale) }
       guard
         let files = try? store.filesWithoutThumbnails(
           limit: Self.capacity, wanted: maker.canDraw)
@@ -94,22 +99,36 @@ final class ThumbnailQueue: Sendable {
       })
   }
 
-  /// Forgets thumbnails that left the cache (or no longer fit their file)
-  /// on the items that showed them, and offers those files to be drawn again.
-  /// Runs in the background, and finds the items in a read: it takes a
-  /// pass over them, which no writer should wait for.
+  /// Forgets thumbnails deleted from the cache on the items that showed
+  /// them, and offers those files to be drawn again. Runs in the background,
+  /// and finds the items in a read: it takes a pass over them, which no
+  /// writer should wait for.
   func offerDropped(_ thumbnails: [String]) {
+    let gone = Set(thumbnails)
     DispatchQueue.global(qos: .background).async { [self] in
-      guard let showing = try? store.files(showing: Set(thumbnails)), !showing.isEmpty,
-        let dropped = try? store.write({ writer in
-          try showing.filter { try writer.dropThumbnail($0.thumbnail, ofItem: $0.rowID) }
-        })
-      else { return }
-      enqueue(
-        dropped.map {
-          Job(path: $0.path, contentTypeTree: $0.contentTypeTree, modifiedNs: $0.modifiedNs)
-        })
+      if let showing = try? store.files(showingThumbnailWhere: { gone.contains($1) }) {
+        drop(showing)
+      }
     }
+  }
+
+  /// Forgets the thumbnails of these files (unless they have others by now),
+  /// and offers the files to be drawn again.
+  func drop(
+    _ showing: [(
+      rowID: Int64, thumbnail: String, path: RawPath, contentTypeTree: [String],
+      modifiedNs: Int64
+    )]
+  ) {
+    guard !showing.isEmpty,
+      let dropped = try? store.write({ writer in
+        try showing.filter { try writer.dropThumbnail($0.thumbnail, ofItem: $0.rowID) }
+      })
+    else { return }
+    enqueue(
+      dropped.map {
+        Job(path: $0.path, contentTypeTree: $0.contentTypeTree, modifiedNs: $0.modifiedNs)
+      })
   }
 
   /// Offers files that left the index: those gone from the disk lose their thumbnails.
@@ -142,9 +161,12 @@ final class ThumbnailQueue: Sendable {
       state.running = false
       return nil
     }) {
-      guard case .draw(let job) = next else {
-        if case .forget(let path) = next { maker.forget(path) }
+      let job: Job
+      switch next {
+      case .forget(let path):
+        maker.forget(path)
         continue
+      case .draw(let taken): job = taken
       }
       // The file may have changed or gone since: its next version is offered again.
       guard let status = FileSystem.status(job.path), status.modified == job.modifiedNs else {

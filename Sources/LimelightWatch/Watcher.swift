@@ -141,9 +141,7 @@ public final class Watcher {
       inotify = try Inotify()
       let wake = try Inotify()
       try? FileSystem.makeDirectories(location.runtimeDirectory, mode: 0o700)
-      let wakeMask =
-        UInt32(IN_CLOSE_WRITE) | UInt32(IN_ATTRIB) | UInt32(IN_MOVED_TO) | UInt32(IN_CREATE)
-      _ = wake.addWatch(location.runtimeDirectory, mask: wakeMask)
+      _ = wake.addWatch(location.runtimeDirectory, mask: Self.wakeMask)
       wakeInotify = wake
       watchDescriptorFolders()
     }
@@ -694,14 +692,16 @@ public final class Watcher {
     }
   }
 
+  /// What in a folder wakes the loop: a request written, a file that came.
+  static let wakeMask =
+    UInt32(IN_CLOSE_WRITE) | UInt32(IN_ATTRIB) | UInt32(IN_MOVED_TO) | UInt32(IN_CREATE)
+
   /// Extension descriptors that come, change or go wake the loop (and the
   /// user's configuration folder does, for an extensions.d made later).
   /// Watching a folder twice is harmless: inotify keeps one watch.
   func watchDescriptorFolders() {
     guard let wake = wakeInotify else { return }
-    let mask =
-      UInt32(IN_CLOSE_WRITE) | UInt32(IN_ATTRIB) | UInt32(IN_MOVED_TO) | UInt32(IN_CREATE)
-      | UInt32(IN_DELETE) | UInt32(IN_MOVED_FROM)
+    let mask = Self.wakeMask | UInt32(IN_DELETE) | UInt32(IN_MOVED_FROM)
     let config = store.location.configDirectory
     for folder in store.location.descriptorFolders("extensions.d") + [config] {
       _ = wake.addWatch(folder, mask: mask)
