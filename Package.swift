@@ -43,7 +43,9 @@ let package = Package(
     // The index: schema, migrations, writes, generations, durable requests.
     .target(
       name: "LimelightStore",
-      dependencies: ["LimelightModel", .product(name: "GRDB", package: "GRDB.swift")]),
+      dependencies: [
+        "LimelightModel", "CInflate", .product(name: "GRDB", package: "GRDB.swift"),
+      ]),
     // Query language and search over the index.
     .target(name: "LimelightQuery", dependencies: ["LimelightModel", "LimelightStore"]),
     // Turning a file into an item: content type, tags, text, and what each

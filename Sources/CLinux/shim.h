@@ -106,6 +106,13 @@ static inline void limelight_lower_thread_priority(int nice) {
   setpriority(PRIO_PROCESS, (id_t)tid, nice);
 }
 
+/// Puts the calling thread in the idle I/O class: its reads wait while any
+/// other process reads or writes the disk (ioprio_set has no glibc wrapper).
+static inline void limelight_idle_io_priority(void) {
+  pid_t tid = (pid_t)syscall(SYS_gettid);
+  syscall(SYS_ioprio_set, 1 /* IOPRIO_WHO_PROCESS */, (int)tid, 3 << 13 /* IOPRIO_CLASS_IDLE */);
+}
+
 /// The path of `name` in the folder of the running executable (where the
 /// package's programs are installed together), into `out`; 0 on success.
 static inline int limelight_path_beside_executable(const char *name, char *out, size_t size) {

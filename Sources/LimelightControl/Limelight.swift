@@ -20,22 +20,48 @@ struct Limelight: ParsableCommand {
 
 struct Status: ParsableCommand {
   static let configuration = CommandConfiguration(
-    abstract: "Show the watcher's state, progress, queue, watches and errors.")
+    abstract: "Show the watcher's state, both passes' progress, queue, watches and errors.")
 
   @Flag(name: .long, help: "Print one JSON object.")
   var json = false
 
+  @Flag(
+    name: .long,
+    help:
+      "Follow the passes until everything is read: on a terminal the report is redrawn in place, otherwise printed once at the end."
+  )
+  var watch = false
+
   func run() throws {
     let location = IndexLocation.fromEnvironment()
     let store = try openIndex()
-    let status = try store.status(watcherPID: location.watcherPID())
-    if json {
-      let encoder = JSONEncoder()
-      encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-      encoder.dateEncodingStrategy = .iso8601
-      print(String(decoding: try encoder.encode(status), as: UTF8.self))
-      return
+    let terminal = Terminal.of()
+    var shown = 0
+    while true {
+      let status = try store.status(watcherPID: location.watcherPID())
+      let finished = !watch || status.contentDone || !status.running
+      if json {
+        if finished { try printJSON(status) }
+      } else if finished || terminal.isTerminal {
+        let lines = report(status, location: location, terminal: terminal)
+        // Back to the report's first line, and clear what follows: redrawn in place.
+        if shown > 0 { print("\u{1B}[\(shown)F\u{1B}[J", terminator: "") }
+        print(lines.joined(separator: "\n"))
+        shown = lines.count
+      }
+      if finished { return }
+      Thread.sleep(forTimeInterval: 0.5)
     }
+  }
+
+  func printJSON(_ status: IndexStatus) throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    encoder.dateEncodingStrategy = .iso8601
+    print(String(decoding: try encoder.encode(status), as: UTF8.self))
+  }
+
+  func report(_ status: IndexStatus, location: IndexLocation, terminal: Terminal) -> [String] {
     var lines: [(String, String)] = [
       (
         "watcher",
@@ -49,14 +75,13 @@ struct Status: ParsableCommand {
           + "\(status.applicationItems) from applications"
       ),
       ("generation", "\(status.generation)"),
-      (
-        "first crawl",
-        status.crawlDone
-          ? "done (\(status.crawlSeen) entries seen)"
-          : "in progress (\(status.crawlSeen) entries seen)"
-      ),
+      ("names", namesLine(status)),
+      ("content", contentLine(status)),
       ("roots", status.roots.isEmpty ? "none yet" : status.roots.joined(separator: ", ")),
     ]
+    if terminal.isTerminal && status.running && !status.contentDone {
+      lines.insert(("", progressBar(status)), at: 6)
+    }
     if status.running {
       lines.append(("queue", "\(status.queue) waiting, \(status.pendingRequests) requests"))
       var watches = "\(status.watchedFolders) folders"
@@ -82,11 +107,50 @@ struct Status: ParsableCommand {
     }
     if let last = status.lastError { lines.append(("last warning", last)) }
     let width = lines.map(\.0.count).max() ?? 0
-    for (key, value) in lines {
-      print(
-        (key.isEmpty ? "" : key + ":").padding(toLength: width + 2, withPad: " ", startingAt: 0)
-          + value)
+    return lines.map { key, value in
+      (key.isEmpty ? "" : key + ":").padding(toLength: width + 2, withPad: " ", startingAt: 0)
+        + value
     }
+  }
+
+  /// The first pass: every entry found by name.
+  func namesLine(_ status: IndexStatus) -> String {
+    guard status.crawlDone else {
+      return status.running
+        ? "in progress: \(status.crawlSeen) entries named" : "not done (limelightd finishes it)"
+    }
+    guard let seconds = status.namesSeconds, let rate = status.namesRate else {
+      return "done: \(status.crawlSeen) entries"
+    }
+    return "done: \(status.crawlSeen) entries in \(duration(seconds)) (\(Int(rate)) a second)"
+  }
+
+  /// The second pass: the content of the files named by the first.
+  func contentLine(_ status: IndexStatus) -> String {
+    if status.contentDone { return "done: every file read" }
+    let read = status.contentRead ?? 0
+    var line = "read \(read) of \(read + status.contentWaiting) files"
+    if let rate = status.contentRate { line += ", \(Int(rate)) a second" }
+    if let left = status.contentSecondsLeft { line += ", about \(duration(left)) left" }
+    if !status.running { line = "\(status.contentWaiting) files wait (limelightd reads them)" }
+    return line
+  }
+
+  /// `[#####.....]  42 %`: the second pass's share done.
+  func progressBar(_ status: IndexStatus, width: Int = 40) -> String {
+    let read = Double(status.contentRead ?? 0)
+    let total = read + Double(status.contentWaiting)
+    let fraction = status.crawlDone && total > 0 ? read / total : 0
+    let filled = Int((fraction * Double(width)).rounded(.down))
+    return "[" + String(repeating: "#", count: filled)
+      + String(repeating: ".", count: width - filled) + "] \(Int(fraction * 100)) %"
+  }
+
+  func duration(_ seconds: Double) -> String {
+    if seconds < 60 { return String(format: "%.1f s", seconds) }
+    let minutes = Int(seconds / 60)
+    if minutes < 60 { return "\(minutes) min \(Int(seconds) % 60) s" }
+    return "\(minutes / 60) h \(minutes % 60) min"
   }
 
   func byteCount(_ bytes: Int64) -> String {

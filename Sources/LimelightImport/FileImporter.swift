@@ -81,6 +81,28 @@ public final class FileImporter {
       path: path, status: status, attributes: attributes, hidden: hidden, extractionError: failure)
   }
 
+  /// The record of `path` from its name and `lstat` alone, for the first
+  /// pass: the type the name says, sizes and dates, tags; a regular file's
+  /// content (and the type it tells) waits for ``record(for:status:hidden:contentType:)``.
+  public func nameRecord(for path: RawPath, status: FileStatus, hidden: Bool) -> FileRecord {
+    let name = path.lastComponent.string
+    var attributes = AttributeSet(displayName: name)
+    attributes.size = status.isDirectory ? nil : status.size
+    attributes.modified = Date(timeIntervalSince1970: Double(status.modified) / 1e9)
+    attributes.created = status.created.map { Date(timeIntervalSince1970: Double($0) / 1e9) }
+    attributes.keywords = Self.tags(of: path)
+    let type =
+      status.kind == .regular
+      ? mime.type(forFileName: name).map(mime.canonical) ?? "application/octet-stream"
+      : contentType(of: path, status: status, name: name, head: nil)
+    attributes.contentType = type
+    attributes.contentTypeTree = mime.ancestors(of: type)
+    attributes.kind = mime.comment(for: type)
+    return FileRecord(
+      path: path, status: status, attributes: attributes, hidden: hidden,
+      contentPending: status.kind == .regular)
+  }
+
   /// The content type: libmagic's reading of the content, unless the name says
   /// something more specific that agrees with it (a `.md` file that libmagic calls
   /// text/plain is Markdown; a `.docx` it calls application/zip is a Word document).

@@ -8,16 +8,20 @@ public struct FileRecord: Sendable {
   public var hidden: Bool
   /// Why the content could not be read, when it could not.
   public var extractionError: String?
+  /// Whether only the name and what `lstat` tells are known yet: the
+  /// content waits for the second pass.
+  public var contentPending: Bool
 
   public init(
     path: RawPath, status: FileStatus, attributes: AttributeSet, hidden: Bool,
-    extractionError: String? = nil
+    extractionError: String? = nil, contentPending: Bool = false
   ) {
     self.path = path
     self.status = status
     self.attributes = attributes
     self.hidden = hidden
     self.extractionError = extractionError
+    self.contentPending = contentPending
   }
 }
 

@@ -34,6 +34,64 @@ struct SQLCompiler {
     return inner.count == parts.count ? "(" + inner.joined(separator: " \(op) ") + ")" : nil
   }
 
+  /// A text node as `item_text` can look for it, which knows words but not
+  /// their order: each phrase of several words becomes those words ANDed,
+  /// and `check` (nil when there is no such phrase) tells which candidates
+  /// really hold the phrases (``PhraseCheck``).
+  struct TextMatch: Equatable {
+    var match: String
+    var check: String?
+
+    /// The condition on `item_text` (aliased `table`) with its arguments.
+    func condition(table: String = "item_text") -> Statement {
+      guard let check else { return ("\(table) MATCH ?", [match]) }
+      return (
+        "\(table) MATCH ? AND limelight_phrases(\(table).name, \(table).keywords,"
+          + " \(table).path, \(table).content, ?)", [match, check]
+      )
+    }
+  }
+
+  typealias Statement = (sql: String, arguments: [any DatabaseValueConvertible])
+
+  static func textMatch(_ node: QueryNode) -> TextMatch? {
+    guard let (match, check) = textIndexParts(node) else { return nil }
+    return TextMatch(match: match, check: check.needsText ? check.encoded : nil)
+  }
+
+  /// The `item_text` expression of a node, and the check that the candidates
+  /// it finds hold its phrases.
+  private static func textIndexParts(_ node: QueryNode) -> (String, PhraseCheck)? {
+    switch node {
+    case .text(let text, let prefix, let column):
+      let words = SearchText.terms(of: SearchText.fold(text))
+      guard !words.isEmpty else { return nil }
+      let quoted = words.enumerated().map { index, word in
+        "\"" + word + "\"" + (prefix && index == words.count - 1 ? " *" : "")
+      }
+      var expression = quoted.count == 1 ? quoted[0] : "(" + quoted.joined(separator: " AND ") + ")"
+      if let column { expression = "\(column.rawValue) : \(expression)" }
+      let columnIndex = column.map { [.name, .keywords, .path, .content].firstIndex(of: $0)! }
+      return (expression, .phrase(words, prefix: prefix, column: columnIndex))
+    case .and(let parts) where !parts.isEmpty:
+      return combineTextIndex(parts, with: "AND")
+    case .or(let parts) where !parts.isEmpty:
+      return combineTextIndex(parts, with: "OR")
+    default:
+      return nil
+    }
+  }
+
+  private static func combineTextIndex(_ parts: [QueryNode], with op: String) -> (
+    String, PhraseCheck
+  )? {
+    let inner = parts.compactMap(textIndexParts)
+    guard inner.count == parts.count else { return nil }
+    let expression = "(" + inner.map(\.0).joined(separator: " \(op) ") + ")"
+    let checks = inner.map(\.1)
+    return (expression, op == "AND" ? .and(checks) : .or(checks))
+  }
+
   /// Item columns whose words the name index holds, and in which of its columns.
   static let nameIndexColumns: [String: TextColumn] = [
     "item.displayName": .name, "item.title": .keywords, "item.keywords": .keywords,
@@ -68,9 +126,11 @@ struct SQLCompiler {
 
   /// A SQL condition on `item` for any node.
   mutating func condition(_ node: QueryNode) -> String {
-    if let fts = Self.ftsExpression(node) {
-      arguments.append(fts)
-      return "item.rowid IN (SELECT rowid FROM item_text WHERE item_text MATCH ?)"
+    if Self.ftsExpression(node) != nil {
+      guard let text = Self.textMatch(node) else { return "0" }
+      let (sql, values) = text.condition()
+      arguments += values
+      return "item.rowid IN (SELECT rowid FROM item_text WHERE \(sql))"
     }
     switch node {
     case .text:

@@ -39,6 +39,7 @@ public struct SearchEngine: Sendable {
       // cheap with the prefix indexes). Asked once: the visible and the hidden
       // text passes share the answer.
       var crowdedTexts: Bool?
+      // The words alone: a phrase's candidates are enough to tell.
       func isCrowded(_ match: String) throws -> Bool {
         if let crowdedTexts { return crowdedTexts }
         let count = try Int.fetchOne(
@@ -123,7 +124,7 @@ public struct SearchEngine: Sendable {
   public func snippet(for result: SearchResult, query: QueryNode, open: String, close: String)
     -> String?
   {
-    guard let expression = SQLCompiler.ftsExpression(Self.positiveText(query) ?? .nothing) else {
+    guard let match = SQLCompiler.textMatch(Self.positiveText(query) ?? .nothing) else {
       return nil
     }
     let text = try? store.read { db in
@@ -132,7 +133,7 @@ public struct SearchEngine: Sendable {
         sql: """
           SELECT snippet(item_text, 3, ?, ?, '…', 16) FROM item_text
           WHERE item_text MATCH ? AND rowid = ?
-          """, arguments: [open, close, expression, result.rowID])
+          """, arguments: [open, close, match.match, result.rowID])
     }
     guard let text, text.contains(open) else { return nil }
     return text.split(whereSeparator: \.isNewline).joined(separator: " ")
@@ -152,7 +153,7 @@ public struct SearchEngine: Sendable {
   }
 
   /// One SQL statement and its arguments.
-  typealias Statement = (sql: String, arguments: [any DatabaseValueConvertible])
+  typealias Statement = SQLCompiler.Statement
 
   /// One step of a search: a statement that lists results in order, and, for
   /// text matches, the statement used instead when the words are in more than
@@ -219,20 +220,22 @@ public struct SearchEngine: Sendable {
       ]
     }
     let bm25 = "bm25(item_text, 10.0, 6.0, 2.0, 1.0)"
+    guard let textMatch = SQLCompiler.textMatch(text) else { return [] }
+    let (inText, textArguments) = textMatch.condition()
     guard SQLCompiler.fitsNames(text) else {
       let from =
-        "FROM item_text JOIN item ON item.rowid = item_text.rowid WHERE item_text MATCH ?\(conditions)"
+        "FROM item_text JOIN item ON item.rowid = item_text.rowid WHERE \(inText)\(conditions)"
       return [
         Pass(
           statement: (
             "SELECT \(Self.columns), \(bm25) AS score \(from) ORDER BY item.hidden,\(Self.order)",
-            [fts] + filterArguments + tail
+            textArguments + filterArguments + tail
           ),
           whenCrowded: (
-            fts,
+            textMatch.match,
             (
               "SELECT \(Self.columns), 0.0 AS score \(from) ORDER BY item.hidden, item_text.rowid DESC",
-              [fts] + filterArguments
+              textArguments + filterArguments
             )
           ))
       ]
@@ -265,19 +268,19 @@ public struct SearchEngine: Sendable {
         passes.append(Pass(statement: (sql, arguments + filterArguments + tail)))
       }
       let from =
-        "FROM item_text JOIN item ON item.rowid = item_text.rowid WHERE item_text MATCH ?"
+        "FROM item_text JOIN item ON item.rowid = item_text.rowid WHERE \(inText)"
         + " AND NOT \(inNames) AND item.hidden = \(hidden)\(conditions)"
       passes.append(
         Pass(
           statement: (
             "SELECT \(Self.columns), \(bm25) AS score \(from) ORDER BY\(Self.order)",
-            [fts, fts] + filterArguments + tail
+            textArguments + [fts] + filterArguments + tail
           ),
           whenCrowded: (
-            fts,
+            textMatch.match,
             (
               "SELECT \(Self.columns), 0.0 AS score \(from) ORDER BY item_text.rowid DESC",
-              [fts, fts] + filterArguments
+              textArguments + [fts] + filterArguments
             )
           )))
     }
@@ -288,12 +291,15 @@ public struct SearchEngine: Sendable {
   func countStatement(_ query: QueryNode) -> Statement {
     let (conditions, filterArguments) = Self.filterConditions(
       query, now: Date().timeIntervalSince1970)
-    guard let text = Self.positiveText(query), let fts = SQLCompiler.ftsExpression(text) else {
+    guard let text = Self.positiveText(query) else {
       return ("SELECT count(*) FROM item WHERE 1" + conditions, filterArguments)
+    }
+    guard let (inText, textArguments) = SQLCompiler.textMatch(text)?.condition() else {
+      return ("SELECT 0", [])
     }
     return (
       "SELECT count(*) FROM item_text JOIN item ON item.rowid = item_text.rowid"
-        + " WHERE item_text MATCH ?" + conditions, [fts] + filterArguments
+        + " WHERE \(inText)" + conditions, textArguments + filterArguments
     )
   }
 

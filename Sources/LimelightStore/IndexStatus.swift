@@ -24,8 +24,20 @@ public struct IndexStatus: Sendable, Codable {
   public var unwatchedFolders: Int
   public var watchLimitReached: Bool
   public var overflows: Int
+  /// The first pass: entries seen (and named); done when every entry is
+  /// found by name; how long it took and its rate (entries a second).
   public var crawlSeen: Int
   public var crawlDone: Bool
+  public var namesSeconds: Double?
+  public var namesRate: Double?
+  /// The second pass: files whose content waits, files read so far in this
+  /// pass and their rate (files a second), and the seconds left at that rate.
+  public var contentWaiting: Int
+  public var contentRead: Int?
+  public var contentRate: Double?
+  public var contentSecondsLeft: Double?
+  /// Both passes are done: everything the roots hold is read.
+  public var contentDone: Bool
   public var paused: Bool
   public var roots: [String]
   public var failures: Int
@@ -84,6 +96,10 @@ extension IndexStore {
       let recordedPID: Int? = try meta("status.pid")
       let current = !running || recordedPID == watcherPID
       if !current { recordedState = "starting" }
+      let crawlDone: Bool = current ? try meta("status.crawlDone") ?? false : false
+      let waiting =
+        try Int.fetchOne(db, sql: "SELECT count(*) FROM item WHERE contentPending = 1") ?? 0
+      let rate: Double? = running && waiting > 0 ? try meta("status.contentRate") : nil
       return IndexStatus(
         running: running,
         state: running ? (paused ? "paused" : recordedState) : "stopped",
@@ -100,7 +116,14 @@ extension IndexStore {
         watchLimitReached: running ? try meta("status.watchLimit") ?? false : false,
         overflows: try meta("status.overflows") ?? 0,
         crawlSeen: try meta("status.crawlSeen") ?? 0,
-        crawlDone: current ? try meta("status.crawlDone") ?? false : false,
+        crawlDone: crawlDone,
+        namesSeconds: try meta("status.namesSeconds"),
+        namesRate: try meta("status.namesRate"),
+        contentWaiting: waiting,
+        contentRead: running ? try meta("status.contentRead") : nil,
+        contentRate: rate,
+        contentSecondsLeft: rate.map { Double(waiting) / max($0, 0.001) },
+        contentDone: crawlDone && waiting == 0,
         paused: paused, roots: roots, failures: failures, recentFailures: recent,
         lastError: try meta("status.lastError"), databaseBytes: size,
         updated: (try meta("status.updated") as Double?).map { Date(timeIntervalSince1970: $0) })

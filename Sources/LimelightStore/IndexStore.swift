@@ -56,6 +56,9 @@ public final class IndexStore: Sendable {
       configuration.prepareDatabase { db in
         if !db.configuration.readonly { try db.execute(sql: "PRAGMA synchronous = NORMAL") }
         db.add(function: Self.matchFunction)
+        db.add(function: Self.phrasesFunction)
+        db.add(function: StoredText.deflateFunction)
+        db.add(function: StoredText.inflateFunction)
       }
       if readOnly && !create {
         var reading = configuration
@@ -95,6 +98,7 @@ public final class IndexStore: Sendable {
       let migrator = Schema.migrator
       if try !pool.read({ try migrator.hasCompletedMigrations($0) }) {
         try migrator.migrate(pool)
+        try compactAfterUpgrade(pool)
       }
       return IndexStore(location: location, pool: pool)
     } catch let error as DatabaseError {
@@ -126,6 +130,41 @@ public final class IndexStore: Sendable {
       return array.contains(where: matcher.matches)
     }
     return matcher.matches(value)
+  }
+
+  /// `limelight_phrases(name, keywords, path, content, check)`: whether an
+  /// item's texts hold the phrases of an encoded ``PhraseCheck``.
+  static let phrasesFunction = DatabaseFunction(
+    "limelight_phrases", argumentCount: 5, pure: true
+  ) { values in
+    guard let encoded = String.fromDatabaseValue(values[4]) else { return false }
+    let check = IndexStore.phraseChecks.withLock { cache in
+      if let known = cache[encoded] { return known }
+      let made = PhraseCheck(encoded: encoded)
+      if cache.count > 64 { cache.removeAll() }
+      cache[encoded] = made
+      return made
+    }
+    guard let check else { return false }
+    return check.matches(values.prefix(4).map { String.fromDatabaseValue($0) })
+  }
+
+  static let phraseChecks = Mutex<[String: PhraseCheck?]>([:])
+
+  /// After an upgrade that rewrote tables (`meta.compact`), gives the space
+  /// they left back to the file system: the index shrinks instead of
+  /// keeping the old tables' pages as free space.
+  static func compactAfterUpgrade(_ pool: DatabasePool) throws {
+    let wanted = try pool.read { db in
+      try Bool.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'compact'") ?? false
+    }
+    guard wanted else { return }
+    try pool.writeWithoutTransaction { db in
+      try db.execute(sql: "INSERT INTO item_text (item_text) VALUES ('optimize')")
+      try db.execute(sql: "VACUUM")
+      try db.execute(sql: "DELETE FROM meta WHERE key = 'compact'")
+      try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+    }
   }
 
   /// The matchers of the patterns being compared (one query compares one

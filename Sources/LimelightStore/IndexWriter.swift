@@ -32,7 +32,7 @@ public struct IndexWriter {
       added, Int64(bitPattern: record.status.device), Int64(bitPattern: record.status.inode),
       record.status.modified, record.status.changed, record.status.isDirectory,
       record.hidden, record.path.depth, generation, record.extractionError,
-      Self.json(attributes.extra),
+      Self.json(attributes.extra), record.contentPending,
     ]
     let rowID: Int64
     let outcome: UpsertOutcome
@@ -44,7 +44,8 @@ public struct IndexWriter {
             contentType = ?, contentTypeTree = ?, kind = ?, kindClasses = ?, keywords = ?,
             contentDescription = ?, thumbnailPath = ?, authors = ?, size = ?, created = ?,
             modified = ?, added = ?, device = ?, inode = ?, mtimeNs = ?, ctimeNs = ?, isFolder = ?,
-            hidden = ?, depth = ?, generation = ?, extractionError = ?, customAttributes = ?
+            hidden = ?, depth = ?, generation = ?, extractionError = ?, customAttributes = ?,
+            contentPending = ?
           WHERE rowid = ?
           """
       ).execute(arguments: arguments + [rowID])
@@ -56,8 +57,8 @@ public struct IndexWriter {
           INSERT INTO item (id, domain, uri, path, displayName, title, contentType,
             contentTypeTree, kind, kindClasses, keywords, contentDescription, thumbnailPath,
             authors, size, created, modified, added, device, inode, mtimeNs, ctimeNs, isFolder,
-            hidden, depth, generation, extractionError, customAttributes)
-          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            hidden, depth, generation, extractionError, customAttributes, contentPending)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
           """
       ).execute(arguments: arguments)
       rowID = db.lastInsertedRowID
@@ -119,9 +120,9 @@ public struct IndexWriter {
       Self.strings(inJSON: row["authors"])
       + Self.searchableStrings(inCustomAttributes: row["customAttributes"])
     let text = SearchText.fold(Self.keywordText(keywords + kept, title: row["title"]))
-    for table in ["item_text", "item_name"] {
-      try db.execute(
-        sql: "UPDATE \(table) SET keywords = ? WHERE rowid = ?", arguments: [text, rowID])
+    try replaceNameTexts(rowID) {
+      try db.cachedStatement(sql: "UPDATE item_name SET keywords = ? WHERE rowid = ?")
+        .execute(arguments: [text, rowID])
     }
     try TermDeletions(db: db).add(text: text)
   }
@@ -146,8 +147,8 @@ public struct IndexWriter {
         hidden(target), generation, rowID,
       ])
       let name = Self.nameText(target.lastComponent.string)
-      for table in ["item_text", "item_name"] {
-        try db.cachedStatement(sql: "UPDATE \(table) SET name = ?, path = ? WHERE rowid = ?")
+      try replaceNameTexts(rowID) {
+        try db.cachedStatement(sql: "UPDATE item_name SET name = ?, path = ? WHERE rowid = ?")
           .execute(arguments: [name, SearchText.fold(target.string), rowID])
       }
       try TermDeletions(db: db).add(text: name)
@@ -234,7 +235,8 @@ public struct IndexWriter {
     let count =
       try Int.fetchOne(
         db, sql: "SELECT count(*) FROM item WHERE domain = ?", arguments: [fileDomain]) ?? 0
-    for table in ["item_text", "item_name"] {
+    // The text index first: it reads the words it removes from the others.
+    for table in ["item_text", "item_name", "item_body"] {
       try db.execute(
         sql: "DELETE FROM \(table) WHERE rowid IN (SELECT rowid FROM item WHERE domain = ?)",
         arguments: [fileDomain])
@@ -323,29 +325,50 @@ public struct IndexWriter {
 
   // MARK: - Helpers
 
-  /// Indexes an item's words: everything in `item_text`, the name-like fields
-  /// again in `item_name`, and new name terms in the deletion index.
+  /// Indexes an item's words: the name-like fields in `item_name`, the text
+  /// stored once (deflated) in `item_body`, all of it in `item_text`, and new
+  /// name terms in the deletion index.
   func insertText(_ rowID: Int64, name: String, keywords: String, path: String, content: String)
     throws
   {
     try db.cachedStatement(
-      sql: "INSERT INTO item_text (rowid, name, keywords, path, content) VALUES (?, ?, ?, ?, ?)"
-    ).execute(arguments: [rowID, name, keywords, path, content])
-    try db.cachedStatement(
       sql: "INSERT INTO item_name (rowid, name, keywords, path) VALUES (?, ?, ?, ?)"
     ).execute(arguments: [rowID, name, keywords, path])
+    if !content.isEmpty {
+      try db.cachedStatement(sql: "INSERT INTO item_body (rowid, text) VALUES (?, ?)")
+        .execute(arguments: [rowID, StoredText.deflate(content)])
+    }
+    try db.cachedStatement(
+      sql: "INSERT INTO item_text (rowid, name, keywords, path, content) VALUES (?, ?, ?, ?, ?)"
+    ).execute(arguments: [rowID, name, keywords, path, content.isEmpty ? nil : content])
     let deletions = TermDeletions(db: db)
     try deletions.add(text: name)
     try deletions.add(text: keywords)
   }
 
+  /// Removes an item's words. The text index goes first: it reads the words
+  /// to remove from `item_name` and `item_body`.
   func deleteText(_ rowID: Int64) throws {
+    for table in ["item_text", "item_name", "item_body"] {
+      try db.cachedStatement(sql: "DELETE FROM \(table) WHERE rowid = ?").execute(arguments: [
+        rowID
+      ])
+    }
+  }
+
+  /// Changes an item's name-like texts in `item_name` (`change`), keeping its
+  /// stored text, and indexes its words again.
+  func replaceNameTexts(_ rowID: Int64, change: () throws -> Void) throws {
     try db.cachedStatement(sql: "DELETE FROM item_text WHERE rowid = ?").execute(arguments: [
       rowID
     ])
-    try db.cachedStatement(sql: "DELETE FROM item_name WHERE rowid = ?").execute(arguments: [
-      rowID
-    ])
+    try change()
+    try db.cachedStatement(
+      sql: """
+        INSERT INTO item_text (rowid, name, keywords, path, content)
+          SELECT rowid, name, keywords, path, content FROM item_text_source WHERE rowid = ?
+        """
+    ).execute(arguments: [rowID])
   }
 
   /// Blob bounds that select everything strictly below a folder: "/" is 0x2F and

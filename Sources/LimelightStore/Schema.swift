@@ -7,7 +7,13 @@ import GRDB
 ///   recognise moves.
 /// - `item_text`: the FTS5 index over name, keywords, path and content, keyed by
 ///   `item.rowid`. Its name column also carries the name split at case and digit
-///   changes, so later fuzzy matching has words to work on.
+///   changes, so later fuzzy matching has words to work on. It keeps no copy of
+///   what it indexes (external content: `item_text_source`) and records which
+///   columns hold a word, not where (`detail=column`): phrases are checked on
+///   the text itself (`limelight_phrases`).
+/// - `item_body`: an item's extracted text, deflated, stored once.
+/// - `item_text_source`: what `item_text` indexes, read back from `item_name`
+///   and `item_body`.
 /// - `meta`: the index generation and the watcher's status.
 /// - `request`: durable requests (reindex, pause, erase); `doneGeneration` is set in
 ///   the transaction that carries one out.
@@ -170,6 +176,46 @@ enum Schema {
           ) WITHOUT ROWID;
           """)
     }
+    // A smaller index: the text was kept twice (in the item's full-text row
+    // and again in each of four prefix indexes, with every word's positions).
+    // Now it is stored once, deflated; the full-text index reads it from
+    // there and records only which columns hold a word. Files read by name
+    // alone in the first pass wait for their content in the second
+    // (`contentPending`), newest first.
+    migrator.registerMigration("v6-small-text") { db in
+      try db.execute(
+        sql: """
+          CREATE TABLE item_body (rowid INTEGER PRIMARY KEY, text BLOB NOT NULL);
+          INSERT INTO item_body (rowid, text)
+            SELECT rowid, limelight_deflate(content) FROM item_text WHERE content != '';
+          CREATE VIEW item_text_source AS
+            SELECT n.rowid AS rowid, n.name AS name, n.keywords AS keywords, n.path AS path,
+              limelight_inflate(b.text) AS content
+            FROM item_name n LEFT JOIN item_body b ON b.rowid = n.rowid;
+          DROP TABLE item_vocab;
+          DROP TABLE item_text;
+          CREATE VIRTUAL TABLE item_text USING fts5(
+            name, keywords, path, content,
+            content = 'item_text_source', content_rowid = 'rowid',
+            tokenize = 'unicode61 remove_diacritics 2',
+            detail = column,
+            prefix = '\(textPrefixes)'
+          );
+          INSERT INTO item_text (rowid, name, keywords, path, content)
+            SELECT rowid, name, keywords, path, content FROM item_text_source;
+          CREATE VIRTUAL TABLE item_vocab USING fts5vocab(item_text, 'row');
+          ALTER TABLE item ADD COLUMN contentPending INTEGER NOT NULL DEFAULT 0;
+          CREATE INDEX item_content_pending ON item(modified) WHERE contentPending = 1;
+          INSERT OR REPLACE INTO meta (key, value) VALUES ('compact', 1);
+          """)
+    }
     return migrator
   }
+
+  // FTS5's 'rebuild' cannot read a view over another FTS5 table ("SQL logic
+  // error"): the text index is filled, and refilled, by INSERT … SELECT.
+
+  /// The prefix lengths `item_text` indexes: without positions they cost
+  /// little, and a prefix of up to four letters is then one list to read.
+  static let textPrefixes = "2 3 4"
 }

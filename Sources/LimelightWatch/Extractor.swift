@@ -9,6 +9,10 @@ struct ImportJob: Sendable {
   var path: RawPath
   var status: FileStatus
   var hidden: Bool
+  /// The first pass: the name and `lstat` only, the content later.
+  var nameOnly = false
+  /// The second pass: read at the lowest CPU and I/O priority.
+  var background = false
 }
 
 /// Runs importers on several files at once, one importer (and so one libmagic
@@ -31,14 +35,37 @@ final class Extractor: @unchecked Sendable {
     if jobs.isEmpty { return [] }
     let results = ResultSlots(count: jobs.count)
     let workers = min(importers.count, jobs.count)
-    DispatchQueue.concurrentPerform(iterations: workers) { worker in
-      // Indexing yields to searches, which the query service runs at normal priority.
-      limelight_lower_thread_priority(Watcher.indexingNice)
-      let importer = importers[worker]
+    let background = jobs.allSatisfy(\.background)
+    let work = { @Sendable (worker: Int) in
+      let importer = self.importers[worker]
       while let index = results.claim() {
         let job = jobs[index]
         results.store(
-          importer.record(for: job.path, status: job.status, hidden: job.hidden), at: index)
+          job.nameOnly
+            ? importer.nameRecord(for: job.path, status: job.status, hidden: job.hidden)
+            : importer.record(for: job.path, status: job.status, hidden: job.hidden), at: index)
+      }
+    }
+    if background {
+      // Threads of their own: a thread's priority, once lowered, stays so,
+      // and the shared pool also reads the user's changes as they come.
+      let group = DispatchGroup()
+      for worker in 0..<workers {
+        group.enter()
+        let thread = Thread {
+          limelight_lower_thread_priority(Watcher.backgroundNice)
+          limelight_idle_io_priority()
+          work(worker)
+          group.leave()
+        }
+        thread.start()
+      }
+      group.wait()
+    } else {
+      DispatchQueue.concurrentPerform(iterations: workers) { worker in
+        // Indexing yields to searches, which the query service runs at normal priority.
+        limelight_lower_thread_priority(Watcher.indexingNice)
+        work(worker)
       }
     }
     return results.values()

@@ -35,6 +35,8 @@ public final class Watcher {
   let extensions: ExtensionHost
   /// Thumbnails other programs write into the shared cache (while watching).
   var thumbnailWatch: ThumbnailWatch?
+  /// The second pass: the content of files first indexed by name.
+  let contentPass: ContentPass
   var watchPaths: [Int32: RawPath] = [:]
   var watchOf: [RawPath: Int32] = [:]
   /// Folders holding a `.noindex` marker: watched only to see the marker go.
@@ -102,6 +104,7 @@ public final class Watcher {
     self.logger = logger
     self.watching = watching
     self.extensions = ExtensionHost(store: store, location: store.location, logger: logger)
+    self.contentPass = ContentPass(store: store)
     self.applications =
       configuration.indexApplications
       ? ApplicationWatch(
@@ -133,6 +136,9 @@ public final class Watcher {
   /// (the query service's threads keep the process's priority) and the
   /// user's programs come first.
   static let indexingNice: Int32 = 10
+  /// The nice value of the second pass (with the idle I/O class): it reads
+  /// only when nothing else wants the machine.
+  static let backgroundNice: Int32 = 19
 
   public func run() throws {
     StopSignal.install()
@@ -176,6 +182,9 @@ public final class Watcher {
     }
     processRequests()
     if !paused || !watching { initialCrawl() }
+    if !watching {
+      while contentPass.mayHaveWork && !StopSignal.isRequested { readContentSlice() }
+    }
     if watching && !StopSignal.isRequested { eventLoop() }
     if !watching && !StopSignal.isRequested { extensions.runPendingOnce() }
     extensions.stop()
@@ -199,12 +208,50 @@ public final class Watcher {
     thumbnails?.offerIndexedFiles()
     // The crawl's transient maps are gone: give their memory back to the system.
     _ = malloc_trim(0)
+    let seconds = monotonicNow() - started
+    namesPass = (seconds, Double(crawlSeen) / max(seconds, 0.001))
+    statusChanged = true
     logger.info(
-      "crawl done",
+      "names pass done: every entry is found by name; content follows",
       metadata: [
-        "entries": "\(crawlSeen)", "seconds": "\(String(format: "%.1f", monotonicNow() - started))",
-        "watches": "\(watchPaths.count)",
+        "entries": "\(crawlSeen)", "seconds": "\(String(format: "%.1f", seconds))",
+        "rate": "\(Int(namesPass!.rate))/s", "watches": "\(watchPaths.count)",
       ])
+  }
+
+  /// How long the first pass took and its rate (entries a second).
+  var namesPass: (seconds: Double, rate: Double)?
+
+  /// Reads the content of the next slice of files the first pass indexed by
+  /// name, at the lowest priority; logs the pass's figures when none is left.
+  func readContentSlice() {
+    let now = monotonicNow()
+    let paths = contentPass.nextSlice(now: now)
+    if paths.isEmpty {
+      if !contentPass.mayHaveWork, let started = contentPass.started {
+        let seconds = now - started
+        logger.info(
+          "content pass done",
+          metadata: [
+            "files": "\(contentPass.read)", "seconds": "\(String(format: "%.1f", seconds))",
+            "rate": "\(Int(Double(contentPass.read) / max(seconds, 0.001)))/s",
+          ])
+        contentPass.finish()
+        statusChanged = true
+        flush()
+      }
+      return
+    }
+    for path in paths {
+      if let status = FileSystem.status(path) {
+        batch.append(
+          .importFile(
+            ImportJob(path: path, status: status, hidden: isHidden(path), background: true)))
+      } else {
+        batch.append(.remove(path))
+      }
+    }
+    flush()
   }
 
   func eventLoop() {
@@ -246,6 +293,9 @@ public final class Watcher {
       processDue()
       processRescans()
       flush()
+      if crawlDone && due.isEmpty && rescanQueue.isEmpty && contentPass.isDue(now: monotonicNow()) {
+        readContentSlice()
+      }
     }
   }
 
@@ -260,6 +310,7 @@ public final class Watcher {
       next = min(next, nextUnwatchedRescan)
     }
     if !rescanQueue.isEmpty { return 0 }
+    if crawlDone, let content = contentPass.nextDue { next = min(next, content) }
     guard next.isFinite else { return -1 }
     return Int32(max(0, min(3_600_000, ((next - monotonicNow()) * 1000).rounded(.up))))
   }
@@ -473,13 +524,18 @@ public final class Watcher {
     }
     var byIdentity: [FileKey: RawPath]?
     var seen: Set<RawPath> = []
+    // Names first: what a crawl finds is searchable by name at once, its
+    // content follows in the second pass. A forced reindex reads at once.
+    func job(_ path: RawPath, _ status: FileStatus) -> ImportJob {
+      ImportJob(path: path, status: status, hidden: isHidden(path), nameOnly: !force)
+    }
 
     func visit(_ path: RawPath, _ status: FileStatus) {
       seen.insert(path)
       crawlSeen += 1
       if let old = stored[path] {
         if force || old.contentDiffers(from: status) {
-          batch.append(.importFile(ImportJob(path: path, status: status, hidden: isHidden(path))))
+          batch.append(.importFile(job(path, status)))
         } else if old.metadataDiffers(from: status) {
           batch.append(.metadata(path, status))
         }
@@ -507,7 +563,7 @@ public final class Watcher {
         visit(path, status)
         return
       }
-      batch.append(.importFile(ImportJob(path: path, status: status, hidden: isHidden(path))))
+      batch.append(.importFile(job(path, status)))
     }
 
     visit(top, topStatus)
@@ -759,6 +815,7 @@ public final class Watcher {
       return nil
     }
     let records = extractor.extract(jobs)
+    if records.contains(where: \.contentPending) { contentPass.noteNamesWritten() }
     var nextRecord = 0
     let hidden = { [self] (path: RawPath) in isHidden(path) }
     // Thumbnails follow their files: moved along, removed when they are gone.
@@ -804,7 +861,7 @@ public final class Watcher {
         try writeStatus(writer)
       }
       statusChanged = false
-      thumbnails?.offer(records)
+      thumbnails?.offer(records.filter { !$0.contentPending })
       thumbnails?.offerMoves(movedThumbnails)
       thumbnails?.offerRemovals(removedThumbnails)
     } catch {
@@ -821,6 +878,10 @@ public final class Watcher {
     try writer.setMeta("status.overflows", overflows)
     try writer.setMeta("status.crawlSeen", crawlSeen)
     try writer.setMeta("status.crawlDone", crawlDone)
+    try writer.setMeta("status.namesSeconds", namesPass?.seconds)
+    try writer.setMeta("status.namesRate", namesPass?.rate)
+    try writer.setMeta("status.contentRead", contentPass.started == nil ? nil : contentPass.read)
+    try writer.setMeta("status.contentRate", contentPass.rate(now: monotonicNow()))
     try writer.setMeta("status.lastError", lastError)
     try writer.setMeta("status.updated", Date().timeIntervalSince1970)
   }

@@ -144,9 +144,9 @@ final class Instance: @unchecked Sendable {
     process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
     try process.run()
     watcher = process
-    try waitFor("the first crawl") {
+    try waitFor("the first crawl, both passes") {
       let status = try self.run("limelight", ["status", "--json"])
-      return status.stdout.contains("\"crawlDone\":true")
+      return status.stdout.contains("\"contentDone\":true")
         && status.stdout.contains("\"running\":true")
     }
   }

@@ -37,7 +37,15 @@ import Testing
     let prefixes = try store.read { db in
       try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'item_text'")
     }
-    #expect(prefixes?.contains("'2 3 4 5'") == true)
+    #expect(prefixes?.contains("'\(Schema.textPrefixes)'") == true)
+    #expect(prefixes?.contains("detail = column") == true)
+    // The text is kept once, deflated, and phrases are still found in it.
+    let phrase = try SearchEngine(store: store).search(
+      .text("constellations overhead", prefix: false, column: nil))
+    #expect(phrase.map(\.displayName) == ["notes.txt"])
+    let reversed = try SearchEngine(store: store).search(
+      .text("overhead constellations", prefix: false, column: nil))
+    #expect(reversed.isEmpty)
     #expect(try store.read { try Schema.migrator.hasCompletedMigrations($0) })
   }
 }

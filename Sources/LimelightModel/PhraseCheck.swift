@@ -1,0 +1,112 @@
+/// Whether an item's texts hold a query's phrases in order.
+///
+/// The text index records which columns hold a word but not where (it is a
+/// fraction of the size that way), so it can only tell that a phrase's words
+/// are all there. A query with a phrase of several words ("exact phrase",
+/// `file.txt`, a run of Chinese characters) finds candidates by those words
+/// and then checks each candidate's text here. The expression travels as a
+/// string (see ``encoded``) bound into the SQL, so one prepared statement
+/// serves every query of the same shape.
+public indirect enum PhraseCheck: Equatable, Sendable {
+  /// Words in a row; `prefix`: the last may begin a longer word; `column`:
+  /// the index of the text it must be in (nil: any).
+  case phrase([String], prefix: Bool, column: Int?)
+  case and([PhraseCheck])
+  case or([PhraseCheck])
+
+  /// Whether the index's words alone cannot decide: some phrase has several words.
+  public var needsText: Bool {
+    switch self {
+    case .phrase(let words, _, _): return words.count > 1
+    case .and(let parts), .or(let parts): return parts.contains(where: \.needsText)
+    }
+  }
+
+  /// Whether `texts` (name, keywords, path, content, as stored) satisfy it.
+  public func matches(_ texts: [String?]) -> Bool {
+    var cache: [Int: [Substring]] = [:]
+    return matches(texts, cache: &cache)
+  }
+
+  private func matches(_ texts: [String?], cache: inout [Int: [Substring]]) -> Bool {
+    switch self {
+    case .and(let parts): return parts.allSatisfy { $0.matches(texts, cache: &cache) }
+    case .or(let parts): return parts.contains { $0.matches(texts, cache: &cache) }
+    case .phrase(let words, let prefix, let column):
+      let columns = column.map { [$0] } ?? Array(texts.indices)
+      return columns.contains { index in
+        guard index < texts.count else { return false }
+        if cache[index] == nil { cache[index] = Self.words(of: texts[index] ?? "") }
+        return Self.contains(cache[index]!, words, prefix: prefix)
+      }
+    }
+  }
+
+  /// The words of a stored text as the tokenizer splits them, folded the way
+  /// queries fold theirs.
+  static func words(of text: String) -> [Substring] {
+    let folded = SearchText.caseAndAccentFolded(text)
+    return folded.split { !$0.isLetter && !$0.isNumber }
+  }
+
+  static func contains(_ haystack: [Substring], _ words: [String], prefix: Bool) -> Bool {
+    guard !words.isEmpty, haystack.count >= words.count else { return words.isEmpty }
+    let last = words.count - 1
+    outer: for start in 0...(haystack.count - words.count) {
+      for (offset, word) in words.enumerated() {
+        let candidate = haystack[start + offset]
+        let same = offset == last && prefix ? candidate.hasPrefix(word) : candidate == word
+        if !same { continue outer }
+      }
+      return true
+    }
+    return false
+  }
+
+  /// A compact form that ``init(encoded:)`` reads back: `&` and `|` groups in
+  /// parentheses; a phrase as `"` words separated by U+001F, a `*` when the
+  /// last word is a prefix, and the column's index after `@`.
+  public var encoded: String {
+    switch self {
+    case .and(let parts): return "&(" + parts.map(\.encoded).joined(separator: "\u{1E}") + ")"
+    case .or(let parts): return "|(" + parts.map(\.encoded).joined(separator: "\u{1E}") + ")"
+    case .phrase(let words, let prefix, let column):
+      return "\"" + words.joined(separator: "\u{1F}") + (prefix ? "*" : "")
+        + (column.map { "@\($0)" } ?? "") + "\u{1D}"
+    }
+  }
+
+  public init?(encoded text: String) {
+    var scalars = Substring(text)
+    guard let check = Self.parse(&scalars), scalars.isEmpty else { return nil }
+    self = check
+  }
+
+  private static func parse(_ text: inout Substring) -> PhraseCheck? {
+    if text.hasPrefix("&(") || text.hasPrefix("|(") {
+      let isAnd = text.first == "&"
+      text = text.dropFirst(2)
+      var parts: [PhraseCheck] = []
+      while !text.hasPrefix(")") {
+        guard let part = parse(&text) else { return nil }
+        parts.append(part)
+        if text.hasPrefix("\u{1E}") { text = text.dropFirst() }
+      }
+      text = text.dropFirst()
+      return isAnd ? .and(parts) : .or(parts)
+    }
+    guard text.hasPrefix("\""), let end = text.firstIndex(of: "\u{1D}") else { return nil }
+    var body = text[text.index(after: text.startIndex)..<end]
+    text = text[text.index(after: end)...]
+    var column: Int?
+    if let at = body.lastIndex(of: "@") {
+      column = Int(body[body.index(after: at)...])
+      body = body[..<at]
+    }
+    let prefix = body.hasSuffix("*")
+    if prefix { body = body.dropLast() }
+    return .phrase(
+      body.split(separator: "\u{1F}", omittingEmptySubsequences: true).map(String.init),
+      prefix: prefix, column: column)
+  }
+}

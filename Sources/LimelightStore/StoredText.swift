@@ -1,0 +1,65 @@
+import CInflate
+import Foundation
+import GRDB
+
+/// An item's extracted text as the index keeps it: once, deflated (text
+/// compresses about fourfold), in `item_body`. The full-text index reads it
+/// back through `limelight_inflate` when it needs the words (snippets, phrase
+/// checks, removing an item's words).
+enum StoredText {
+  /// The deflated bytes of `text` (zlib format).
+  static func deflate(_ text: String) -> Data {
+    var input = Array(text.utf8)
+    var length = compressBound(uLong(input.count))
+    var output = [UInt8](repeating: 0, count: Int(length))
+    let status = input.withUnsafeMutableBufferPointer { source in
+      compress2(&output, &length, source.baseAddress, uLong(source.count), 6)
+    }
+    // compress2 fails only for want of room, which compressBound rules out.
+    precondition(status == Z_OK, "zlib compress2 failed: \(status)")
+    return Data(output.prefix(Int(length)))
+  }
+
+  /// The text of deflated bytes; nil when they are not zlib data.
+  static func inflate(_ data: Data) -> String? {
+    var stream = z_stream()
+    guard inflateInit_(&stream, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+      return nil
+    }
+    defer { inflateEnd(&stream) }
+    var result = [UInt8]()
+    result.reserveCapacity(data.count * 4)
+    var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+    var input = Array(data)
+    return input.withUnsafeMutableBufferPointer { source -> String? in
+      stream.next_in = source.baseAddress
+      stream.avail_in = uInt(source.count)
+      while true {
+        let status = chunk.withUnsafeMutableBufferPointer { out -> Int32 in
+          stream.next_out = out.baseAddress
+          stream.avail_out = uInt(out.count)
+          return CInflate.inflate(&stream, Z_NO_FLUSH)
+        }
+        result.append(contentsOf: chunk.prefix(chunk.count - Int(stream.avail_out)))
+        if status == Z_STREAM_END { return String(decoding: result, as: UTF8.self) }
+        if status != Z_OK { return nil }
+      }
+    }
+  }
+
+  /// `limelight_deflate(text)`: the stored form of a text (NULL for NULL or '').
+  static let deflateFunction = DatabaseFunction("limelight_deflate", argumentCount: 1, pure: true) {
+    values in
+    guard let text = String.fromDatabaseValue(values[0]), !text.isEmpty else { return nil }
+    return deflate(text)
+  }
+
+  /// `limelight_inflate(blob)`: the text of a stored form (NULL for NULL).
+  /// Damaged bytes read as NULL: the item then has no text, which is better
+  /// than a query that fails.
+  static let inflateFunction = DatabaseFunction("limelight_inflate", argumentCount: 1, pure: true) {
+    values in
+    guard let data = Data.fromDatabaseValue(values[0]) else { return nil }
+    return inflate(data)
+  }
+}
