@@ -226,13 +226,19 @@ public struct ExclusionRules: Sendable {
     if alwaysExcluded.contains(where: { path.isInside($0) }) { return true }
     let name = path.lastComponent
     if !indexHidden && name.isHiddenName { return true }
-    let relative = path.relative(to: root).string
     let nameString = name.string
+    // The name is judged against every pattern (most have no slash); the
+    // trailing components only against those with one, and made only then:
+    // this runs for every entry a crawl meets.
+    var components: [Substring]?
     for pattern in patterns {
       if pattern.contains("/") {
+        if components == nil {
+          components = path.relative(to: root).string.split(
+            separator: "/", omittingEmptySubsequences: true)
+        }
         let depth = pattern.split(separator: "/").count
-        let tail = relative.split(separator: "/", omittingEmptySubsequences: true).suffix(depth)
-          .joined(separator: "/")
+        let tail = components!.suffix(depth).joined(separator: "/")
         if fnmatch(pattern, tail, FNM_PATHNAME | FNM_PERIOD) == 0 { return true }
       } else if fnmatch(pattern, nameString, 0) == 0 {
         return true

@@ -11,6 +11,8 @@ public struct FileRecord: Sendable {
   /// Whether only the name and what `lstat` tells are known yet: the
   /// content waits for the second pass.
   public var contentPending: Bool
+  /// The words to index, when made already (by the thread that read the file).
+  public var indexedText: IndexedText?
 
   public init(
     path: RawPath, status: FileStatus, attributes: AttributeSet, hidden: Bool,

@@ -6,9 +6,12 @@ public enum NameWords {
   public static func searchableName(_ name: String) -> String {
     let split = humps(name)
     var text = split == name ? name : name + " " + split
-    if let initials = initials(name) { text += " " + initials }
-    if let letters = initials(name, skippingNumbers: true), letters != initials(name) {
-      text += " " + letters
+    let words = stemWords(name)
+    if let all = initials(of: words, skippingNumbers: false) {
+      text += " " + all
+      if let letters = initials(of: words, skippingNumbers: true), letters != all {
+        text += " " + letters
+      }
     }
     return text
   }
@@ -19,20 +22,55 @@ public enum NameWords {
   /// With `skippingNumbers`, words that are numbers are left out
   /// ("e2fsck.conf" → "efc" as well as "e2fc").
   public static func initials(_ name: String, skippingNumbers: Bool = false) -> String? {
+    initials(of: stemWords(name), skippingNumbers: skippingNumbers)
+  }
+
+  /// The words of a name without its extension, split at punctuation and humps.
+  static func stemWords(_ name: String) -> [Substring] {
     var stem = Substring(name)
     if let dot = stem.lastIndex(of: "."), dot != stem.startIndex,
       stem.distance(from: dot, to: stem.endIndex) <= 6
     {
       stem = stem[..<dot]
     }
-    let words = humps(String(stem)).split { !$0.isLetter && !$0.isNumber }
-      .filter { !skippingNumbers || !$0.allSatisfy(\.isNumber) }
-    guard words.count >= 2 else { return nil }
-    return String(words.compactMap(\.first)).lowercased()
+    return humps(String(stem)).split { !$0.isLetter && !$0.isNumber }
+  }
+
+  static func initials(of words: [Substring], skippingNumbers: Bool) -> String? {
+    let kept = skippingNumbers ? words.filter { !$0.allSatisfy(\.isNumber) } : words
+    guard kept.count >= 2 else { return nil }
+    return String(kept.compactMap(\.first)).lowercased()
   }
 
   /// `name` with a space inserted at each lower-to-upper or letter–digit change.
   public static func humps(_ name: String) -> String {
+    if name.utf8.allSatisfy({ $0 < 0x80 }) { return asciiHumps(name) }
+    return unicodeHumps(name)
+  }
+
+  /// ``humps(_:)`` of an ASCII name, byte by byte: a crawl splits every name.
+  static func asciiHumps(_ name: String) -> String {
+    func isLower(_ b: UInt8) -> Bool { b >= 0x61 && b <= 0x7A }
+    func isUpper(_ b: UInt8) -> Bool { b >= 0x41 && b <= 0x5A }
+    func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
+    var out: [UInt8] = []
+    out.reserveCapacity(name.utf8.count + 8)
+    var previous: UInt8?
+    for byte in name.utf8 {
+      if let p = previous {
+        let lowerToUpper = isLower(p) && isUpper(byte)
+        let pLetter = isLower(p) || isUpper(p)
+        let letter = isLower(byte) || isUpper(byte)
+        let digitChange = (isDigit(p) && letter) || (pLetter && isDigit(byte))
+        if lowerToUpper || digitChange { out.append(0x20) }
+      }
+      out.append(byte)
+      previous = byte
+    }
+    return String(decoding: out, as: UTF8.self)
+  }
+
+  static func unicodeHumps(_ name: String) -> String {
     var out = ""
     var previous: Character?
     for ch in name {

@@ -65,17 +65,12 @@ extension IndexWriter {
       rowID = db.lastInsertedRowID
       outcome = .inserted
     }
+    let text = IndexedText(
+      attributes, path: nil,
+      content: [attributes.contentDescription, attributes.textContent].compactMap { $0 }.joined(
+        separator: "\n"))
     try insertText(
-      rowID, name: Self.nameText(attributes.displayName),
-      keywords: SearchText.fold(
-        Self.keywordText(
-          attributes.keywords + attributes.authors
-            + attributes.extra.keys.sorted().compactMap { attributes.extra[$0]?.searchableText },
-          title: attributes.title)),
-      path: "",
-      content: Self.contentText(
-        [attributes.contentDescription, attributes.textContent].compactMap { $0 }.joined(
-          separator: "\n")))
+      rowID, name: text.name, keywords: text.keywords, path: text.path, content: text.content)
     return outcome
   }
 

@@ -16,7 +16,8 @@ public struct IndexWriter {
   public func upsert(_ record: FileRecord) throws -> UpsertOutcome {
     let pathData = Data(record.path.bytes)
     let existing = try Row.fetchOne(
-      db, sql: "SELECT rowid, id, added FROM item WHERE path = ?", arguments: [pathData])
+      db.cachedStatement(sql: "SELECT rowid, id, added FROM item WHERE path = ?"),
+      arguments: [pathData])
     let attributes = record.attributes
     let now = Date().timeIntervalSince1970
     let id: String = existing?["id"] ?? Self.newFileID()
@@ -64,15 +65,9 @@ public struct IndexWriter {
       rowID = db.lastInsertedRowID
       outcome = .inserted
     }
+    let text = record.indexedText ?? IndexedText(attributes, path: record.path)
     try insertText(
-      rowID, name: Self.nameText(attributes.displayName),
-      keywords: SearchText.fold(
-        Self.keywordText(
-          attributes.keywords + attributes.authors
-            + attributes.extra.keys.sorted().compactMap { attributes.extra[$0]?.searchableText },
-          title: attributes.title)),
-      path: SearchText.fold(record.path.string),
-      content: Self.contentText(attributes.textContent ?? ""))
+      rowID, name: text.name, keywords: text.keywords, path: text.path, content: text.content)
     try clearFailure(record.path)
     return outcome
   }
@@ -119,9 +114,9 @@ public struct IndexWriter {
     let kept =
       Self.strings(inJSON: row["authors"])
       + Self.searchableStrings(inCustomAttributes: row["customAttributes"])
-    let text = SearchText.fold(Self.keywordText(keywords + kept, title: row["title"]))
+    let text = SearchText.fold(IndexedText.keywords(keywords + kept, title: row["title"]))
     try replaceNameTexts(rowID) {
-      try db.cachedStatement(sql: "UPDATE item_name SET keywords = ? WHERE rowid = ?")
+      try db.cachedStatement(sql: "UPDATE item_words SET keywords = ? WHERE rowid = ?")
         .execute(arguments: [text, rowID])
     }
     try TermDeletions(db: db).add(text: text)
@@ -146,9 +141,9 @@ public struct IndexWriter {
         Data(target.bytes), FileURI.uri(for: target), target.lastComponent.string, target.depth,
         hidden(target), generation, rowID,
       ])
-      let name = Self.nameText(target.lastComponent.string)
+      let name = IndexedText.name(target.lastComponent.string)
       try replaceNameTexts(rowID) {
-        try db.cachedStatement(sql: "UPDATE item_name SET name = ?, path = ? WHERE rowid = ?")
+        try db.cachedStatement(sql: "UPDATE item_words SET name = ?, path = ? WHERE rowid = ?")
           .execute(arguments: [name, SearchText.fold(target.string), rowID])
       }
       try TermDeletions(db: db).add(text: name)
@@ -235,8 +230,8 @@ public struct IndexWriter {
     let count =
       try Int.fetchOne(
         db, sql: "SELECT count(*) FROM item WHERE domain = ?", arguments: [fileDomain]) ?? 0
-    // The text index first: it reads the words it removes from the others.
-    for table in ["item_text", "item_name", "item_body"] {
+    // The full-text indexes first: they read the words they remove there.
+    for table in ["item_text", "item_name", "item_words"] {
       try db.execute(
         sql: "DELETE FROM \(table) WHERE rowid IN (SELECT rowid FROM item WHERE domain = ?)",
         arguments: [fileDomain])
@@ -325,19 +320,20 @@ public struct IndexWriter {
 
   // MARK: - Helpers
 
-  /// Indexes an item's words: the name-like fields in `item_name`, the text
-  /// stored once (deflated) in `item_body`, all of it in `item_text`, and new
-  /// name terms in the deletion index.
+  /// Indexes an item's words: stored once in `item_words` (the text
+  /// deflated), the name-like fields in `item_name`, all of them in
+  /// `item_text`, and new name terms in the deletion index.
   func insertText(_ rowID: Int64, name: String, keywords: String, path: String, content: String)
     throws
   {
     try db.cachedStatement(
+      sql: "INSERT INTO item_words (rowid, name, keywords, path, text) VALUES (?, ?, ?, ?, ?)"
+    ).execute(arguments: [
+      rowID, name, keywords, path, content.isEmpty ? nil : StoredText.deflate(content),
+    ])
+    try db.cachedStatement(
       sql: "INSERT INTO item_name (rowid, name, keywords, path) VALUES (?, ?, ?, ?)"
     ).execute(arguments: [rowID, name, keywords, path])
-    if !content.isEmpty {
-      try db.cachedStatement(sql: "INSERT INTO item_body (rowid, text) VALUES (?, ?)")
-        .execute(arguments: [rowID, StoredText.deflate(content)])
-    }
     try db.cachedStatement(
       sql: "INSERT INTO item_text (rowid, name, keywords, path, content) VALUES (?, ?, ?, ?, ?)"
     ).execute(arguments: [rowID, name, keywords, path, content.isEmpty ? nil : content])
@@ -346,23 +342,31 @@ public struct IndexWriter {
     try deletions.add(text: keywords)
   }
 
-  /// Removes an item's words. The text index goes first: it reads the words
-  /// to remove from `item_name` and `item_body`.
+  /// Removes an item's words. The full-text indexes go first: they read the
+  /// words to remove from `item_words`.
   func deleteText(_ rowID: Int64) throws {
-    for table in ["item_text", "item_name", "item_body"] {
+    for table in ["item_text", "item_name", "item_words"] {
       try db.cachedStatement(sql: "DELETE FROM \(table) WHERE rowid = ?").execute(arguments: [
         rowID
       ])
     }
   }
 
-  /// Changes an item's name-like texts in `item_name` (`change`), keeping its
-  /// stored text, and indexes its words again.
+  /// Changes an item's name-like texts in `item_words` (`change`), keeping
+  /// its stored text, and indexes its words again.
   func replaceNameTexts(_ rowID: Int64, change: () throws -> Void) throws {
-    try db.cachedStatement(sql: "DELETE FROM item_text WHERE rowid = ?").execute(arguments: [
-      rowID
-    ])
+    for table in ["item_text", "item_name"] {
+      try db.cachedStatement(sql: "DELETE FROM \(table) WHERE rowid = ?").execute(arguments: [
+        rowID
+      ])
+    }
     try change()
+    try db.cachedStatement(
+      sql: """
+        INSERT INTO item_name (rowid, name, keywords, path)
+          SELECT rowid, name, keywords, path FROM item_words WHERE rowid = ?
+        """
+    ).execute(arguments: [rowID])
     try db.cachedStatement(
       sql: """
         INSERT INTO item_text (rowid, name, keywords, path, content)
@@ -429,23 +433,6 @@ public struct IndexWriter {
     return text
   }
 
-  /// What the name column holds: the name, its word parts and initials, and the
-  /// Latin reading of its Chinese or Japanese characters.
-  static func nameText(_ name: String) -> String {
-    let text = SearchText.fold(NameWords.searchableName(name))
-    return SearchText.romanized(name, fromEverySyllable: true).map { text + " " + $0 } ?? text
-  }
-
-  /// What the content column holds: the text, and the Latin reading of its
-  /// first Chinese or Japanese passages.
-  static func contentText(_ content: String) -> String {
-    let text = SearchText.fold(content)
-    return SearchText.romanized(content).map { text + "\n" + $0 } ?? text
-  }
-
-  static func keywordText(_ keywords: [String], title: String?) -> String {
-    ([title].compactMap { $0 } + keywords).joined(separator: " \u{1F} ")
-  }
 }
 
 extension IndexStore {

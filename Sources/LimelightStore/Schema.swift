@@ -11,16 +11,18 @@ import GRDB
 ///   what it indexes (external content: `item_text_source`) and records which
 ///   columns hold a word, not where (`detail=column`): phrases are checked on
 ///   the text itself (`limelight_phrases`).
-/// - `item_body`: an item's extracted text, deflated, stored once.
-/// - `item_text_source`: what `item_text` indexes, read back from `item_name`
-///   and `item_body`.
+/// - `item_words`: what both full-text indexes index, stored once: the name
+///   (with its word parts, initials and reading), keywords, path, and the
+///   extracted text, deflated.
+/// - `item_text_source`: `item_words` with the text inflated, as `item_text`
+///   reads it.
 /// - `meta`: the index generation and the watcher's status.
 /// - `request`: durable requests (reindex, pause, erase); `doneGeneration` is set in
 ///   the transaction that carries one out.
 /// - `removal`: which items went away at which generation, for `--live` followers.
 /// - `failure`: files or folders that could not be read, and why.
 /// - `item_vocab`: the terms of `item_text` with their document counts (fts5vocab).
-/// - `item_name`: name, keywords and path again, without the text: a small index
+/// - `item_name`: name, keywords and path, without the text: a small index
 ///   that answers "did it match the name?" and ranks name matches cheaply.
 /// - `item_name_vocab`: the terms of `item_name` with their document counts.
 /// - `client_state`: the opaque state an application stored with the end of a
@@ -177,23 +179,40 @@ enum Schema {
           """)
     }
     // A smaller index: the text was kept twice (in the item's full-text row
-    // and again in each of four prefix indexes, with every word's positions).
-    // Now it is stored once, deflated; the full-text index reads it from
-    // there and records only which columns hold a word. Files read by name
+    // and again in each of four prefix indexes, with every word's positions),
+    // the name, keywords and path three times. Now each is stored once, the
+    // text deflated, in `item_words`; both full-text indexes read them from
+    // there (a plain table: an index whose content is another FTS5 table
+    // flushes that table's pending words at every read, row by row), and the
+    // text index records only which columns hold a word. Files read by name
     // alone in the first pass wait for their content in the second
     // (`contentPending`), newest first.
     migrator.registerMigration("v6-small-text") { db in
       try db.execute(
         sql: """
-          CREATE TABLE item_body (rowid INTEGER PRIMARY KEY, text BLOB NOT NULL);
-          INSERT INTO item_body (rowid, text)
-            SELECT rowid, limelight_deflate(content) FROM item_text WHERE content != '';
+          CREATE TABLE item_words (
+            rowid INTEGER PRIMARY KEY,
+            name TEXT NOT NULL,
+            keywords TEXT NOT NULL,
+            path TEXT NOT NULL,
+            text BLOB
+          );
+          INSERT INTO item_words (rowid, name, keywords, path, text)
+            SELECT rowid, name, keywords, path, limelight_deflate(content) FROM item_text;
           CREATE VIEW item_text_source AS
-            SELECT n.rowid AS rowid, n.name AS name, n.keywords AS keywords, n.path AS path,
-              limelight_inflate(b.text) AS content
-            FROM item_name n LEFT JOIN item_body b ON b.rowid = n.rowid;
+            SELECT rowid, name, keywords, path, limelight_inflate(text) AS content FROM item_words;
           DROP TABLE item_vocab;
           DROP TABLE item_text;
+          DROP TABLE item_name_vocab;
+          DROP TABLE item_name;
+          CREATE VIRTUAL TABLE item_name USING fts5(
+            name, keywords, path,
+            content = 'item_words', content_rowid = 'rowid',
+            tokenize = 'unicode61 remove_diacritics 2',
+            prefix = '2 3 4 5 6'
+          );
+          INSERT INTO item_name (item_name) VALUES ('rebuild');
+          CREATE VIRTUAL TABLE item_name_vocab USING fts5vocab(item_name, 'row');
           CREATE VIRTUAL TABLE item_text USING fts5(
             name, keywords, path, content,
             content = 'item_text_source', content_rowid = 'rowid',
@@ -201,8 +220,7 @@ enum Schema {
             detail = column,
             prefix = '\(textPrefixes)'
           );
-          INSERT INTO item_text (rowid, name, keywords, path, content)
-            SELECT rowid, name, keywords, path, content FROM item_text_source;
+          INSERT INTO item_text (item_text) VALUES ('rebuild');
           CREATE VIRTUAL TABLE item_vocab USING fts5vocab(item_text, 'row');
           ALTER TABLE item ADD COLUMN contentPending INTEGER NOT NULL DEFAULT 0;
           CREATE INDEX item_content_pending ON item(modified) WHERE contentPending = 1;
@@ -211,9 +229,6 @@ enum Schema {
     }
     return migrator
   }
-
-  // FTS5's 'rebuild' cannot read a view over another FTS5 table ("SQL logic
-  // error"): the text index is filled, and refilled, by INSERT … SELECT.
 
   /// The prefix lengths `item_text` indexes: without positions they cost
   /// little, and a prefix of up to four letters is then one list to read.

@@ -3,7 +3,7 @@ import Foundation
 import GRDB
 
 /// An item's extracted text as the index keeps it: once, deflated (text
-/// compresses about fourfold), in `item_body`. The full-text index reads it
+/// compresses about fourfold), in `item_words`. The full-text index reads it
 /// back through `limelight_inflate` when it needs the words (snippets, phrase
 /// checks, removing an item's words).
 enum StoredText {

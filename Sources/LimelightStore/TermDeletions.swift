@@ -20,7 +20,8 @@ public struct TermDeletions {
     let letters = Array(term)
     guard Self.termLengths.contains(letters.count), letters.allSatisfy(\.isLetter) else { return }
     if try Bool.fetchOne(
-      db, sql: "SELECT EXISTS (SELECT 1 FROM term_deletion WHERE key = ? AND term = ?)",
+      db.cachedStatement(
+        sql: "SELECT EXISTS (SELECT 1 FROM term_deletion WHERE key = ? AND term = ?)"),
       arguments: [term, term]) == true
     {
       return

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import LimelightModel
 import LimelightStore
@@ -6,60 +7,136 @@ import LimelightStore
 /// name alone, newest first, a slice at a time between the watcher's events,
 /// so that a change the user makes meanwhile waits for one slice at most.
 ///
-/// Its queue is the index itself (`contentPending`): a pass cut short by a
-/// stop goes on where it was at the next start.
+/// A slice is read on threads of its own (nice 19, idle I/O class) while the
+/// watcher writes the one before: reading and writing overlap. Its queue is
+/// the index itself (`contentPending`): a pass cut short by a stop goes on
+/// where it was at the next start.
 final class ContentPass {
   let store: IndexStore
-  /// Files read in each slice: about a tenth of a second of reading.
-  static let sliceSize = 48
+  /// Importers of its own: a slice is read while the watcher's own
+  /// importers read the user's changes.
+  private let extractor: Extractor
+  private let isHidden: (RawPath) -> Bool
 
-  /// Whether the index may hold files waiting (cleared when a slice finds none).
+  /// Files taken for each slice, of which as many are read as
+  /// ``sliceSeconds`` allow; the rest wait for the next.
+  static let sliceSize = 512
+  static let sliceSeconds = 0.25
+
+  /// Whether the index may hold files waiting (cleared when none is found).
   private(set) var mayHaveWork = true
   /// When this pass began reading (monotonic seconds), and how many it read.
   private(set) var started: Double?
   private(set) var read = 0
-  /// How many waited when the pass began, and when it was last counted.
-  private(set) var waitingAtStart = 0
-  /// The slice before, and when to try again after a slice that changed
-  /// nothing (the index could not be written): the same files, later.
-  private var lastSlice: [RawPath] = []
+  /// Seconds the watcher waited for slices to be read, and spent writing them.
+  private(set) var waitingSeconds = 0.0
+  private(set) var writingSeconds = 0.0
+  /// The slice being read, if any.
+  private var reading: Slice?
+  /// After a slice that could not be written, when to try again.
   private var retryAt = 0.0
+  private var lastPaths: [RawPath] = []
 
-  init(store: IndexStore) { self.store = store }
+  /// A slice on its way: its paths, and its records once read.
+  private final class Slice: @unchecked Sendable {
+    let paths: [RawPath]
+    let done = DispatchGroup()
+    var records: [FileRecord] = []
+    var missing: [RawPath] = []
+    init(paths: [RawPath]) { self.paths = paths }
+  }
+
+  /// What a finished slice hands the watcher to write.
+  struct Outcome {
+    var records: [FileRecord]
+    /// Files gone since the first pass named them.
+    var missing: [RawPath]
+  }
+
+  init(store: IndexStore, extractor: Extractor, isHidden: @escaping (RawPath) -> Bool) {
+    self.store = store
+    self.extractor = extractor
+    self.isHidden = isHidden
+  }
 
   /// Files were indexed by name alone: there is content to read.
   func noteNamesWritten() { mayHaveWork = true }
 
   /// Whether a slice is due now.
-  func isDue(now: Double) -> Bool { mayHaveWork && now >= retryAt }
+  func isDue(now: Double) -> Bool { (mayHaveWork || reading != nil) && now >= retryAt }
 
   /// When the next slice is due, if any waits.
-  var nextDue: Double? { mayHaveWork ? retryAt : nil }
+  var nextDue: Double? { mayHaveWork || reading != nil ? retryAt : nil }
 
-  /// The next files to read; empty when none waits (the pass is then done).
-  func nextSlice(now: Double) -> [RawPath] {
-    guard let paths = try? store.filesWaitingForContent(limit: Self.sliceSize) else {
+  /// Whether the pass has read everything it found (and has figures to tell).
+  var isFinished: Bool { !mayHaveWork && reading == nil && started != nil }
+
+  /// Takes the slice read meanwhile (waiting for it), and starts reading the
+  /// next one, which the caller writes while it is read.
+  func step(now: Double) -> Outcome? {
+    var outcome: Outcome?
+    var written: Set<RawPath> = []
+    if let slice = reading {
+      let waited = monotonicNow()
+      slice.done.wait()
+      waitingSeconds += monotonicNow() - waited
+      reading = nil
+      read += slice.records.count
+      outcome = Outcome(records: slice.records, missing: slice.missing)
+      written = Set(slice.paths)
+    }
+    startSlice(now: now, excluding: written)
+    return outcome
+  }
+
+  /// The watcher wrote a slice in `seconds`.
+  func noteWritten(seconds: Double) { writingSeconds += seconds }
+
+  private func startSlice(now: Double, excluding written: Set<RawPath>) {
+    guard mayHaveWork, now >= retryAt else { return }
+    // The slice just read is not written yet: the index still lists it.
+    guard
+      let paths = try? store.filesWaitingForContent(limit: Self.sliceSize + written.count)
+        .filter({ !written.contains($0) }).prefix(Self.sliceSize)
+    else {
       retryAt = now + 5
-      return []
+      return
     }
     if paths.isEmpty {
-      mayHaveWork = false
-      return []
+      if written.isEmpty { mayHaveWork = false }
+      return
     }
+    if Array(paths) == lastPaths && written.isEmpty {
+      // The same files again, though none is being written: the slice
+      // before could not be written. Back off.
+      retryAt = now + 5
+      lastPaths = []
+      return
+    }
+    lastPaths = Array(paths)
     if started == nil {
       started = now
       read = 0
-      waitingAtStart = (try? store.filesWaitingForContentCount()) ?? paths.count
+      waitingSeconds = 0
+      writingSeconds = 0
     }
-    if paths == lastSlice {
-      // The same files again: the slice before was not written. Back off.
-      retryAt = now + 5
-      lastSlice = []
-      return []
+    let slice = Slice(paths: Array(paths))
+    reading = slice
+    let extractor = self.extractor
+    let isHidden = self.isHidden
+    var jobs: [ImportJob] = []
+    for path in slice.paths {
+      if let status = FileSystem.status(path) {
+        jobs.append(ImportJob(path: path, status: status, hidden: isHidden(path), background: true))
+      } else {
+        slice.missing.append(path)
+      }
     }
-    lastSlice = paths
-    read += paths.count
-    return paths
+    slice.done.enter()
+    Thread.detachNewThread { [jobs] in
+      slice.records = extractor.extract(jobs, until: monotonicNow() + Self.sliceSeconds)
+      slice.done.leave()
+    }
   }
 
   /// Files read per second in this pass, once it has run a moment.
@@ -71,6 +148,6 @@ final class ContentPass {
   /// The pass is over: the next one counts afresh.
   func finish() {
     started = nil
-    lastSlice = []
+    lastPaths = []
   }
 }

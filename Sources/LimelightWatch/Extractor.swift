@@ -30,20 +30,24 @@ final class Extractor: @unchecked Sendable {
     }
   }
 
-  /// The records of `jobs`, in order.
-  func extract(_ jobs: [ImportJob]) -> [FileRecord] {
+  /// The records of `jobs`, in order; with a `deadline` (monotonic seconds),
+  /// of those begun before it: a prefix of the jobs, at least one.
+  func extract(_ jobs: [ImportJob], until deadline: Double? = nil) -> [FileRecord] {
     if jobs.isEmpty { return [] }
-    let results = ResultSlots(count: jobs.count)
+    let results = ResultSlots(count: jobs.count, deadline: deadline)
     let workers = min(importers.count, jobs.count)
     let background = jobs.allSatisfy(\.background)
     let work = { @Sendable (worker: Int) in
       let importer = self.importers[worker]
       while let index = results.claim() {
         let job = jobs[index]
-        results.store(
+        var record =
           job.nameOnly
-            ? importer.nameRecord(for: job.path, status: job.status, hidden: job.hidden)
-            : importer.record(for: job.path, status: job.status, hidden: job.hidden), at: index)
+          ? importer.nameRecord(for: job.path, status: job.status, hidden: job.hidden)
+          : importer.record(for: job.path, status: job.status, hidden: job.hidden)
+        // Folded here, on the workers, not by the one thread that writes.
+        record.indexedText = IndexedText(record.attributes, path: record.path)
+        results.store(record, at: index)
       }
     }
     if background {
@@ -77,13 +81,18 @@ private final class ResultSlots: @unchecked Sendable {
   private let lock = NSLock()
   private var next = 0
   private var slots: [FileRecord?]
+  private let deadline: Double?
 
-  init(count: Int) { slots = Array(repeating: nil, count: count) }
+  init(count: Int, deadline: Double?) {
+    slots = Array(repeating: nil, count: count)
+    self.deadline = deadline
+  }
 
   func claim() -> Int? {
     lock.lock()
     defer { lock.unlock() }
     guard next < slots.count else { return nil }
+    if next > 0, let deadline, monotonicNow() >= deadline { return nil }
     next += 1
     return next - 1
   }
@@ -94,5 +103,6 @@ private final class ResultSlots: @unchecked Sendable {
     lock.unlock()
   }
 
-  func values() -> [FileRecord] { slots.map { $0! } }
+  /// The records of the claimed slots (all filled once the workers are done).
+  func values() -> [FileRecord] { slots.prefix(next).map { $0! } }
 }

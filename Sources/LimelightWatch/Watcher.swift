@@ -69,6 +69,8 @@ public final class Watcher {
 
   enum Operation {
     case importFile(ImportJob)
+    /// A file the second pass has read already.
+    case write(FileRecord)
     case metadata(RawPath, FileStatus)
     case move(RawPath, RawPath)
     case remove(RawPath)
@@ -97,14 +99,20 @@ public final class Watcher {
     let (programs, problems) = ImporterDescriptors.load(
       from: store.location.descriptorFolders("importers.d"))
     for problem in problems { logger.warning("importer descriptor ignored: \(problem)") }
-    self.extractor = Extractor(
-      mime: MIMEDatabase(), maxTextBytes: configuration.maxTextBytes, workers: workers,
-      programs: programs,
-      thumbnails: ThumbnailCache(root: store.location.cacheHome.appending("thumbnails")))
+    let mime = MIMEDatabase()
+    let makeExtractor = {
+      Extractor(
+        mime: mime, maxTextBytes: configuration.maxTextBytes, workers: workers,
+        programs: programs,
+        thumbnails: ThumbnailCache(root: store.location.cacheHome.appending("thumbnails")))
+    }
+    self.extractor = makeExtractor()
     self.logger = logger
     self.watching = watching
     self.extensions = ExtensionHost(store: store, location: store.location, logger: logger)
-    self.contentPass = ContentPass(store: store)
+    self.contentPass = ContentPass(
+      store: store, extractor: makeExtractor(),
+      isHidden: { [roots] path in Self.isHidden(path, roots: roots) })
     self.applications =
       configuration.indexApplications
       ? ApplicationWatch(
@@ -183,7 +191,13 @@ public final class Watcher {
     processRequests()
     if !paused || !watching { initialCrawl() }
     if !watching {
-      while contentPass.mayHaveWork && !StopSignal.isRequested { readContentSlice() }
+      while contentPass.nextDue != nil && !StopSignal.isRequested {
+        if let due = contentPass.nextDue, due > monotonicNow() {
+          usleep(UInt32(min(1, due - monotonicNow()) * 1_000_000))
+          continue
+        }
+        readContentSlice()
+      }
     }
     if watching && !StopSignal.isRequested { eventLoop() }
     if !watching && !StopSignal.isRequested { extensions.runPendingOnce() }
@@ -199,6 +213,7 @@ public final class Watcher {
 
   func initialCrawl() {
     let started = monotonicNow()
+    store.setWriteCache(kibibytes: IndexStore.busyWriteCacheKiB)
     for root in roots where !StopSignal.isRequested { reconcile(root, force: false) }
     flush()
     if StopSignal.isRequested { return }
@@ -225,33 +240,29 @@ public final class Watcher {
   /// Reads the content of the next slice of files the first pass indexed by
   /// name, at the lowest priority; logs the pass's figures when none is left.
   func readContentSlice() {
-    let now = monotonicNow()
-    let paths = contentPass.nextSlice(now: now)
-    if paths.isEmpty {
-      if !contentPass.mayHaveWork, let started = contentPass.started {
-        let seconds = now - started
-        logger.info(
-          "content pass done",
-          metadata: [
-            "files": "\(contentPass.read)", "seconds": "\(String(format: "%.1f", seconds))",
-            "rate": "\(Int(Double(contentPass.read) / max(seconds, 0.001)))/s",
-          ])
-        contentPass.finish()
-        statusChanged = true
-        flush()
-      }
-      return
+    if let outcome = contentPass.step(now: monotonicNow()) {
+      let started = monotonicNow()
+      batch += outcome.missing.map { .remove($0) } + outcome.records.map { .write($0) }
+      flush()
+      contentPass.noteWritten(seconds: monotonicNow() - started)
     }
-    for path in paths {
-      if let status = FileSystem.status(path) {
-        batch.append(
-          .importFile(
-            ImportJob(path: path, status: status, hidden: isHidden(path), background: true)))
-      } else {
-        batch.append(.remove(path))
-      }
-    }
+    guard contentPass.isFinished, let started = contentPass.started else { return }
+    let seconds = monotonicNow() - started
+    logger.info(
+      "content pass done",
+      metadata: [
+        "files": "\(contentPass.read)", "seconds": "\(String(format: "%.1f", seconds))",
+        "rate": "\(Int(Double(contentPass.read) / max(seconds, 0.001)))/s",
+        "waitingForReads": "\(String(format: "%.1f", contentPass.waitingSeconds))",
+        "writing": "\(String(format: "%.1f", contentPass.writingSeconds))",
+      ])
+    contentPass.finish()
+    statusChanged = true
     flush()
+    // Both passes are done: the memory they used goes back to the system.
+    store.setWriteCache(kibibytes: IndexStore.idleWriteCacheKiB)
+    store.releaseMemory()
+    _ = malloc_trim(0)
   }
 
   func eventLoop() {
@@ -293,9 +304,8 @@ public final class Watcher {
       processDue()
       processRescans()
       flush()
-      if crawlDone && due.isEmpty && rescanQueue.isEmpty && contentPass.isDue(now: monotonicNow()) {
-        readContentSlice()
-      }
+      // What was due is done: the second pass reads on between events.
+      if crawlDone && contentPass.isDue(now: monotonicNow()) { readContentSlice() }
     }
   }
 
@@ -662,8 +672,11 @@ public final class Watcher {
   }
 
   /// Whether a dot-named component lies between the root and the path.
-  func isHidden(_ path: RawPath) -> Bool {
-    guard let root = root(of: path) else { return false }
+  func isHidden(_ path: RawPath) -> Bool { Self.isHidden(path, roots: roots) }
+
+  static func isHidden(_ path: RawPath, roots: [RawPath]) -> Bool {
+    guard let root = roots.filter({ path.isInside($0) }).max(by: { $0.bytes.count < $1.bytes.count })
+    else { return false }
     return path.relative(to: root).bytes.split(separator: UInt8(ascii: "/")).contains {
       $0.first == UInt8(ascii: ".")
     }
@@ -814,9 +827,9 @@ public final class Watcher {
       if case .importFile(let job) = op { return job }
       return nil
     }
-    let records = extractor.extract(jobs)
-    if records.contains(where: \.contentPending) { contentPass.noteNamesWritten() }
+    let extracted = extractor.extract(jobs)
     var nextRecord = 0
+    var records: [FileRecord] = []
     let hidden = { [self] (path: RawPath) in isHidden(path) }
     // Thumbnails follow their files: moved along, removed when they are gone.
     var movedThumbnails: [(from: RawPath, to: ThumbnailQueue.Job)] = []
@@ -825,13 +838,19 @@ public final class Watcher {
       try store.write { writer in
         for op in operations {
           switch op {
-          case .importFile:
-            let record = records[nextRecord]
-            nextRecord += 1
+          case .importFile, .write:
+            var record: FileRecord
+            if case .write(let read) = op {
+              record = read
+            } else {
+              record = extracted[nextRecord]
+              nextRecord += 1
+            }
             try writer.upsert(record)
             if let message = record.extractionError {
               try writer.recordFailure(record.path, message: message)
             }
+            records.append(record)
           case .metadata(let path, let status):
             try writer.updateMetadata(
               path: path, status: status, keywords: FileImporter.tags(of: path))
@@ -861,6 +880,7 @@ public final class Watcher {
         try writeStatus(writer)
       }
       statusChanged = false
+      if records.contains(where: \.contentPending) { contentPass.noteNamesWritten() }
       thumbnails?.offer(records.filter { !$0.contentPending })
       thumbnails?.offerMoves(movedThumbnails)
       thumbnails?.offerRemovals(removedThumbnails)
