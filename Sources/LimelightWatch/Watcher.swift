@@ -675,7 +675,8 @@ public final class Watcher {
   func isHidden(_ path: RawPath) -> Bool { Self.isHidden(path, roots: roots) }
 
   static func isHidden(_ path: RawPath, roots: [RawPath]) -> Bool {
-    guard let root = roots.filter({ path.isInside($0) }).max(by: { $0.bytes.count < $1.bytes.count })
+    guard
+      let root = roots.filter({ path.isInside($0) }).max(by: { $0.bytes.count < $1.bytes.count })
     else { return false }
     return path.relative(to: root).bytes.split(separator: UInt8(ascii: "/")).contains {
       $0.first == UInt8(ascii: ".")
