@@ -1,3 +1,5 @@
+import Foundation
+
 /// What an item's words are indexed as: its name with its word parts,
 /// initials and Latin reading; its keywords, title, authors and custom
 /// attributes; its path; and its text with the reading of its first Chinese
@@ -9,6 +11,8 @@ public struct IndexedText: Sendable, Equatable {
   public var keywords: String
   public var path: String
   public var content: String
+  /// `content` as the index stores it (deflated), when made already.
+  public var deflatedContent: Data?
 
   public init(name: String, keywords: String, path: String, content: String) {
     self.name = name

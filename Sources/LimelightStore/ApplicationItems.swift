@@ -51,7 +51,6 @@ extension IndexWriter {
           WHERE rowid = ?
           """
       ).execute(arguments: arguments + [rowID])
-      try deleteText(rowID)
       outcome = .updated
     } else {
       try db.cachedStatement(
@@ -69,8 +68,11 @@ extension IndexWriter {
       attributes, path: nil,
       content: [attributes.contentDescription, attributes.textContent].compactMap { $0 }.joined(
         separator: "\n"))
-    try insertText(
-      rowID, name: text.name, keywords: text.keywords, path: text.path, content: text.content)
+    if outcome == .updated {
+      try replaceText(rowID, with: text)
+    } else {
+      try insertText(rowID, text)
+    }
     return outcome
   }
 

@@ -50,7 +50,6 @@ public struct IndexWriter {
           WHERE rowid = ?
           """
       ).execute(arguments: arguments + [rowID])
-      try deleteText(rowID)
       outcome = .updated
     } else {
       try db.cachedStatement(
@@ -66,8 +65,11 @@ public struct IndexWriter {
       outcome = .inserted
     }
     let text = record.indexedText ?? IndexedText(attributes, path: record.path)
-    try insertText(
-      rowID, name: text.name, keywords: text.keywords, path: text.path, content: text.content)
+    if outcome == .updated {
+      try replaceText(rowID, with: text)
+    } else {
+      try insertText(rowID, text)
+    }
     try clearFailure(record.path)
     return outcome
   }
@@ -323,23 +325,69 @@ public struct IndexWriter {
   /// Indexes an item's words: stored once in `item_words` (the text
   /// deflated), the name-like fields in `item_name`, all of them in
   /// `item_text`, and new name terms in the deletion index.
-  func insertText(_ rowID: Int64, name: String, keywords: String, path: String, content: String)
-    throws
-  {
+  func insertText(_ rowID: Int64, _ text: IndexedText) throws {
     try db.cachedStatement(
       sql: "INSERT INTO item_words (rowid, name, keywords, path, text) VALUES (?, ?, ?, ?, ?)"
-    ).execute(arguments: [
-      rowID, name, keywords, path, content.isEmpty ? nil : StoredText.deflate(content),
-    ])
+    ).execute(arguments: [rowID, text.name, text.keywords, text.path, Self.storedContent(text)])
+    try insertNames(rowID, text)
+    try insertContent(rowID, text)
+  }
+
+  /// Replaces an item's words. When its name, keywords and path stay (the
+  /// second pass reading a file the first named), the name index is left
+  /// alone: only the text changes.
+  func replaceText(_ rowID: Int64, with text: IndexedText) throws {
+    let old = try Row.fetchOne(
+      db.cachedStatement(sql: "SELECT name, keywords, path FROM item_words WHERE rowid = ?"),
+      arguments: [rowID])
+    let sameNames =
+      old?["name"] == text.name && old?["keywords"] == text.keywords
+      && old?["path"] == text.path
+    // The full-text indexes first: they read the words to remove in item_words.
+    for table in sameNames ? ["item_text"] : ["item_text", "item_name"] {
+      try db.cachedStatement(sql: "DELETE FROM \(table) WHERE rowid = ?").execute(arguments: [
+        rowID
+      ])
+    }
+    try db.cachedStatement(
+      sql: "REPLACE INTO item_words (rowid, name, keywords, path, text) VALUES (?, ?, ?, ?, ?)"
+    ).execute(arguments: [rowID, text.name, text.keywords, text.path, Self.storedContent(text)])
+    if !sameNames { try insertNames(rowID, text) }
+    try insertContent(rowID, text)
+  }
+
+  private func insertNames(_ rowID: Int64, _ text: IndexedText) throws {
     try db.cachedStatement(
       sql: "INSERT INTO item_name (rowid, name, keywords, path) VALUES (?, ?, ?, ?)"
-    ).execute(arguments: [rowID, name, keywords, path])
+    ).execute(arguments: [rowID, text.name, text.keywords, text.path])
+    let deletions = TermDeletions(db: db)
+    try deletions.add(text: text.name)
+    try deletions.add(text: text.keywords)
+  }
+
+  private func insertContent(_ rowID: Int64, _ text: IndexedText) throws {
     try db.cachedStatement(
       sql: "INSERT INTO item_text (rowid, name, keywords, path, content) VALUES (?, ?, ?, ?, ?)"
-    ).execute(arguments: [rowID, name, keywords, path, content.isEmpty ? nil : content])
-    let deletions = TermDeletions(db: db)
-    try deletions.add(text: name)
-    try deletions.add(text: keywords)
+    ).execute(arguments: [
+      rowID, text.name, text.keywords, text.path, text.content.isEmpty ? nil : text.content,
+    ])
+  }
+
+  /// The stored form of an item's text: deflated already by the thread that
+  /// read it, or here.
+  static func storedContent(_ text: IndexedText) -> Data? {
+    if text.content.isEmpty { return nil }
+    return text.deflatedContent ?? StoredText.deflate(text.content)
+  }
+
+  /// Deflates the text of a record that is about to be written, so that the
+  /// thread that read it does the work rather than the one that writes.
+  public static func prepare(_ record: inout FileRecord) {
+    var text = record.indexedText ?? IndexedText(record.attributes, path: record.path)
+    if !text.content.isEmpty && text.deflatedContent == nil {
+      text.deflatedContent = StoredText.deflate(text.content)
+    }
+    record.indexedText = text
   }
 
   /// Removes an item's words. The full-text indexes go first: they read the

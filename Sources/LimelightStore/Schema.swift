@@ -222,6 +222,8 @@ enum Schema {
           );
           INSERT INTO item_text (item_text) VALUES ('rebuild');
           CREATE VIRTUAL TABLE item_vocab USING fts5vocab(item_text, 'row');
+          INSERT INTO item_name (item_name, rank) VALUES ('automerge', \(automerge));
+          INSERT INTO item_text (item_text, rank) VALUES ('automerge', \(automerge));
           ALTER TABLE item ADD COLUMN contentPending INTEGER NOT NULL DEFAULT 0;
           CREATE INDEX item_content_pending ON item(modified) WHERE contentPending = 1;
           INSERT OR REPLACE INTO meta (key, value) VALUES ('compact', 1);
@@ -229,6 +231,12 @@ enum Schema {
     }
     return migrator
   }
+
+  /// How many segments of a level the full-text indexes gather before
+  /// merging them (FTS5's most; its default is 4): a crawl commits often, and
+  /// merging at every fourth commit rewrote the index again and again (a
+  /// third of the second pass's time).
+  static let automerge = 16
 
   /// The prefix lengths `item_text` indexes: without positions they cost
   /// little, and a prefix of up to four letters is then one list to read.

@@ -33,6 +33,10 @@ final class ContentPass {
   private(set) var writingSeconds = 0.0
   /// The slice being read, if any.
   private var reading: Slice?
+  /// Steps left to merge the full-text indexes' segments after a pass, and
+  /// the total, to know the first.
+  private var mergeSteps = 0
+  private var mergeStepsTotal = 0
   /// After a slice that could not be written, when to try again.
   private var retryAt = 0.0
   private var lastPaths: [RawPath] = []
@@ -62,11 +66,11 @@ final class ContentPass {
   /// Files were indexed by name alone: there is content to read.
   func noteNamesWritten() { mayHaveWork = true }
 
-  /// Whether a slice is due now.
-  func isDue(now: Double) -> Bool { (mayHaveWork || reading != nil) && now >= retryAt }
+  /// Whether a slice (or a merge step) is due now.
+  func isDue(now: Double) -> Bool { nextDue.map { now >= $0 } ?? false }
 
   /// When the next slice is due, if any waits.
-  var nextDue: Double? { mayHaveWork || reading != nil ? retryAt : nil }
+  var nextDue: Double? { mayHaveWork || reading != nil || mergeSteps > 0 ? retryAt : nil }
 
   /// Whether the pass has read everything it found (and has figures to tell).
   var isFinished: Bool { !mayHaveWork && reading == nil && started != nil }
@@ -145,9 +149,29 @@ final class ContentPass {
     return Double(read) / (now - started)
   }
 
-  /// The pass is over: the next one counts afresh.
+  /// The pass is over: the next one counts afresh. After a pass that read
+  /// many files, the full-text indexes' segments are merged, a step at a time.
   func finish() {
+    if read >= Self.mergeAfter {
+      mergeStepsTotal = (try? store.textIndexMergeSteps()) ?? 0
+      mergeSteps = mergeStepsTotal
+    }
     started = nil
     lastPaths = []
+  }
+
+  /// Files a pass reads before its segments are worth merging.
+  static let mergeAfter = 2000
+
+  /// One merge step, when any is left; whether it did one.
+  func mergeStep() -> Bool {
+    guard mergeSteps > 0, !mayHaveWork, reading == nil else { return false }
+    do {
+      try store.mergeTextIndex(first: mergeSteps == mergeStepsTotal)
+      mergeSteps -= 1
+    } catch {
+      retryAt = monotonicNow() + 5
+    }
+    return true
   }
 }

@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import LimelightImport
 import LimelightModel
+import LimelightStore
 
 /// A file waiting to be read.
 struct ImportJob: Sendable {
@@ -45,8 +46,8 @@ final class Extractor: @unchecked Sendable {
           job.nameOnly
           ? importer.nameRecord(for: job.path, status: job.status, hidden: job.hidden)
           : importer.record(for: job.path, status: job.status, hidden: job.hidden)
-        // Folded here, on the workers, not by the one thread that writes.
-        record.indexedText = IndexedText(record.attributes, path: record.path)
+        // Folded and deflated here, on the workers, not by the one thread that writes.
+        IndexWriter.prepare(&record)
         results.store(record, at: index)
       }
     }

@@ -240,6 +240,7 @@ public final class Watcher {
   /// Reads the content of the next slice of files the first pass indexed by
   /// name, at the lowest priority; logs the pass's figures when none is left.
   func readContentSlice() {
+    if contentPass.mergeStep() { return }
     if let outcome = contentPass.step(now: monotonicNow()) {
       let started = monotonicNow()
       batch += outcome.missing.map { .remove($0) } + outcome.records.map { .write($0) }
