@@ -71,6 +71,7 @@ public final class HelperPool: Sendable {
           memoryLimit: 1 << 30))
     defer {
       if helper.process.served >= Self.requestsPerHelper { helper.process.stop() }
+      helper.lastUsed = monotonicNow()
       idle.withLock { $0.append(helper) }
     }
     let experienced = helper.process.isRunning && helper.process.served > 0
@@ -87,5 +88,30 @@ public final class HelperPool: Sendable {
 /// pool hands it out under its lock).
 final class ServedHelper: @unchecked Sendable {
   let process: ServedProcess
+  /// When it last answered (monotonic seconds).
+  var lastUsed = 0.0
   init(_ process: ServedProcess) { self.process = process }
+}
+
+extension HelperPool {
+  /// How long a helper waits for work before it is stopped: an idle watcher
+  /// keeps no helper's memory (the next file starts one again).
+  public static let idleSeconds = 30.0
+
+  /// Stops the helpers that have had nothing to do for `seconds`.
+  public func stopIdle(after seconds: Double = HelperPool.idleSeconds) {
+    let now = monotonicNow()
+    idle.withLock { helpers in
+      for helper in helpers where helper.process.isRunning && now - helper.lastUsed >= seconds {
+        helper.process.stop()
+      }
+    }
+  }
+
+  /// When the next running helper will have been idle long enough, if any runs.
+  public var nextIdleStop: Double? {
+    idle.withLock { helpers in
+      helpers.filter(\.process.isRunning).map { $0.lastUsed + Self.idleSeconds }.min()
+    }
+  }
 }

@@ -161,6 +161,9 @@ public final class IndexStore: Sendable {
     guard wanted else { return }
     try pool.writeWithoutTransaction { db in
       try db.execute(sql: "INSERT INTO item_text (item_text) VALUES ('optimize')")
+      // Pages that later merges and deletions free can then be given back
+      // to the file system without rewriting the file (`releaseFreePages`).
+      try db.execute(sql: "PRAGMA auto_vacuum = INCREMENTAL")
       try db.execute(sql: "VACUUM")
       try db.execute(sql: "DELETE FROM meta WHERE key = 'compact'")
       try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")

@@ -42,6 +42,13 @@ extension IndexStore {
     return 2 * pages / Self.mergeStepPages + 2
   }
 
+  /// Gives the file's free pages back to the file system (the index shrinks).
+  public func releaseFreePages() throws {
+    try pool.writeWithoutTransaction { db in
+      try db.execute(sql: "PRAGMA incremental_vacuum")
+    }
+  }
+
   /// One step: the name index at once (it is small), then the text index a
   /// step at a time.
   public func mergeTextIndex(first: Bool) throws {

@@ -169,6 +169,8 @@ final class ContentPass {
     do {
       try store.mergeTextIndex(first: mergeSteps == mergeStepsTotal)
       mergeSteps -= 1
+      // Merged: the space the small segments held goes back to the disk.
+      if mergeSteps == 0 { try store.releaseFreePages() }
     } catch {
       retryAt = monotonicNow() + 5
     }

@@ -261,6 +261,7 @@ public final class Watcher {
     statusChanged = true
     flush()
     // Both passes are done: the memory they used goes back to the system.
+    HelperPool.shared.stopIdle(after: 0)
     store.setWriteCache(kibibytes: IndexStore.idleWriteCacheKiB)
     store.releaseMemory()
     _ = malloc_trim(0)
@@ -305,6 +306,7 @@ public final class Watcher {
       processDue()
       processRescans()
       flush()
+      HelperPool.shared.stopIdle()
       // What was due is done: the second pass reads on between events.
       if crawlDone && contentPass.isDue(now: monotonicNow()) { readContentSlice() }
     }
@@ -322,6 +324,7 @@ public final class Watcher {
     }
     if !rescanQueue.isEmpty { return 0 }
     if crawlDone, let content = contentPass.nextDue { next = min(next, content) }
+    if let helpers = HelperPool.shared.nextIdleStop { next = min(next, helpers) }
     guard next.isFinite else { return -1 }
     return Int32(max(0, min(3_600_000, ((next - monotonicNow()) * 1000).rounded(.up))))
   }

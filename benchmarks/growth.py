@@ -1,0 +1,289 @@
+#!/usr/bin/env python3
+"""How Limelight's costs grow with the tree, beside plocate's, in one run.
+
+For each size (default 100,000, 300,000 and 1,000,000 entries) it builds a
+tree of generated names in nested folders whose files are hard links to real
+files (documentation, headers, sources and libraries of the system, as
+bench.py gathers them), starts `limelightd` on it as a user would (a fresh
+index, watching), and measures: seconds until every entry is found by name
+(the first pass), seconds until every file is read (the second), index bytes
+per entry, the watcher's peak and idle memory with its helpers, CPU while
+idle, and query latency with process start (median and 99th percentile, over
+name prefixes, words, typos, initials, filters and text words, while the
+watcher is idle). plocate's `updatedb` and queries run on the same tree.
+Prints one table, writes growth.json and, when matplotlib is there,
+growth.png beside it. Timings are for this machine and this run only.
+"""
+import argparse
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import bench  # noqa: E402  (the corpus of real files, timing helpers)
+
+WORDS = (
+    "alpha budget canyon delta ember falcon garden harbor island jungle kettle lantern meadow "
+    "nebula orbit prairie quartz river summit tundra umbra valley willow xenon yonder zephyr "
+    "report invoice holiday notes draft final summary minutes slides photo scan letter recipe "
+    "thesis chapter review backup archive project sketch config module parser server client"
+).split()
+
+
+def log(*args):
+    print(*args, file=sys.stderr, flush=True)
+
+
+def real_files(pool_dir, want):
+    """Paths of real files to link to, gathered (copied) once into pool_dir."""
+    if not os.path.isdir(pool_dir):
+        log(f"gathering {want} real files into {pool_dir} …")
+        bench.build_corpus(pool_dir, want)
+    found = []
+    for root, _, names in os.walk(pool_dir):
+        found.extend(os.path.join(root, n) for n in names)
+    return sorted(found)
+
+
+def build_tree(tree, entries, pool, rng):
+    """`entries` entries: folders of about 200, files hard-linked to the pool,
+    named from a word list with numbers, extensions kept from their source."""
+    os.makedirs(tree, exist_ok=True)
+    made = 0
+    folder_index = 0
+    while made < entries:
+        top = os.path.join(tree, f"{rng.choice(WORDS)}-{folder_index // 50}")
+        folder = os.path.join(top, f"{rng.choice(WORDS)} {rng.choice(WORDS)} {folder_index}")
+        os.makedirs(folder, exist_ok=True)
+        made += 1
+        folder_index += 1
+        for _ in range(200):
+            if made >= entries:
+                break
+            source = pool[made % len(pool)]
+            ext = os.path.splitext(source)[1][:8]
+            name = f"{rng.choice(WORDS)} {rng.choice(WORDS)}{rng.choice(WORDS).title()} {made}{ext}"
+            os.link(source, os.path.join(folder, name))
+            made += 1
+    return made
+
+
+def tree_rss_kib(pid):
+    """Resident memory of a process and its children (the import helpers)."""
+    total = bench.rss_kib(pid, "VmRSS")
+    try:
+        children = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout
+    except OSError:
+        children = ""
+    for child in children.split():
+        try:
+            total += bench.rss_kib(int(child), "VmRSS")
+        except OSError:
+            pass
+    return total
+
+
+def status(ll, env):
+    r = subprocess.run([ll("limelight"), "status", "--json"], env=env, capture_output=True,
+                       text=True)
+    try:
+        return json.loads(r.stdout)
+    except ValueError:
+        return {}
+
+
+def queries_for(tree, rng, count):
+    names = []
+    for root, _, files in os.walk(tree):
+        names.extend(files)
+        if len(names) > 20000:
+            break
+    out = []
+    kinds = ["prefix", "word", "two words", "typo", "initials", "filter", "content"]
+    content = ["function", "license", "return", "include", "version", "example", "string"]
+    for i in range(count):
+        kind = kinds[i % len(kinds)]
+        name = rng.choice(names)
+        words = [w for w in name.replace(".", " ").split() if w.isalpha()] or WORDS[:1]
+        w = rng.choice(words).lower()
+        if kind == "prefix":
+            out.append((kind, [w[:4]]))
+        elif kind == "word":
+            out.append((kind, [w]))
+        elif kind == "two words":
+            out.append((kind, [w[:5], rng.choice(WORDS)[:4]]))
+        elif kind == "typo":
+            t = list(rng.choice([x for x in WORDS if len(x) >= 6]))
+            j = rng.randrange(1, len(t) - 1)
+            t[j], t[j + 1] = t[j + 1], t[j]
+            out.append((kind, ["".join(t)]))
+        elif kind == "initials":
+            out.append((kind, ["".join(x[0] for x in words[:3]).lower()]))
+        elif kind == "filter":
+            out.append((kind, [w[:5], rng.choice(["ext:txt", "kind:text", "modified:year"])]))
+        else:
+            out.append((kind, [rng.choice(content)]))
+    return out
+
+
+def measure(size, work, pool, ll, rng, query_count):
+    tree = os.path.join(work, f"tree-{size}")
+    xdg = os.path.join(work, f"xdg-{size}")
+    subprocess.run(["rm", "-rf", tree, xdg])
+    log(f"[{size}] building the tree …")
+    entries = build_tree(tree, size, pool, rng) + 1
+    env = dict(os.environ, HOME=tree, XDG_DATA_HOME=f"{xdg}/data",
+               XDG_CONFIG_HOME=f"{xdg}/config", XDG_CACHE_HOME=f"{xdg}/cache",
+               XDG_RUNTIME_DIR=f"{xdg}/run", XDG_CONFIG_DIRS=f"{xdg}/none")
+    os.makedirs(f"{xdg}/run", mode=0o700, exist_ok=True)
+    os.makedirs(f"{xdg}/config/limelight", exist_ok=True)
+    with open(f"{xdg}/config/limelight/limelight.conf", "w") as f:
+        f.write("applications = no\n")
+    row = {"size": size, "entries": entries}
+
+    log(f"[{size}] plocate …")
+    plocate_db = os.path.join(work, f"plocate-{size}.db")
+    t, _ = bench.timed(["updatedb", "-l", "0", "-U", tree, "-o", plocate_db])
+    row["plocate_seconds"] = t
+    row["plocate_bytes_per_entry"] = os.path.getsize(plocate_db) / entries
+
+    log(f"[{size}] limelightd …")
+    started = time.perf_counter()
+    watcher = subprocess.Popen([ll("limelightd"), "--quiet"], env=env,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    peak = 0
+    names_at = all_at = None
+    while all_at is None and watcher.poll() is None:
+        time.sleep(0.5)
+        peak = max(peak, tree_rss_kib(watcher.pid))
+        s = status(ll, env)
+        now = time.perf_counter() - started
+        if names_at is None and s.get("crawlDone"):
+            names_at = now
+        if s.get("contentDone"):
+            all_at = now
+    row["names_seconds"] = names_at
+    row["all_seconds"] = all_at
+    row["names_rate"] = entries / names_at if names_at else None
+    # Settle: the merge steps after the pass, then idle.
+    time.sleep(15)
+    peak = max(peak, tree_rss_kib(watcher.pid))
+    cpu_before = bench.cpu_seconds(watcher.pid)
+    time.sleep(10)
+    row["idle_cpu_percent"] = (bench.cpu_seconds(watcher.pid) - cpu_before) / 10 * 100
+    row["peak_rss_mib"] = peak / 1024
+    row["idle_rss_mib"] = tree_rss_kib(watcher.pid) / 1024
+    db = f"{xdg}/data/limelight/index.sqlite"
+    size_bytes = sum(os.path.getsize(p) for p in (db, db + "-wal") if os.path.exists(p))
+    row["index_bytes_per_entry"] = size_bytes / entries
+
+    queries = queries_for(tree, rng, query_count)
+    ll_times, pl_times, ll_hits, pl_hits = bench.time_queries(queries, ll, env, plocate_db)
+    flat = [t for ts in ll_times.values() for t in ts]
+    flat_pl = [t for ts in pl_times.values() for t in ts]
+    row["query_median_ms"] = statistics.median(flat) * 1000
+    row["query_p99_ms"] = bench.percentile(flat, 99) * 1000
+    row["plocate_median_ms"] = statistics.median(flat_pl) * 1000
+    row["plocate_p99_ms"] = bench.percentile(flat_pl, 99) * 1000
+    row["queries_with_results"] = f"{ll_hits}/{len(queries)}"
+    watcher.terminate()
+    watcher.wait(60)
+    subprocess.run(["rm", "-rf", tree])
+    return row
+
+
+def fmt(value, digits=1):
+    if value is None:
+        return "—"
+    return f"{value:,.{digits}f}" if isinstance(value, float) else f"{value:,}"
+
+
+def plot(rows, path):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        # Debian's python3-matplotlib serves the system's interpreter, which
+        # may not be the one running this.
+        system = "/usr/bin/python3"
+        if os.path.realpath(sys.executable) != os.path.realpath(system) and os.path.exists(system):
+            data = path[:-4] + ".json"
+            r = subprocess.run([system, os.path.abspath(__file__), "--plot", data, "--bin", ""])
+            if r.returncode == 0:
+                return
+        log("matplotlib is missing: no plot (python3-matplotlib)")
+        return
+    sizes = [r["entries"] for r in rows]
+    fig, axes = plt.subplots(2, 2, figsize=(11, 8))
+    panels = [
+        ("seconds", [("names searchable", "names_seconds"), ("everything read", "all_seconds"),
+                     ("plocate updatedb", "plocate_seconds")]),
+        ("bytes per entry", [("index", "index_bytes_per_entry"),
+                             ("plocate", "plocate_bytes_per_entry")]),
+        ("MiB", [("peak RSS", "peak_rss_mib"), ("idle RSS", "idle_rss_mib")]),
+        ("ms (process start included)", [("query median", "query_median_ms"),
+                                         ("query p99", "query_p99_ms"),
+                                         ("plocate median", "plocate_median_ms")]),
+    ]
+    for ax, (unit, series) in zip(axes.flat, panels):
+        for label, key in series:
+            ax.plot(sizes, [r.get(key) or 0 for r in rows], marker="o", label=label)
+        ax.set_xscale("log")
+        ax.set_xlabel("entries")
+        ax.set_ylabel(unit)
+        ax.grid(True, alpha=0.3)
+        ax.legend()
+    fig.suptitle("Limelight: cost by tree size (plocate beside it)")
+    fig.tight_layout()
+    fig.savefig(path, dpi=90)
+    log(f"plot: {path}")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("workdir", nargs="?")
+    parser.add_argument("--bin", required=True)
+    parser.add_argument("--plot", metavar="JSON", help="only draw the plot of an earlier run")
+    parser.add_argument("--sizes", default="100000,300000,1000000")
+    parser.add_argument("--pool", type=int, default=60000,
+                        help="real files to link to (gathered once into WORKDIR/pool)")
+    parser.add_argument("--queries", type=int, default=140)
+    args = parser.parse_args()
+    if args.plot:
+        with open(args.plot) as f:
+            plot(json.load(f), args.plot[:-5] + ".png")
+        return
+    os.makedirs(args.workdir, exist_ok=True)
+    rng = random.Random(42)
+    pool = real_files(os.path.join(args.workdir, "pool"), args.pool)
+    ll = lambda tool: os.path.join(args.bin, tool)
+    rows = []
+    for size in [int(s) for s in args.sizes.split(",")]:
+        rows.append(measure(size, args.workdir, pool, ll, rng, args.queries))
+        with open(os.path.join(args.workdir, "growth.json"), "w") as f:
+            json.dump(rows, f, indent=1)
+    columns = [
+        ("entries", "entries", 0), ("names searchable (s)", "names_seconds", 1),
+        ("names/s", "names_rate", 0), ("everything read (s)", "all_seconds", 1),
+        ("index B/entry", "index_bytes_per_entry", 0), ("peak RSS MiB", "peak_rss_mib", 0),
+        ("idle RSS MiB", "idle_rss_mib", 0), ("idle CPU %", "idle_cpu_percent", 2),
+        ("query median ms", "query_median_ms", 1), ("query p99 ms", "query_p99_ms", 1),
+        ("plocate updatedb s", "plocate_seconds", 1), ("plocate B/entry", "plocate_bytes_per_entry", 0),
+        ("plocate median ms", "plocate_median_ms", 1), ("plocate p99 ms", "plocate_p99_ms", 1),
+    ]
+    print("| measure | " + " | ".join(fmt(r["entries"]) for r in rows) + " |")
+    print("| --- |" + " --- |" * len(rows))
+    for label, key, digits in columns[1:]:
+        print(f"| {label} | " + " | ".join(
+            fmt(float(r[key]) if r.get(key) is not None else None, digits) for r in rows) + " |")
+    print("| queries with results | " + " | ".join(r["queries_with_results"] for r in rows) + " |")
+    plot(rows, os.path.join(args.workdir, "growth.png"))
+
+
+if __name__ == "__main__":
+    main()
