@@ -103,6 +103,39 @@ import Testing
     try instance.waitForPaths(["puffin"], ["photos/puffin.txt"])
   }
 
+  @Test func bothPassesAreReportedAndAFolderThatArrivesIsNamedThenRead() throws {
+    let instance = try Instance()
+    for i in 0..<40 { try instance.write("notes/note \(i).txt", "marmalade \(i)\n") }
+    try instance.startWatcher()
+    let json = try instance.run("limelight", ["status", "--json"]).stdout
+    #expect(json.contains("\"crawlDone\":true") && json.contains("\"contentDone\":true"))
+    #expect(json.contains("\"contentWaiting\":0") && json.contains("\"namesSeconds\":"))
+    let human = try instance.run("limelight", ["status"]).stdout
+    #expect(human.contains("names:") && human.contains("entries in"))
+    #expect(human.contains("content:") && human.contains("done: every file read"))
+    // Not a terminal: --watch prints once, when everything is read.
+    let watched = try instance.run("limelight", ["status", "--watch"])
+    #expect(watched.status == 0 && watched.stdout.contains("every file read"))
+    #expect(instance.log.contains("names pass done") && instance.log.contains("content pass done"))
+    #expect(Set(try instance.findPaths("marmalade")).count == 40)
+    // A folder of many files moved in: named by the first pass, then read.
+    let staging = instance.base + "/staging"
+    for i in 0..<300 {
+      let file = staging + "/box/crate \(i).txt"
+      try FileManager.default.createDirectory(
+        atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+      try Data("quince \(i)\n".utf8).write(to: URL(fileURLWithPath: file))
+    }
+    try instance.move(staging + "/box", "box")
+    try instance.waitFor("the folder's files by name and by their text") {
+      try instance.run("find-in", ["--count", "crate"]).stdout == "300\n"
+        && instance.run("find-in", ["--count", "quince"]).stdout == "300\n"
+    }
+    try instance.waitFor("both passes done again") {
+      try instance.run("limelight", ["status", "--json"]).stdout.contains("\"contentDone\":true")
+    }
+  }
+
   @Test func oneWatcherPerIndexAndACleanStop() throws {
     let instance = try Instance()
     try instance.startWatcher()

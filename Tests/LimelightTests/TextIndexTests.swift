@@ -1,0 +1,165 @@
+import Foundation
+import GRDB
+import LimelightModel
+import Testing
+
+@testable import LimelightQuery
+@testable import LimelightStore
+
+/// The small index: text stored once, deflated; full-text indexes that read
+/// it from there; phrases checked in the text; files named first and read later.
+@Suite struct TextIndexTests {
+  let store: IndexStore
+  let mime = MIMEDatabase()
+
+  init() throws {
+    let base = FileManager.default.temporaryDirectory.appendingPathComponent("limelight-\(UUID())")
+      .path
+    var location = IndexLocation.fromEnvironment(["HOME": base])
+    location.runtimeDirectory = RawPath(base + "/run")
+    store = try IndexStore.open(location, create: true)
+  }
+
+  func record(_ path: String, text: String?, title: String? = nil, pending: Bool = false)
+    -> FileRecord
+  {
+    var attributes = AttributeSet(displayName: RawPath(path).lastComponent.string)
+    attributes.textContent = text
+    attributes.title = title
+    let type = mime.type(forFileName: attributes.displayName) ?? "text/plain"
+    attributes.contentType = type
+    attributes.contentTypeTree = mime.ancestors(of: type)
+    let status = FileStatus(
+      kind: .regular, device: 1, inode: UInt64(path.count), size: 10, modified: 0, changed: 0,
+      created: nil, mode: 0o100644)
+    return FileRecord(
+      path: RawPath(path), status: status, attributes: attributes, hidden: false,
+      contentPending: pending)
+  }
+
+  func names(_ words: String, prefix: Bool = false, column: TextColumn? = nil) throws -> [String] {
+    try SearchEngine(store: store).search(.text(words, prefix: prefix, column: column))
+      .map(\.displayName).sorted()
+  }
+
+  /// FTS5's own check of both full-text indexes against what they index
+  /// (rank 1: against the content too). It throws when they disagree.
+  func expectWholeIndexes(_ step: String) throws {
+    try store.write { writer in
+      for table in ["item_text", "item_name"] {
+        do {
+          try writer.db.execute(
+            sql: "INSERT INTO \(table) (\(table), rank) VALUES ('integrity-check', 1)")
+        } catch {
+          Issue.record("\(table) after \(step): \(error)")
+        }
+      }
+    }
+  }
+
+  @Test func theFullTextIndexesStayWholeThroughEveryChange() throws {
+    try store.write { writer in
+      try writer.upsert(record("/d/a/notes.txt", text: nil, pending: true))
+      try writer.upsert(record("/d/a/other.txt", text: "plain words here"))
+    }
+    try expectWholeIndexes("names first")
+    try store.write { writer in
+      try writer.upsert(record("/d/a/notes.txt", text: "the lighthouse keeper"))
+    }
+    try expectWholeIndexes("the second pass, names unchanged")
+    try store.write { writer in
+      try writer.upsert(record("/d/a/notes.txt", text: "the lighthouse keeper", title: "Log"))
+    }
+    try expectWholeIndexes("a title that changes the keywords")
+    try store.write { writer in
+      try writer.move(from: RawPath("/d/a"), to: RawPath("/d/b"), hidden: { _ in false })
+    }
+    try expectWholeIndexes("a move")
+    let status = FileStatus(
+      kind: .regular, device: 1, inode: 9, size: 10, modified: 5, changed: 5, created: nil,
+      mode: 0o100644)
+    try store.write { writer in
+      try writer.updateMetadata(path: RawPath("/d/b/notes.txt"), status: status, keywords: ["red"])
+    }
+    try expectWholeIndexes("new tags")
+    #expect(try names("keeper") == ["notes.txt"])
+    #expect(try names("red") == ["notes.txt"])
+    #expect(try names("log") == ["notes.txt"])
+    try store.write { writer in
+      var item = SearchableItem(
+        id: "1", domain: "com.example.notes", uri: "notes://1",
+        attributes: AttributeSet(displayName: "Groceries"))
+      item.attributes.textContent = "apples and pears"
+      try writer.upsert(applicationItem: item)
+      item.attributes.textContent = "plums"
+      try writer.upsert(applicationItem: item)
+    }
+    try expectWholeIndexes("an application item updated")
+    #expect(try names("plums") == ["Groceries"])
+    #expect(try names("apples").isEmpty)
+    try store.write { writer in _ = try writer.removeTree(RawPath("/d")) }
+    try expectWholeIndexes("a removal")
+    #expect(try names("keeper").isEmpty)
+    try store.write { writer in _ = try writer.removeAllFiles() }
+    try expectWholeIndexes("an erase")
+  }
+
+  @Test func aFileNamedFirstIsFoundByNameAndByItsTextOnceRead() throws {
+    try store.write { writer in
+      try writer.upsert(record("/d/harbour plans.txt", text: nil, pending: true))
+    }
+    #expect(try store.filesWaitingForContent(limit: 10) == [RawPath("/d/harbour plans.txt")])
+    #expect(try store.filesWaitingForContentCount() == 1)
+    #expect(try names("harb", prefix: true) == ["harbour plans.txt"])
+    #expect(try names("quay").isEmpty)
+    try store.write { writer in
+      try writer.upsert(record("/d/harbour plans.txt", text: "the quay wall"))
+    }
+    #expect(try store.filesWaitingForContent(limit: 10).isEmpty)
+    #expect(try names("quay") == ["harbour plans.txt"])
+    // The text is kept once, deflated, and reads back whole.
+    let stored = try store.read { db in
+      try Data.fetchOne(db, sql: "SELECT text FROM item_words WHERE name LIKE 'harbour%'")
+    }
+    #expect(stored.flatMap(StoredText.inflate) == "the quay wall")
+  }
+
+  @Test func phrasesAreCheckedInTheText() throws {
+    try store.write { writer in
+      try writer.upsert(record("/d/one.txt", text: "brown fox jumps"))
+      try writer.upsert(record("/d/two.txt", text: "fox brown jumps"))
+      try writer.upsert(record("/d/three.txt", text: "Linux硬盘分区工具 说明"))
+      try writer.upsert(record("/d/four.txt", text: "硬 and 盘 apart"))
+    }
+    #expect(try names("brown fox") == ["one.txt"])
+    #expect(try names("brown fo", prefix: true) == ["one.txt"])
+    #expect(try names("fox brown") == ["two.txt"])
+    #expect(try names("brown fox", column: .content) == ["one.txt"])
+    #expect(try names("brown fox", column: .name).isEmpty)
+    #expect(try names("硬盘") == ["three.txt"])
+    #expect(try names("分区工具") == ["three.txt"])
+    let either = QueryNode.or([
+      .text("fox jumps", prefix: false, column: nil), .text("盘 apart", prefix: false, column: nil),
+    ])
+    #expect(
+      try SearchEngine(store: store).search(either).map(\.displayName).sorted() == [
+        "four.txt", "one.txt",
+      ])
+    #expect(
+      try SearchEngine(store: store).count(.text("brown fox", prefix: false, column: nil)) == 1)
+  }
+
+  @Test func phraseChecksTravelAsTextAndMatchWordsInOrder() {
+    let check = PhraseCheck.and([
+      .phrase(["brown", "fox"], prefix: false, column: 3),
+      .or([.phrase(["jum"], prefix: true, column: nil), .phrase(["x"], prefix: false, column: 0)]),
+    ])
+    #expect(PhraseCheck(encoded: check.encoded) == check)
+    #expect(check.needsText)
+    #expect(!PhraseCheck.phrase(["one"], prefix: true, column: nil).needsText)
+    #expect(check.matches(["", "", "", "The Brown fox jumps"]))
+    #expect(!check.matches(["", "", "", "The fox brown jumps"]))
+    #expect(!check.matches(["brown fox jumps", "", "", ""]))
+    #expect(PhraseCheck(encoded: "garbage") == nil)
+  }
+}
