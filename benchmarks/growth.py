@@ -169,9 +169,17 @@ def measure(size, work, pool, ll, rng, query_count):
     row["names_seconds"] = names_at
     row["all_seconds"] = all_at
     row["names_rate"] = entries / names_at if names_at else None
-    # Settle: the merge steps after the pass, then idle.
-    time.sleep(15)
-    peak = max(peak, tree_rss_kib(watcher.pid))
+    # Settle: the merge steps after the pass and the thumbnails drawn in the
+    # background, until the watcher uses no CPU (at most two minutes).
+    settle_started = time.perf_counter()
+    while True:
+        cpu_before = bench.cpu_seconds(watcher.pid)
+        time.sleep(5)
+        peak = max(peak, tree_rss_kib(watcher.pid))
+        idle_cpu = (bench.cpu_seconds(watcher.pid) - cpu_before) / 5 * 100
+        if idle_cpu < 1 or time.perf_counter() - settle_started > 120:
+            break
+    row["settled_seconds"] = time.perf_counter() - started
     cpu_before = bench.cpu_seconds(watcher.pid)
     time.sleep(10)
     row["idle_cpu_percent"] = (bench.cpu_seconds(watcher.pid) - cpu_before) / 10 * 100
@@ -270,6 +278,7 @@ def main():
     columns = [
         ("entries", "entries", 0), ("names searchable (s)", "names_seconds", 1),
         ("names/s", "names_rate", 0), ("everything read (s)", "all_seconds", 1),
+        ("settled, no CPU (s)", "settled_seconds", 1),
         ("index B/entry", "index_bytes_per_entry", 0), ("peak RSS MiB", "peak_rss_mib", 0),
         ("idle RSS MiB", "idle_rss_mib", 0), ("idle CPU %", "idle_cpu_percent", 2),
         ("query median ms", "query_median_ms", 1), ("query p99 ms", "query_p99_ms", 1),

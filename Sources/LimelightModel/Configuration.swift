@@ -207,13 +207,25 @@ extension String {
 
 /// Decides which paths stay out of the index.
 public struct ExclusionRules: Sendable {
-  public var patterns: [String]
+  public let patterns: [String]
   public var indexHidden: Bool
   /// Folders never indexed whatever the patterns say (the index's own files).
   public var alwaysExcluded: [RawPath]
 
+  /// The patterns of trailing paths (with a "/") and how many components
+  /// each spans, and those of names alone: told apart once, not per entry.
+  private var pathPatterns: [(pattern: String, depth: Int)] = []
+  private var namePatterns: [String] = []
+
   public init(configuration: Configuration, alwaysExcluded: [RawPath]) {
     self.patterns = configuration.excludes
+    for pattern in patterns {
+      if pattern.utf8.contains(UInt8(ascii: "/")) {
+        pathPatterns.append((pattern, pattern.split(separator: "/").count))
+      } else {
+        namePatterns.append(pattern)
+      }
+    }
     self.indexHidden = configuration.indexHidden
     self.alwaysExcluded = alwaysExcluded
   }
@@ -226,23 +238,18 @@ public struct ExclusionRules: Sendable {
     if alwaysExcluded.contains(where: { path.isInside($0) }) { return true }
     let name = path.lastComponent
     if !indexHidden && name.isHiddenName { return true }
-    let nameString = name.string
-    // The name is judged against every pattern (most have no slash); the
-    // trailing components only against those with one, and made only then:
-    // this runs for every entry a crawl meets.
-    var components: [Substring]?
-    for pattern in patterns {
-      if pattern.contains("/") {
-        if components == nil {
-          components = path.relative(to: root).string.split(
-            separator: "/", omittingEmptySubsequences: true)
-        }
-        let depth = pattern.split(separator: "/").count
-        let tail = components!.suffix(depth).joined(separator: "/")
-        if fnmatch(pattern, tail, FNM_PATHNAME | FNM_PERIOD) == 0 { return true }
-      } else if fnmatch(pattern, nameString, 0) == 0 {
-        return true
-      }
+    // This runs for every entry a crawl meets: the name is matched as bytes,
+    // the trailing components made only for the patterns that need them.
+    let matchesName = name.withCString { cName in
+      namePatterns.contains { fnmatch($0, cName, 0) == 0 }
+    }
+    if matchesName { return true }
+    guard !pathPatterns.isEmpty else { return false }
+    let components = path.relative(to: root).string.split(
+      separator: "/", omittingEmptySubsequences: true)
+    for (pattern, depth) in pathPatterns {
+      let tail = components.suffix(depth).joined(separator: "/")
+      if fnmatch(pattern, tail, FNM_PATHNAME | FNM_PERIOD) == 0 { return true }
     }
     return false
   }

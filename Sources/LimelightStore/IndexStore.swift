@@ -259,19 +259,19 @@ public final class IndexStore: Sendable {
     }
   }
 
-  /// Sets the page cache of the connection that writes, in KiB: a crawl
-  /// writes faster with a large one (its indexes' pages stay in memory), an
-  /// idle watcher keeps SQLite's default of about 2 MB.
-  public func setWriteCache(kibibytes: Int) {
+  /// Sets up the connection that writes for a crawl (`bulk`) or for the
+  /// trickle of changes after it. A crawl writes faster with a large page
+  /// cache (its indexes' pages stay in memory) and a longer write-ahead log
+  /// between checkpoints (each one waits for the disk); an idle watcher
+  /// keeps SQLite's defaults, about 2 MB and 1,000 pages.
+  public func prepareForBulkWrites(_ bulk: Bool) {
     _ = try? pool.writeWithoutTransaction { db in
-      try db.execute(sql: "PRAGMA cache_size = -\(kibibytes)")
+      try db.execute(sql: "PRAGMA cache_size = -\(bulk ? 32768 : 2000)")
+      try db.execute(sql: "PRAGMA wal_autocheckpoint = \(bulk ? 16384 : 1000)")
+      // The log a crawl grew goes back to the disk (unless a reader holds it).
+      if !bulk { try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
     }
   }
-
-  /// The page cache of a writing connection while nothing much happens (SQLite's default).
-  public static let idleWriteCacheKiB = 2000
-  /// The page cache of a writing connection during a crawl.
-  public static let busyWriteCacheKiB = 32768
 
   /// Copies what remains of the write-ahead log into the database file.
   public func checkpoint() {

@@ -7,6 +7,8 @@ public struct IndexWriter {
   public let db: Database
   /// The generation this transaction creates.
   public let generation: Int64
+  /// The name terms this transaction has put in the deletion index.
+  let seenTerms = SeenTerms()
 
   /// What `upsert` did.
   public enum UpsertOutcome: Sendable { case inserted, updated }
@@ -121,7 +123,7 @@ public struct IndexWriter {
       try db.cachedStatement(sql: "UPDATE item_words SET keywords = ? WHERE rowid = ?")
         .execute(arguments: [text, rowID])
     }
-    try TermDeletions(db: db).add(text: text)
+    try TermDeletions(db: db, seen: seenTerms).add(text: text)
   }
 
   /// Moves the item at `old` (and, for a folder, everything below it) to `new`,
@@ -148,7 +150,7 @@ public struct IndexWriter {
         try db.cachedStatement(sql: "UPDATE item_words SET name = ?, path = ? WHERE rowid = ?")
           .execute(arguments: [name, SearchText.fold(target.string), rowID])
       }
-      try TermDeletions(db: db).add(text: name)
+      try TermDeletions(db: db, seen: seenTerms).add(text: name)
       moved += 1
     }
     return moved
@@ -360,7 +362,7 @@ public struct IndexWriter {
     try db.cachedStatement(
       sql: "INSERT INTO item_name (rowid, name, keywords, path) VALUES (?, ?, ?, ?)"
     ).execute(arguments: [rowID, text.name, text.keywords, text.path])
-    let deletions = TermDeletions(db: db)
+    let deletions = TermDeletions(db: db, seen: seenTerms)
     try deletions.add(text: text.name)
     try deletions.add(text: text.keywords)
   }

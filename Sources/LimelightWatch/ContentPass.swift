@@ -14,8 +14,10 @@ import LimelightStore
 final class ContentPass {
   let store: IndexStore
   /// Importers of its own: a slice is read while the watcher's own
-  /// importers read the user's changes.
-  private let extractor: Extractor
+  /// importers read the user's changes. Made when a pass begins, let go
+  /// when it ends (their libmagic databases are megabytes each).
+  private let makeExtractor: () -> Extractor
+  private var extractor: Extractor?
   private let isHidden: (RawPath) -> Bool
 
   /// Files taken for each slice, of which as many are read as
@@ -57,9 +59,12 @@ final class ContentPass {
     var missing: [RawPath]
   }
 
-  init(store: IndexStore, extractor: Extractor, isHidden: @escaping (RawPath) -> Bool) {
+  init(
+    store: IndexStore, makeExtractor: @escaping () -> Extractor,
+    isHidden: @escaping (RawPath) -> Bool
+  ) {
     self.store = store
-    self.extractor = extractor
+    self.makeExtractor = makeExtractor
     self.isHidden = isHidden
   }
 
@@ -126,7 +131,8 @@ final class ContentPass {
     }
     let slice = Slice(paths: Array(paths))
     reading = slice
-    let extractor = self.extractor
+    let extractor = self.extractor ?? makeExtractor()
+    self.extractor = extractor
     let isHidden = self.isHidden
     var jobs: [ImportJob] = []
     for path in slice.paths {
@@ -158,6 +164,7 @@ final class ContentPass {
     }
     started = nil
     lastPaths = []
+    extractor = nil
   }
 
   /// Files a pass reads before its segments are worth merging.
