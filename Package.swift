@@ -36,6 +36,10 @@ let package = Package(
       name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
     // gdk-pixbuf (libgdk-pixbuf-2.0-dev): the built-in thumbnailer's images.
     .systemLibrary(name: "CPixbuf", providers: [.apt(["libgdk-pixbuf-2.0-dev"])]),
+    // The text index's ranking function, in C: FTS5's auxiliary functions
+    // are a C interface (SQLite's headers come with libsqlite3-dev).
+    .target(
+      name: "CTextRank", linkerSettings: [.linkedLibrary("sqlite3"), .linkedLibrary("m")]),
     // Linux headers the Glibc module leaves out (extended attributes).
     .systemLibrary(name: "CLinux"),
     // The item model, paths, MIME database and configuration: no SQLite, no I/O beyond reading files.
@@ -44,7 +48,7 @@ let package = Package(
     .target(
       name: "LimelightStore",
       dependencies: [
-        "LimelightModel", "CInflate", .product(name: "GRDB", package: "GRDB.swift"),
+        "LimelightModel", "CInflate", "CTextRank", .product(name: "GRDB", package: "GRDB.swift"),
       ]),
     // Query language and search over the index.
     .target(name: "LimelightQuery", dependencies: ["LimelightModel", "LimelightStore"]),

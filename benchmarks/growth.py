@@ -188,6 +188,8 @@ def measure(size, work, pool, ll, rng, query_count):
     db = f"{xdg}/data/limelight/index.sqlite"
     size_bytes = sum(os.path.getsize(p) for p in (db, db + "-wal") if os.path.exists(p))
     row["index_bytes_per_entry"] = size_bytes / entries
+    row["tables_bytes_per_entry"] = {
+        name: size / entries for name, size in table_sizes(db).items()}
 
     queries = queries_for(tree, rng, query_count)
     ll_times, pl_times, ll_hits, pl_hits = bench.time_queries(queries, ll, env, plocate_db)
@@ -202,6 +204,23 @@ def measure(size, work, pool, ll, rng, query_count):
     watcher.wait(60)
     subprocess.run(["rm", "-rf", tree])
     return row
+
+
+def table_sizes(db):
+    """Bytes of each table and index of the index file, the small ones together."""
+    import sqlite3
+    try:
+        connection = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+        rows = connection.execute("SELECT name, sum(pgsize) FROM dbstat GROUP BY name").fetchall()
+        connection.close()
+    except sqlite3.Error as error:
+        log(f"no table sizes: {error}")
+        return {}
+    sizes = {}
+    for name, size in rows:
+        key = name if size > 0.02 * sum(s for _, s in rows) else "the rest"
+        sizes[key] = sizes.get(key, 0) + size
+    return sizes
 
 
 def fmt(value, digits=1):
@@ -291,6 +310,13 @@ def main():
         print(f"| {label} | " + " | ".join(
             fmt(float(r[key]) if r.get(key) is not None else None, digits) for r in rows) + " |")
     print("| queries with results | " + " | ".join(r["queries_with_results"] for r in rows) + " |")
+    print()
+    tables = sorted({t for r in rows for t in r.get("tables_bytes_per_entry", {})})
+    print("| bytes per entry, by table | " + " | ".join(fmt(r["entries"]) for r in rows) + " |")
+    print("| --- |" + " --- |" * len(rows))
+    for table in tables:
+        print(f"| {table} | " + " | ".join(
+            fmt(float(r.get("tables_bytes_per_entry", {}).get(table, 0)), 0) for r in rows) + " |")
     plot(rows, os.path.join(args.workdir, "growth.png"))
 
 

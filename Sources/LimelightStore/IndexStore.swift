@@ -1,3 +1,4 @@
+import CTextRank
 import Foundation
 import GRDB
 import LimelightModel
@@ -59,6 +60,8 @@ public final class IndexStore: Sendable {
         db.add(function: Self.phrasesFunction)
         db.add(function: StoredText.deflateFunction)
         db.add(function: StoredText.inflateFunction)
+        let ranked = limelight_register_text_rank(db.sqliteConnection)
+        if ranked != SQLITE_OK { throw DatabaseError(resultCode: ResultCode(rawValue: ranked)) }
       }
       if readOnly && !create {
         var reading = configuration

@@ -848,7 +848,7 @@ public final class Watcher {
         for op in operations {
           switch op {
           case .importFile, .write:
-            var record: FileRecord
+            let record: FileRecord
             if case .write(let read) = op {
               record = read
             } else {

@@ -26,6 +26,7 @@ import Testing
     var attributes = AttributeSet(displayName: RawPath(path).lastComponent.string)
     attributes.textContent = text
     attributes.title = title
+    attributes.modified = Date(timeIntervalSince1970: 0)
     let type = mime.type(forFileName: attributes.displayName) ?? "text/plain"
     attributes.contentType = type
     attributes.contentTypeTree = mime.ancestors(of: type)
@@ -147,6 +148,28 @@ import Testing
       ])
     #expect(
       try SearchEngine(store: store).count(.text("brown fox", prefix: false, column: nil)) == 1)
+  }
+
+  @Test func textMatchesRankByBM25OverTheColumnsThatHoldTheWords() throws {
+    let filler = Array(repeating: "words about other things", count: 200).joined(separator: " ")
+    try store.write { writer in
+      try writer.upsert(record("/d/long.txt", text: "falcon " + filler))
+      try writer.upsert(record("/d/short.txt", text: "a falcon flew"))
+      try writer.upsert(record("/d/titled.txt", text: filler + " falcon", title: "Falcon notes"))
+      // A word in most texts says little (BM25's IDF): these make it rare.
+      for i in 0..<20 { try writer.upsert(record("/d/other \(i).txt", text: "sparrow \(i)")) }
+    }
+    // The short text first (BM25's length normalisation); of the two long
+    // ones, the one whose title holds the word too (a weighted column).
+    // (A word the query keeps to the text leaves the name tiers out: one
+    // ranked statement.)
+    let found = try SearchEngine(store: store).search(
+      .and([
+        .text("falcon", prefix: false, column: nil),
+        .text("falcon", prefix: false, column: .content),
+      ]))
+    #expect(found.map(\.displayName) == ["short.txt", "titled.txt", "long.txt"])
+    #expect(found.allSatisfy { $0.score < 0 })
   }
 
   @Test func phraseChecksTravelAsTextAndMatchWordsInOrder() {
