@@ -47,11 +47,7 @@ public final class FileImporter {
     for path: RawPath, status: FileStatus, hidden: Bool, contentType given: [String]? = nil
   ) -> FileRecord {
     let name = path.lastComponent.string
-    var attributes = AttributeSet(displayName: name)
-    attributes.size = status.isDirectory ? nil : status.size
-    attributes.modified = Date(timeIntervalSince1970: Double(status.modified) / 1e9)
-    attributes.created = status.created.map { Date(timeIntervalSince1970: Double($0) / 1e9) }
-    attributes.keywords = Self.tags(of: path)
+    var attributes = Self.fileAttributes(path, status: status)
     var failure: String?
     // The head serves both typing and, for a small file, the text: read it once.
     let head =
@@ -81,16 +77,22 @@ public final class FileImporter {
       path: path, status: status, attributes: attributes, hidden: hidden, extractionError: failure)
   }
 
+  /// What the name, `lstat` and the tags tell of any file.
+  static func fileAttributes(_ path: RawPath, status: FileStatus) -> AttributeSet {
+    var attributes = AttributeSet(displayName: path.lastComponent.string)
+    attributes.size = status.isDirectory ? nil : status.size
+    attributes.modified = Date(timeIntervalSince1970: Double(status.modified) / 1e9)
+    attributes.created = status.created.map { Date(timeIntervalSince1970: Double($0) / 1e9) }
+    attributes.keywords = Self.tags(of: path)
+    return attributes
+  }
+
   /// The record of `path` from its name and `lstat` alone, for the first
   /// pass: the type the name says, sizes and dates, tags; a regular file's
   /// content (and the type it tells) waits for ``record(for:status:hidden:contentType:)``.
   public func nameRecord(for path: RawPath, status: FileStatus, hidden: Bool) -> FileRecord {
     let name = path.lastComponent.string
-    var attributes = AttributeSet(displayName: name)
-    attributes.size = status.isDirectory ? nil : status.size
-    attributes.modified = Date(timeIntervalSince1970: Double(status.modified) / 1e9)
-    attributes.created = status.created.map { Date(timeIntervalSince1970: Double($0) / 1e9) }
-    attributes.keywords = Self.tags(of: path)
+    var attributes = Self.fileAttributes(path, status: status)
     let type =
       status.kind == .regular
       ? mime.type(forFileName: name).map(mime.canonical) ?? "application/octet-stream"

@@ -48,32 +48,22 @@ public struct TermDeletions {
 
   /// The string itself and every string `depth` or fewer deletions make of it.
   public static func deletions(of letters: [Character], depth: Int) -> Set<String> {
-    if letters.allSatisfy(\.isASCII) { return asciiDeletions(of: letters, depth: depth) }
-    var result: Set<String> = [String(letters)]
-    var frontier: Set<[Character]> = [letters]
-    for _ in 0..<depth {
-      var next: Set<[Character]> = []
-      for word in frontier where word.count > 1 {
-        for i in word.indices {
-          var shorter = word
-          shorter.remove(at: i)
-          next.insert(shorter)
-        }
-      }
-      for word in next { result.insert(String(word)) }
-      frontier = next
+    // ASCII on bytes: a crawl adds the terms of every name.
+    if letters.allSatisfy(\.isASCII) {
+      return Set(
+        deletions(of: letters.map { $0.asciiValue! }, depth: depth).map {
+          String(decoding: $0, as: UTF8.self)
+        })
     }
-    return result
+    return Set(deletions(of: letters, depth: depth).map { String($0) })
   }
 
-  /// ``deletions(of:depth:)`` of an ASCII term, on bytes: a crawl adds the
-  /// terms of every name.
-  static func asciiDeletions(of letters: [Character], depth: Int) -> Set<String> {
-    let bytes = letters.map { $0.asciiValue! }
-    var result: Set<[UInt8]> = [bytes]
-    var frontier: Set<[UInt8]> = [bytes]
+  /// The sequence itself and every one `depth` or fewer deletions make of it.
+  static func deletions<Element: Hashable>(of word: [Element], depth: Int) -> Set<[Element]> {
+    var result: Set<[Element]> = [word]
+    var frontier: Set<[Element]> = [word]
     for _ in 0..<depth {
-      var next: Set<[UInt8]> = []
+      var next: Set<[Element]> = []
       for word in frontier where word.count > 1 {
         for i in word.indices {
           var shorter = word
@@ -84,7 +74,7 @@ public struct TermDeletions {
       result.formUnion(next)
       frontier = next
     }
-    return Set(result.map { String(decoding: $0, as: UTF8.self) })
+    return result
   }
 }
 

@@ -72,22 +72,12 @@ import Testing
     var location = IndexLocation.fromEnvironment(["HOME": base])
     location.runtimeDirectory = RawPath(base + "/run")
     store = try IndexStore.open(location, create: true)
-    let mime = MIMEDatabase()
     try store.write { writer in
       for (path, text) in [
         ("/data/alpha/notes.txt", "lighthouse keeper"), ("/data/beta/lighthouse.md", "a story"),
         ("/data/gamma/other.txt", "nothing here"),
       ] {
-        var attributes = AttributeSet(displayName: RawPath(path).lastComponent.string)
-        attributes.textContent = text
-        let type = mime.type(forFileName: attributes.displayName) ?? "text/plain"
-        attributes.contentType = type
-        attributes.contentTypeTree = mime.ancestors(of: type)
-        let status = FileStatus(
-          kind: .regular, device: 1, inode: UInt64(path.count), size: 10, modified: 0, changed: 0,
-          created: nil, mode: 0o100644)
-        try writer.upsert(
-          FileRecord(path: RawPath(path), status: status, attributes: attributes, hidden: false))
+        try writer.upsert(Fixtures.record(path, text: text))
       }
     }
   }

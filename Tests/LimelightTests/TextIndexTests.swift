@@ -10,7 +10,6 @@ import Testing
 /// it from there; phrases checked in the text; files named first and read later.
 @Suite struct TextIndexTests {
   let store: IndexStore
-  let mime = MIMEDatabase()
 
   init() throws {
     let base = FileManager.default.temporaryDirectory.appendingPathComponent("limelight-\(UUID())")
@@ -22,21 +21,7 @@ import Testing
 
   func record(_ path: String, text: String?, title: String? = nil, pending: Bool = false)
     -> FileRecord
-  {
-    var attributes = AttributeSet(displayName: RawPath(path).lastComponent.string)
-    attributes.textContent = text
-    attributes.title = title
-    attributes.modified = Date(timeIntervalSince1970: 0)
-    let type = mime.type(forFileName: attributes.displayName) ?? "text/plain"
-    attributes.contentType = type
-    attributes.contentTypeTree = mime.ancestors(of: type)
-    let status = FileStatus(
-      kind: .regular, device: 1, inode: UInt64(path.count), size: 10, modified: 0, changed: 0,
-      created: nil, mode: 0o100644)
-    return FileRecord(
-      path: RawPath(path), status: status, attributes: attributes, hidden: false,
-      contentPending: pending)
-  }
+  { Fixtures.record(path, text: text, title: title, pending: pending) }
 
   func names(_ words: String, prefix: Bool = false, column: TextColumn? = nil) throws -> [String] {
     try SearchEngine(store: store).search(.text(words, prefix: prefix, column: column))

@@ -1,0 +1,27 @@
+import Foundation
+import LimelightModel
+
+/// Records of files that exist only in the index, for tests of the store and
+/// the search engine.
+enum Fixtures {
+  static let mime = MIMEDatabase()
+
+  /// A regular file's record: its type from its name, `text` as its content.
+  static func record(_ path: String, text: String?, title: String? = nil, pending: Bool = false)
+    -> FileRecord
+  {
+    var attributes = AttributeSet(displayName: RawPath(path).lastComponent.string)
+    attributes.textContent = text
+    attributes.title = title
+    attributes.modified = Date(timeIntervalSince1970: 0)
+    let type = mime.type(forFileName: attributes.displayName) ?? "text/plain"
+    attributes.contentType = type
+    attributes.contentTypeTree = mime.ancestors(of: type)
+    let status = FileStatus(
+      kind: .regular, device: 1, inode: UInt64(path.count), size: 10, modified: 0, changed: 0,
+      created: nil, mode: 0o100644)
+    return FileRecord(
+      path: RawPath(path), status: status, attributes: attributes, hidden: false,
+      contentPending: pending)
+  }
+}
