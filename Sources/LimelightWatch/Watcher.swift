@@ -541,6 +541,7 @@ public final class Watcher {
       return
     }
     var byIdentity: [FileKey: RawPath]?
+    /// Known paths met on disk (the others are removed at the end).
     var seen: Set<RawPath> = []
     // Names first: what a crawl finds is searchable by name at once, its
     // content follows in the second pass. A forced reindex reads at once.
@@ -549,7 +550,9 @@ public final class Watcher {
     }
 
     func visit(_ path: RawPath, _ status: FileStatus) {
-      seen.insert(path)
+      // Only paths the index knows are ever looked up in `seen`: a first
+      // crawl of a million entries keeps no set of them all.
+      if stored[path] != nil { seen.insert(path) }
       crawlSeen += 1
       if let old = stored[path] {
         if force || old.contentDiffers(from: status) {
