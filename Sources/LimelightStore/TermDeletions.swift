@@ -51,15 +51,17 @@ public struct TermDeletions {
     // ASCII on bytes: a crawl adds the terms of every name.
     if letters.allSatisfy(\.isASCII) {
       return Set(
-        deletions(of: letters.map { $0.asciiValue! }, depth: depth).map {
+        deletionSequences(of: letters.map { $0.asciiValue! }, depth: depth).map {
           String(decoding: $0, as: UTF8.self)
         })
     }
-    return Set(deletions(of: letters, depth: depth).map { String($0) })
+    return Set(deletionSequences(of: letters, depth: depth).map { String($0) })
   }
 
   /// The sequence itself and every one `depth` or fewer deletions make of it.
-  static func deletions<Element: Hashable>(of word: [Element], depth: Int) -> Set<[Element]> {
+  static func deletionSequences<Element: Hashable>(of word: [Element], depth: Int)
+    -> Set<[Element]>
+  {
     var result: Set<[Element]> = [word]
     var frontier: Set<[Element]> = [word]
     for _ in 0..<depth {

@@ -157,6 +157,14 @@ import Testing
     #expect(found.allSatisfy { $0.score < 0 })
   }
 
+  @Test func deletionKeysOfTermsInAnyScript() {
+    let ascii = TermDeletions.deletions(of: Array("cat"), depth: 1)
+    #expect(ascii == ["cat", "at", "ct", "ca"])
+    let accented = TermDeletions.deletions(of: Array("müll"), depth: 1)
+    #expect(accented == ["müll", "üll", "mll", "mül"])
+    #expect(TermDeletions.deletions(of: Array("москва"), depth: 2).contains("мква"))
+  }
+
   @Test func phraseChecksTravelAsTextAndMatchWordsInOrder() {
     let check = PhraseCheck.and([
       .phrase(["brown", "fox"], prefix: false, column: 3),
