@@ -54,38 +54,42 @@ struct SQLCompiler {
 
   typealias Statement = (sql: String, arguments: [any DatabaseValueConvertible])
 
-  static func textMatch(_ node: QueryNode) -> TextMatch? {
-    guard let (match, check) = textIndexParts(node) else { return nil }
+  /// `exact` drops the prefix stars: whole words only.
+  static func textMatch(_ node: QueryNode, exact: Bool = false) -> TextMatch? {
+    guard let (match, check) = textIndexParts(node, exact: exact) else { return nil }
     return TextMatch(match: match, check: check.needsText ? check.encoded : nil)
   }
 
   /// The `item_text` expression of a node, and the check that the candidates
   /// it finds hold its phrases.
-  private static func textIndexParts(_ node: QueryNode) -> (String, PhraseCheck)? {
+  private static func textIndexParts(_ node: QueryNode, exact: Bool) -> (String, PhraseCheck)? {
     switch node {
-    case .text(let text, let prefix, let column):
+    case .text(let text, var prefix, let column):
+      if exact { prefix = false }
+      let tokens = Self.tokens(of: SearchText.fold(text))
       let words = SearchText.terms(of: SearchText.fold(text))
-      guard !words.isEmpty else { return nil }
-      let quoted = words.enumerated().map { index, word in
-        "\"" + word + "\"" + (prefix && index == words.count - 1 ? " *" : "")
+      guard !tokens.isEmpty, !words.isEmpty else { return nil }
+      let quoted = tokens.enumerated().map { index, token in
+        "\"" + token + "\"" + (prefix && index == tokens.count - 1 ? " *" : "")
       }
       var expression = quoted.count == 1 ? quoted[0] : "(" + quoted.joined(separator: " AND ") + ")"
       if let column { expression = "\(column.rawValue) : \(expression)" }
       let columnIndex = column.map { [.name, .keywords, .path, .content].firstIndex(of: $0)! }
+      // Several words are a phrase the index cannot place: checked in the text.
       return (expression, .phrase(words, prefix: prefix, column: columnIndex))
     case .and(let parts) where !parts.isEmpty:
-      return combineTextIndex(parts, with: "AND")
+      return combineTextIndex(parts, with: "AND", exact: exact)
     case .or(let parts) where !parts.isEmpty:
-      return combineTextIndex(parts, with: "OR")
+      return combineTextIndex(parts, with: "OR", exact: exact)
     default:
       return nil
     }
   }
 
-  private static func combineTextIndex(_ parts: [QueryNode], with op: String) -> (
+  private static func combineTextIndex(_ parts: [QueryNode], with op: String, exact: Bool) -> (
     String, PhraseCheck
   )? {
-    let inner = parts.compactMap(textIndexParts)
+    let inner = parts.compactMap { textIndexParts($0, exact: exact) }
     guard inner.count == parts.count else { return nil }
     let expression = "(" + inner.map(\.0).joined(separator: " \(op) ") + ")"
     let checks = inner.map(\.1)
@@ -103,6 +107,28 @@ struct SQLCompiler {
   static func leadingWord(of pattern: String) -> String? {
     let word = pattern.prefix { $0.isLetter || $0.isNumber }
     return word.isEmpty ? nil : String(word)
+  }
+
+  /// The tokens FTS5's unicode61 tokenizer makes of a text, unfolded (it
+  /// folds case and accents itself, some differently from Foundation: ß):
+  /// runs of letters, digits, private-use characters and the combining marks
+  /// it strips as diacritics. Quoting one never makes a phrase, which the
+  /// text index (detail=column) refuses.
+  static func tokens(of text: String) -> [String] {
+    var tokens: [String] = []
+    var current = String.UnicodeScalarView()
+    for scalar in text.unicodeScalars {
+      switch scalar.properties.generalCategory {
+      case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+        .decimalNumber, .letterNumber, .otherNumber, .privateUse, .nonspacingMark:
+        current.append(scalar)
+      default:
+        if !current.isEmpty { tokens.append(String(current)) }
+        current = String.UnicodeScalarView()
+      }
+    }
+    if !current.isEmpty { tokens.append(String(current)) }
+    return tokens
   }
 
   /// Whether every word of a text node can be looked for in `item_name` (none is

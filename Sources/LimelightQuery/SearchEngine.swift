@@ -38,18 +38,18 @@ public struct SearchEngine: Sendable {
       // Whether the words are in that many texts (a count that stops there,
       // cheap with the prefix indexes). Asked once: the visible and the hidden
       // text passes share the answer.
-      var crowdedTexts: Bool?
+      var crowdedTexts: [String: Bool] = [:]
       // The words alone: a phrase's candidates are enough to tell.
       func isCrowded(_ match: String) throws -> Bool {
-        if let crowdedTexts { return crowdedTexts }
+        if let known = crowdedTexts[match] { return known }
         let count = try Int.fetchOne(
           db.cachedStatement(
             sql:
               "SELECT count(*) FROM (SELECT rowid FROM item_text WHERE item_text MATCH ? LIMIT ?)"
           ),
           arguments: [match, Self.rankedTextLimit + 1])
-        crowdedTexts = (count ?? 0) > Self.rankedTextLimit
-        return crowdedTexts!
+        crowdedTexts[match] = (count ?? 0) > Self.rankedTextLimit
+        return crowdedTexts[match]!
       }
       for pass in plan(expanded) {
         let remaining = limit.map { $0 - results.count }
@@ -255,6 +255,9 @@ public struct SearchEngine: Sendable {
         SQLCompiler.ftsExpression(text, within: "{name keywords}") ?? fts, fts,
       ]
     let inNames = "item.rowid IN (SELECT rowid FROM item_name WHERE item_name MATCH ?)"
+    let textTiers =
+      (SQLCompiler.hasPrefix(text) ? [SQLCompiler.textMatch(text, exact: true)] : [])
+      .compactMap { $0 } + [textMatch]
     var passes: [Pass] = []
     for hidden in [0, 1] {
       for (tier, match) in tiers.enumerated() {
@@ -269,22 +272,35 @@ public struct SearchEngine: Sendable {
         sql += " AND item.hidden = \(hidden)\(conditions) ORDER BY\(Self.order)"
         passes.append(Pass(statement: (sql, arguments + filterArguments + tail)))
       }
-      let from =
-        "FROM item_text JOIN item ON item.rowid = item_text.rowid WHERE \(inText)"
-        + " AND NOT \(inNames) AND item.hidden = \(hidden)\(conditions)"
-      passes.append(
-        Pass(
-          statement: (
-            "SELECT \(Self.columns), \(bm25) AS score \(from) ORDER BY\(Self.order)",
-            textArguments + [fts] + filterArguments + tail
-          ),
-          whenCrowded: (
-            textMatch.match,
-            (
-              "SELECT \(Self.columns), 0.0 AS score \(from) ORDER BY item_text.rowid DESC",
-              textArguments + [fts] + filterArguments
-            )
-          )))
+      // Texts holding the words whole before those that hold only longer
+      // words starting with them: the ranking counts which fields hold a
+      // word, not how often, and a whole word says more.
+      for (tier, match) in textTiers.enumerated() {
+        let (inTier, tierArguments) = match.condition()
+        var from =
+          "FROM item_text JOIN item ON item.rowid = item_text.rowid WHERE \(inTier)"
+          + " AND NOT \(inNames)"
+        var arguments = tierArguments + [fts]
+        if tier > 0, let whole = textTiers.first {
+          let (inWhole, wholeArguments) = whole.condition()
+          from += " AND NOT item.rowid IN (SELECT rowid FROM item_text WHERE \(inWhole))"
+          arguments += wholeArguments
+        }
+        from += " AND item.hidden = \(hidden)\(conditions)"
+        passes.append(
+          Pass(
+            statement: (
+              "SELECT \(Self.columns), \(bm25) AS score \(from) ORDER BY\(Self.order)",
+              arguments + filterArguments + tail
+            ),
+            whenCrowded: (
+              match.match,
+              (
+                "SELECT \(Self.columns), 0.0 AS score \(from) ORDER BY item_text.rowid DESC",
+                arguments + filterArguments
+              )
+            )))
+      }
     }
     return passes
   }
