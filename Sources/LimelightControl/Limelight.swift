@@ -32,6 +32,9 @@ struct Status: ParsableCommand {
   )
   var watch = false
 
+  @Flag(name: .shortAndLong, help: "Also print the size of each table and index of the file.")
+  var verbose = false
+
   func run() throws {
     let location = IndexLocation.fromEnvironment()
     let store = try openIndex()
@@ -48,9 +51,23 @@ struct Status: ParsableCommand {
         if shown > 0 { print("\u{1B}[\(shown)F\u{1B}[J", terminator: "") }
         print(lines.joined(separator: "\n"))
         shown = lines.count
+        if verbose && finished { try printTableSizes(store, entries: status.items) }
       }
       if finished { return }
       Thread.sleep(forTimeInterval: 0.5)
+    }
+  }
+
+  /// `--verbose`: where the file's bytes go, per table and index.
+  func printTableSizes(_ store: IndexStore, entries: Int) throws {
+    let sizes = try store.tableSizes()
+    let width = sizes.map(\.name.count).max() ?? 0
+    print("tables:")
+    for (name, bytes) in sizes where bytes > 0 {
+      let perEntry = entries > 0 ? " (\(bytes / Int64(entries)) B an item)" : ""
+      print(
+        "  " + name.padding(toLength: width + 2, withPad: " ", startingAt: 0)
+          + byteCount(bytes) + perEntry)
     }
   }
 

@@ -130,3 +130,16 @@ extension IndexStore {
     }
   }
 }
+
+extension IndexStore {
+  /// The bytes each table and index of the file takes (SQLite's `dbstat`),
+  /// largest first: where an index's size goes.
+  public func tableSizes() throws -> [(name: String, bytes: Int64)] {
+    try read { db in
+      try Row.fetchAll(
+        db,
+        sql: "SELECT name, sum(pgsize) AS bytes FROM dbstat GROUP BY name ORDER BY bytes DESC"
+      ).map { ($0["name"], $0["bytes"]) }
+    }
+  }
+}

@@ -116,6 +116,8 @@ import Testing
     // Not a terminal: --watch prints once, when everything is read.
     let watched = try instance.run("limelight", ["status", "--watch"])
     #expect(watched.status == 0 && watched.stdout.contains("every file read"))
+    let verbose = try instance.run("limelight", ["status", "--verbose"]).stdout
+    #expect(verbose.contains("tables:") && verbose.contains("item_words"))
     #expect(instance.log.contains("names pass done") && instance.log.contains("content pass done"))
     #expect(Set(try instance.findPaths("marmalade")).count == 40)
     // A folder of many files moved in: named by the first pass, then read.
