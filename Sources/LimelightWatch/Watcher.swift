@@ -224,7 +224,9 @@ public final class Watcher {
     crawlDone = true
     statusChanged = true
     flush()
-    thumbnails?.offerIndexedFiles()
+    // Thumbnails wait for the second pass, when there is one: drawn meanwhile
+    // they slowed it and doubled the watcher's peak memory with their helpers.
+    if (try? store.filesWaitingForContentCount()) == 0 { thumbnails?.offerIndexedFiles() }
     // The crawl's transient maps are gone: give their memory back to the system.
     _ = malloc_trim(0)
     let seconds = monotonicNow() - started
@@ -264,6 +266,7 @@ public final class Watcher {
     contentPass.finish()
     statusChanged = true
     flush()
+    thumbnails?.offerIndexedFiles()
     // Both passes are done: the memory they used goes back to the system.
     HelperPool.shared.stopIdle(after: 0)
     store.prepareForBulkWrites(false)
@@ -862,7 +865,8 @@ public final class Watcher {
             if let message = record.extractionError {
               try writer.recordFailure(record.path, message: message)
             }
-            records.append(record)
+            // The second pass's files get their thumbnails once it is done.
+            if case .importFile = op { records.append(record) }
           case .metadata(let path, let status):
             try writer.updateMetadata(
               path: path, status: status, keywords: FileImporter.tags(of: path))
