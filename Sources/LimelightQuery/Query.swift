@@ -14,9 +14,12 @@ public indirect enum QueryNode: Equatable, Sendable {
   case nothing
 }
 
-/// The indexed text columns a query can name.
-public enum TextColumn: String, Sendable {
+/// The indexed text columns a query can name, in the text index's order.
+public enum TextColumn: String, Sendable, CaseIterable {
   case name, keywords, path, content
+
+  /// The column's position in the text index (its ``PhraseCheck`` index).
+  var position: Int { Self.allCases.firstIndex(of: self)! }
 }
 
 /// A condition on an item's attributes.

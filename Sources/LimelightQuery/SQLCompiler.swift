@@ -38,16 +38,16 @@ struct SQLCompiler {
   /// their order: each phrase of several words becomes those words ANDed,
   /// and `check` (nil when there is no such phrase) tells which candidates
   /// really hold the phrases (``PhraseCheck``).
-  struct TextMatch: Equatable {
+  struct TextMatch {
     var match: String
     var check: String?
 
-    /// The condition on `item_text` (aliased `table`) with its arguments.
-    func condition(table: String = "item_text") -> Statement {
-      guard let check else { return ("\(table) MATCH ?", [match]) }
+    /// The condition on `item_text` with its arguments.
+    func condition() -> Statement {
+      guard let check else { return ("item_text MATCH ?", [match]) }
       return (
-        "\(table) MATCH ? AND limelight_phrases(\(table).name, \(table).keywords,"
-          + " \(table).path, \(table).content, ?)", [match, check]
+        "item_text MATCH ? AND limelight_phrases(item_text.name, item_text.keywords,"
+          + " item_text.path, item_text.content, ?)", [match, check]
       )
     }
   }
@@ -66,17 +66,17 @@ struct SQLCompiler {
     switch node {
     case .text(let text, var prefix, let column):
       if exact { prefix = false }
-      let tokens = Self.tokens(of: SearchText.fold(text))
-      let words = SearchText.terms(of: SearchText.fold(text))
+      let folded = SearchText.fold(text)
+      let tokens = Self.tokens(of: folded)
+      let words = SearchText.terms(of: folded)
       guard !tokens.isEmpty, !words.isEmpty else { return nil }
       let quoted = tokens.enumerated().map { index, token in
         "\"" + token + "\"" + (prefix && index == tokens.count - 1 ? " *" : "")
       }
       var expression = quoted.count == 1 ? quoted[0] : "(" + quoted.joined(separator: " AND ") + ")"
       if let column { expression = "\(column.rawValue) : \(expression)" }
-      let columnIndex = column.map { [.name, .keywords, .path, .content].firstIndex(of: $0)! }
       // Several words are a phrase the index cannot place: checked in the text.
-      return (expression, .phrase(words, prefix: prefix, column: columnIndex))
+      return (expression, .phrase(words, prefix: prefix, column: column?.position))
     case .and(let parts) where !parts.isEmpty:
       return combineTextIndex(parts, with: "AND", exact: exact)
     case .or(let parts) where !parts.isEmpty:

@@ -36,10 +36,10 @@ public struct SearchEngine: Sendable {
       if expanded == .nothing { return [] }
       var results: [SearchResult] = []
       // Whether the words are in that many texts (a count that stops there,
-      // cheap with the prefix indexes). Asked once: the visible and the hidden
-      // text passes share the answer.
+      // cheap with the prefix indexes), asked once for each text match: the
+      // visible and the hidden text passes share the answer. The words
+      // alone: a phrase's candidates are enough to tell.
       var crowdedTexts: [String: Bool] = [:]
-      // The words alone: a phrase's candidates are enough to tell.
       func isCrowded(_ match: String) throws -> Bool {
         if let known = crowdedTexts[match] { return known }
         let count = try Int.fetchOne(

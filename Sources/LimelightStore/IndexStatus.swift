@@ -97,8 +97,7 @@ extension IndexStore {
       let current = !running || recordedPID == watcherPID
       if !current { recordedState = "starting" }
       let crawlDone: Bool = current ? try meta("status.crawlDone") ?? false : false
-      let waiting =
-        try Int.fetchOne(db, sql: "SELECT count(*) FROM item WHERE contentPending = 1") ?? 0
+      let waiting = try Self.filesWaitingForContentCount(db)
       let rate: Double? = running && waiting > 0 ? try meta("status.contentRate") : nil
       return IndexStatus(
         running: running,

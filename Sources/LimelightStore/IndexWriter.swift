@@ -346,11 +346,7 @@ public struct IndexWriter {
       old?["name"] == text.name && old?["keywords"] == text.keywords
       && old?["path"] == text.path
     // The full-text indexes first: they read the words to remove in item_words.
-    for table in sameNames ? ["item_text"] : ["item_text", "item_name"] {
-      try db.cachedStatement(sql: "DELETE FROM \(table) WHERE rowid = ?").execute(arguments: [
-        rowID
-      ])
-    }
+    try deleteRow(rowID, from: sameNames ? ["item_text"] : ["item_text", "item_name"])
     try db.cachedStatement(
       sql: "REPLACE INTO item_words (rowid, name, keywords, path, text) VALUES (?, ?, ?, ?, ?)"
     ).execute(arguments: [rowID, text.name, text.keywords, text.path, Self.storedContent(text)])
@@ -395,7 +391,12 @@ public struct IndexWriter {
   /// Removes an item's words. The full-text indexes go first: they read the
   /// words to remove from `item_words`.
   func deleteText(_ rowID: Int64) throws {
-    for table in ["item_text", "item_name", "item_words"] {
+    try deleteRow(rowID, from: ["item_text", "item_name", "item_words"])
+  }
+
+  /// Deletes an item's row from each of `tables`, in that order.
+  private func deleteRow(_ rowID: Int64, from tables: [String]) throws {
+    for table in tables {
       try db.cachedStatement(sql: "DELETE FROM \(table) WHERE rowid = ?").execute(arguments: [
         rowID
       ])
@@ -405,11 +406,7 @@ public struct IndexWriter {
   /// Changes an item's name-like texts in `item_words` (`change`), keeping
   /// its stored text, and indexes its words again.
   func replaceNameTexts(_ rowID: Int64, change: () throws -> Void) throws {
-    for table in ["item_text", "item_name"] {
-      try db.cachedStatement(sql: "DELETE FROM \(table) WHERE rowid = ?").execute(arguments: [
-        rowID
-      ])
-    }
+    try deleteRow(rowID, from: ["item_text", "item_name"])
     try change()
     try db.cachedStatement(
       sql: """

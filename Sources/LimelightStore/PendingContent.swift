@@ -20,9 +20,12 @@ extension IndexStore {
 
   /// How many files wait for their content.
   public func filesWaitingForContentCount() throws -> Int {
-    try read { db in
-      try Int.fetchOne(db, sql: "SELECT count(*) FROM item WHERE contentPending = 1") ?? 0
-    }
+    try read(Self.filesWaitingForContentCount)
+  }
+
+  /// How many files wait for their content, read in `db` (within a read).
+  static func filesWaitingForContentCount(_ db: Database) throws -> Int {
+    try Int.fetchOne(db, sql: "SELECT count(*) FROM item WHERE contentPending = 1") ?? 0
   }
 }
 

@@ -137,14 +137,15 @@ final class ContentPass {
     var jobs: [ImportJob] = []
     for path in slice.paths {
       if let status = FileSystem.status(path) {
-        jobs.append(ImportJob(path: path, status: status, hidden: isHidden(path), background: true))
+        jobs.append(ImportJob(path: path, status: status, hidden: isHidden(path)))
       } else {
         slice.missing.append(path)
       }
     }
     slice.done.enter()
     Thread.detachNewThread { [jobs] in
-      slice.records = extractor.extract(jobs, until: monotonicNow() + Self.sliceSeconds)
+      slice.records = extractor.extract(
+        jobs, until: monotonicNow() + Self.sliceSeconds, background: true)
       slice.done.leave()
     }
   }

@@ -12,8 +12,6 @@ struct ImportJob: Sendable {
   var hidden: Bool
   /// The first pass: the name and `lstat` only, the content later.
   var nameOnly = false
-  /// The second pass: read at the lowest CPU and I/O priority.
-  var background = false
 }
 
 /// Runs importers on several files at once, one importer (and so one libmagic
@@ -33,11 +31,13 @@ final class Extractor: @unchecked Sendable {
 
   /// The records of `jobs`, in order; with a `deadline` (monotonic seconds),
   /// of those begun before it: a prefix of the jobs, at least one.
-  func extract(_ jobs: [ImportJob], until deadline: Double? = nil) -> [FileRecord] {
+  /// `background`: read at the lowest CPU and I/O priority (the second pass).
+  func extract(_ jobs: [ImportJob], until deadline: Double? = nil, background: Bool = false)
+    -> [FileRecord]
+  {
     if jobs.isEmpty { return [] }
     let results = ResultSlots(count: jobs.count, deadline: deadline)
     let workers = min(importers.count, jobs.count)
-    let background = jobs.allSatisfy(\.background)
     let work = { @Sendable (worker: Int) in
       let importer = self.importers[worker]
       while let index = results.claim() {
