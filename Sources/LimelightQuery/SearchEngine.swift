@@ -35,28 +35,29 @@ public struct SearchEngine: Sendable {
       let expanded = try TypoExpander(db: db).expand(query)
       if expanded == .nothing { return [] }
       var results: [SearchResult] = []
-      // Whether the words are in that many texts (a count that stops there,
-      // cheap with the prefix indexes), asked once for each text match: the
-      // visible and the hidden text passes share the answer. The words
+      // Whether the words are in that many names or texts (a count that
+      // stops there, cheap with the prefix indexes), asked once for each
+      // match: the visible and the hidden passes share the answer. The words
       // alone: a phrase's candidates are enough to tell.
-      var crowdedTexts: [String: Bool] = [:]
-      func isCrowded(_ match: String) throws -> Bool {
-        if let known = crowdedTexts[match] { return known }
+      var crowded: [Crowding: Bool] = [:]
+      func isCrowded(_ crowding: Crowding) throws -> Bool {
+        if let known = crowded[crowding] { return known }
+        if crowding.limit == .max { return false }
+        let index = crowding.index
         let count = try Int.fetchOne(
           db.cachedStatement(
-            sql:
-              "SELECT count(*) FROM (SELECT rowid FROM item_text WHERE item_text MATCH ? LIMIT ?)"
+            sql: "SELECT count(*) FROM (SELECT rowid FROM \(index) WHERE \(index) MATCH ? LIMIT ?)"
           ),
-          arguments: [match, Self.rankedTextLimit + 1])
-        crowdedTexts[match] = (count ?? 0) > Self.rankedTextLimit
-        return crowdedTexts[match]!
+          arguments: [crowding.match, crowding.limit + 1])
+        crowded[crowding] = (count ?? 0) > crowding.limit
+        return crowded[crowding]!
       }
       for pass in plan(expanded) {
         let remaining = limit.map { $0 - results.count }
         if let remaining, remaining <= 0 { break }
         var (sql, arguments) = pass.statement
-        if let crowded = pass.whenCrowded, try isCrowded(crowded.match) {
-          (sql, arguments) = crowded.statement
+        if let instead = pass.whenCrowded, try isCrowded(instead.crowding) {
+          (sql, arguments) = instead.statement
         }
         let started = Self.trace ? Date() : nil
         // Prepared once per connection: the watcher's query service keeps its
@@ -160,13 +161,25 @@ public struct SearchEngine: Sendable {
   /// ``rankedTextLimit`` texts.
   struct Pass {
     var statement: Statement
-    var whenCrowded: (match: String, statement: Statement)?
+    var whenCrowded: (crowding: Crowding, statement: Statement)?
   }
+
+  /// More than `limit` rows of a full-text `index` match `match`.
+  struct Crowding: Hashable {
+    var index: String
+    var match: String
+    var limit: Int
+  }
+
+  /// Above this many names matching a tier's words, the tier walks the
+  /// index of the names' rank instead of ranking every match (a sort of a
+  /// few microseconds a row; the walk stops at the results asked for).
+  var rankedNameLimit = 5_000
 
   /// Above this many texts matching the words, their matches are listed newest
   /// first instead of by BM25 (`limelight_rank`, which reads only which
   /// columns hold each word: a few microseconds a row).
-  static let rankedTextLimit = 3_000
+  var rankedTextLimit = 3_000
 
   static let columns = """
     item.rowid, item.id, item.localID, item.domain, item.uri, item.path, item.displayName,
@@ -174,19 +187,12 @@ public struct SearchEngine: Sendable {
     """
 
   /// Within a tier: the shorter name (names, keywords, paths) or BM25 (text),
-  /// then opened often, changed in the last week, shallow; ties broken for good.
-  static let order =
-    " score + item.depth * 0.05 - min(item.useCount, 20) * 0.5 - (item.modified > ?) * 0.5,"
-    + " item.modified DESC, item.displayName, item.rowid"
-  /// A name match scores by the length of the name without its extension
-  /// (the closer the words cover it, the better: BM25 on a short field), files
-  /// a little ahead of folders of the same name.
-  static let nameScore = """
-    -10.0 / (1.0 + (CASE WHEN instr(item.displayName, '.') > 1
-      THEN length(rtrim(item.displayName, '\(extensionCharacters)')) - 1
-      ELSE length(item.displayName) END) / 10.0) + item.isFolder * 0.3
-    """
-  static let extensionCharacters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+  /// then shallow, opened often, changed in the last week; ties broken for good.
+  static let order = " score + \(ItemRank.boost("item.")),\(tieBreak)"
+  /// The same for name matches, by the indexed column that holds it.
+  static let nameOrder = " item.nameRank,\(tieBreak)"
+  static let tieBreak = " item.modified DESC, item.displayName, item.rowid"
+  static let nameScore = ItemRank.nameScore("item.")
 
   /// The statements that list the results, best first, run in turn until
   /// enough results are found (each gets a `LIMIT` for what is still missing).
@@ -209,13 +215,12 @@ public struct SearchEngine: Sendable {
   func plan(_ query: QueryNode) -> [Pass] {
     let now = Date().timeIntervalSince1970
     let (conditions, filterArguments) = Self.filterConditions(query, now: now)
-    let tail: [any DatabaseValueConvertible] = [now - 7 * 86_400]
     guard let text = Self.positiveText(query), let fts = SQLCompiler.ftsExpression(text) else {
       return [
         Pass(
           statement: (
             "SELECT \(Self.columns), 0.0 AS score FROM item WHERE 1\(conditions)"
-              + " ORDER BY item.hidden,\(Self.order)", filterArguments + tail
+              + " ORDER BY item.hidden,\(Self.order)", filterArguments
           ))
       ]
     }
@@ -231,10 +236,10 @@ public struct SearchEngine: Sendable {
         Pass(
           statement: (
             "SELECT \(Self.columns), \(bm25) AS score \(from) ORDER BY item.hidden,\(Self.order)",
-            textArguments + filterArguments + tail
+            textArguments + filterArguments
           ),
           whenCrowded: (
-            textMatch.match,
+            Crowding(index: "item_text", match: textMatch.match, limit: rankedTextLimit),
             (
               "SELECT \(Self.columns), 0.0 AS score \(from) ORDER BY item.hidden, item_text.rowid DESC",
               textArguments + filterArguments
@@ -261,16 +266,27 @@ public struct SearchEngine: Sendable {
     var passes: [Pass] = []
     for hidden in [0, 1] {
       for (tier, match) in tiers.enumerated() {
-        var sql =
-          "SELECT \(Self.columns), \(Self.nameScore) AS score"
-          + " FROM item_name JOIN item ON item.rowid = item_name.rowid WHERE item_name MATCH ?"
+        var rest = ""
         var arguments: [any DatabaseValueConvertible] = [match]
         if tier > 0 {
-          sql += " AND NOT \(inNames)"
+          rest += " AND NOT \(inNames)"
           arguments.append(tiers[tier - 1])
         }
-        sql += " AND item.hidden = \(hidden)\(conditions) ORDER BY\(Self.order)"
-        passes.append(Pass(statement: (sql, arguments + filterArguments + tail)))
+        rest += " AND item.hidden = \(hidden)\(conditions) ORDER BY\(Self.nameOrder)"
+        arguments += filterArguments
+        let select = "SELECT \(Self.columns), \(Self.nameScore) AS score"
+        passes.append(
+          Pass(
+            statement: (
+              select + " FROM item_name JOIN item ON item.rowid = item_name.rowid"
+                + " WHERE item_name MATCH ?" + rest, arguments
+            ),
+            // A word in very many names: their rank's index, best first,
+            // until enough of them match (the matches a set to look up).
+            whenCrowded: (
+              Crowding(index: "item_name", match: match, limit: rankedNameLimit),
+              (select + " FROM item INDEXED BY item_name_rank WHERE \(inNames)" + rest, arguments)
+            )))
       }
       // Texts holding the words whole before those that hold only longer
       // words starting with them: the ranking counts which fields hold a
@@ -291,10 +307,10 @@ public struct SearchEngine: Sendable {
           Pass(
             statement: (
               "SELECT \(Self.columns), \(bm25) AS score \(from) ORDER BY\(Self.order)",
-              arguments + filterArguments + tail
+              arguments + filterArguments
             ),
             whenCrowded: (
-              match.match,
+              Crowding(index: "item_text", match: match.match, limit: rankedTextLimit),
               (
                 "SELECT \(Self.columns), 0.0 AS score \(from) ORDER BY item_text.rowid DESC",
                 arguments + filterArguments

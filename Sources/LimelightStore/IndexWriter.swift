@@ -97,6 +97,16 @@ public struct IndexWriter {
     return db.changesCount > 0
   }
 
+  /// Clears the "changed in the last week" flag of items whose week is over
+  /// (the triggers set it as items are written). Returns how many changed.
+  @discardableResult
+  public func expireRecency(now: Date = Date()) throws -> Int {
+    try db.execute(
+      sql: "UPDATE item SET recent = 0 WHERE recent = 1 AND NOT coalesce(modified > ?, 0)",
+      arguments: [now.timeIntervalSince1970 - Double(ItemRank.recentSeconds)])
+    return db.changesCount
+  }
+
   /// Updates what a metadata change (tags, mode, times) can alter, keeping the text.
   public func updateMetadata(path: RawPath, status: FileStatus, keywords: [String]) throws {
     let pathData = Data(path.bytes)

@@ -29,6 +29,9 @@ import GRDB
 ///   batch, by index name, so an interrupted import resumes where it stopped.
 /// - `extension_run`: each reindex extension's domain, pending work, last run
 ///   and back-off.
+/// - `item.nameRank`: the query-independent rank of a name match, a virtual
+///   column with an index (`item_name_rank`), so that a word in half the
+///   names lists its best matches without ranking them all.
 /// - `term_deletion`: every name term under the strings one or two deleted
 ///   letters make of it (SymSpell): typos and abbreviations are found by looking
 ///   up the query word's own deletions, never by scanning the vocabulary.
@@ -227,6 +230,31 @@ enum Schema {
           ALTER TABLE item ADD COLUMN contentPending INTEGER NOT NULL DEFAULT 0;
           CREATE INDEX item_content_pending ON item(modified) WHERE contentPending = 1;
           INSERT OR REPLACE INTO meta (key, value) VALUES ('compact', 1);
+          """)
+    }
+    // Name matches in rank order without ranking them all: a common word
+    // (`jpg`, `gz`) names half a home, and sorting every match cost 400 ms
+    // at a million entries. The rank that depends on the item alone is a
+    // column (computed by SQLite from the name, depth, use count and
+    // recency) with an index, so a crowded name query walks it best first.
+    // "Changed in the last week" is a flag, set by triggers as items are
+    // written and cleared by ``IndexWriter/expireRecency(now:)``: an index
+    // cannot hold a rank that moves with the clock.
+    migrator.registerMigration("v7-name-rank") { db in
+      let now = "((julianday('now') - 2440587.5) * 86400.0 - \(ItemRank.recentSeconds))"
+      try db.execute(
+        sql: """
+          ALTER TABLE item ADD COLUMN recent INTEGER NOT NULL DEFAULT 0;
+          UPDATE item SET recent = 1 WHERE modified > \(now);
+          ALTER TABLE item ADD COLUMN nameRank REAL GENERATED ALWAYS AS (\(ItemRank.nameRankColumn)) VIRTUAL;
+          CREATE INDEX item_name_rank ON item(hidden, nameRank);
+          CREATE INDEX item_recent ON item(modified) WHERE recent = 1;
+          CREATE TRIGGER item_recent_insert AFTER INSERT ON item
+            WHEN NEW.modified > \(now)
+            BEGIN UPDATE item SET recent = 1 WHERE rowid = NEW.rowid; END;
+          CREATE TRIGGER item_recent_update AFTER UPDATE OF modified ON item
+            WHEN NEW.recent != coalesce(NEW.modified > \(now), 0)
+            BEGIN UPDATE item SET recent = 1 - recent WHERE rowid = NEW.rowid; END;
           """)
     }
     return migrator

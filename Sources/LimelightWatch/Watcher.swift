@@ -46,6 +46,9 @@ public final class Watcher {
   var watchLimitReached = false
   var overflows = 0
   var nextUnwatchedRescan = 0.0
+  /// When the "changed in the last week" flags are next brought up to date.
+  var nextRecencyExpiry = 0.0
+  static let recencyExpirySeconds = 3_600.0
 
   /// Paths whose change waits for the file to settle.
   var due: [RawPath: PendingChange] = [:]
@@ -175,6 +178,7 @@ public final class Watcher {
       let rootsJSON = try JSONSerialization.data(withJSONObject: roots.map(\.string))
       try writer.setMeta("status.roots", String(decoding: rootsJSON, as: UTF8.self))
       try writer.removeFiles(outside: roots)
+      try writer.expireRecency()
     }
     if let applications {
       if watching { applications.startWatching() }
@@ -276,6 +280,7 @@ public final class Watcher {
 
   func eventLoop() {
     nextUnwatchedRescan = monotonicNow() + configuration.rescanSeconds
+    nextRecencyExpiry = monotonicNow() + Self.recencyExpirySeconds
     while !StopSignal.isRequested {
       var fds = [pollfd(fd: StopSignal.pipeRead, events: Int16(POLLIN), revents: 0)]
       if let wake = wakeInotify {
@@ -312,6 +317,12 @@ public final class Watcher {
       }
       processDue()
       processRescans()
+      if monotonicNow() >= nextRecencyExpiry {
+        nextRecencyExpiry = monotonicNow() + Self.recencyExpirySeconds
+        do { try store.write { try $0.expireRecency() } } catch {
+          note("cannot write to the index: \(error)")
+        }
+      }
       flush()
       HelperPool.shared.stopIdle()
       // What was due is done: the second pass reads on between events.
@@ -331,6 +342,7 @@ public final class Watcher {
     }
     if !rescanQueue.isEmpty { return 0 }
     if crawlDone, let content = contentPass.nextDue { next = min(next, content) }
+    next = min(next, nextRecencyExpiry)
     if let helpers = HelperPool.shared.nextIdleStop { next = min(next, helpers) }
     guard next.isFinite else { return -1 }
     return Int32(max(0, min(3_600_000, ((next - monotonicNow()) * 1000).rounded(.up))))

@@ -163,6 +163,50 @@ import Testing
     #expect(found.allSatisfy { $0.score < 0 })
   }
 
+  /// A word in very many names walks the index of their rank instead of
+  /// ranking them all: the same results in the same order, tier by tier,
+  /// with recency, use counts, depth, folders, hidden items and filters.
+  @Test func crowdedNameMatchesComeInTheSameOrderAsRankedOnes() throws {
+    let now = Date().timeIntervalSince1970
+    try store.write { writer in
+      for i in 0..<120 {
+        let folder = i % 3 == 0 ? "/h/.hidden/" : "/h/" + String(repeating: "d/", count: i % 4)
+        var file = record(
+          folder + "falcon \(String(repeating: "x", count: i % 7)) \(i).txt", text: nil)
+        if i % 5 == 0 { file.attributes.modified = Date(timeIntervalSince1970: now - 3_600) }
+        file.hidden = folder.contains("/.")
+        try writer.upsert(file)
+        try writer.upsert(record("/h/falconry \(i).md", text: nil))
+        try writer.upsert(record("/h/other \(i).txt", text: nil, title: "falcon"))
+      }
+      try writer.db.execute(sql: "UPDATE item SET useCount = 3 WHERE displayName LIKE '%7.txt'")
+    }
+    let recent = try store.read { db in
+      try Int.fetchOne(db, sql: "SELECT count(*) FROM item WHERE recent = 1")
+    }
+    #expect(recent == 24)
+    var ranked = SearchEngine(store: store)
+    ranked.rankedNameLimit = .max
+    var crowded = SearchEngine(store: store)
+    crowded.rankedNameLimit = 10
+    for query: QueryNode in [
+      .text("falcon", prefix: true, column: nil),
+      .text("falcon", prefix: false, column: nil),
+      .and([.text("fal", prefix: true, column: nil), .filter(.extensions(["txt"]))]),
+    ] {
+      for limit in [nil, 7, 50, 130] {
+        let expected = try ranked.search(query, limit: limit).map(\.id)
+        #expect(!expected.isEmpty)
+        #expect(try crowded.search(query, limit: limit).map(\.id) == expected)
+      }
+    }
+    // A week later nothing is recent any more, once the flags are brought up to date.
+    let cleared = try store.write { writer in
+      try writer.expireRecency(now: Date(timeIntervalSince1970: now + 8 * 86_400))
+    }
+    #expect(cleared == 24)
+  }
+
   @Test func deletionKeysOfTermsInAnyScript() {
     let ascii = TermDeletions.deletions(of: Array("cat"), depth: 1)
     #expect(ascii == ["cat", "at", "ct", "ca"])
