@@ -53,26 +53,29 @@ public struct SearchEngine: Sendable {
         return crowded[crowding]!
       }
       for pass in plan(expanded) {
-        let remaining = limit.map { $0 - results.count }
-        if let remaining, remaining <= 0 { break }
-        var (sql, arguments) = pass.statement
+        var statements = [pass.statement]
         if let instead = pass.whenCrowded, try isCrowded(instead.crowding) {
-          (sql, arguments) = instead.statement
+          statements = instead.statements
         }
-        let started = Self.trace ? Date() : nil
-        // Prepared once per connection: the watcher's query service keeps its
-        // connections, and a search's statements take about as long to compile
-        // as a selective one takes to run. Values are bound, never spliced in,
-        // so that the cache holds one statement per shape of query.
-        if let remaining { arguments.append(remaining) }
-        let rows = try Row.fetchAll(
-          db.cachedStatement(sql: sql + (remaining == nil ? "" : " LIMIT ?")),
-          arguments: StatementArguments(arguments))
-        results += rows.map(Self.result)
-        if let started {
-          let ms = String(format: "%.1f", Date().timeIntervalSince(started) * 1000)
-          FileHandle.standardError.write(
-            Data("[\(ms) ms, \(rows.count) rows] \(sql) \(arguments)\n".utf8))
+        for (sql, passArguments) in statements {
+          let remaining = limit.map { $0 - results.count }
+          if let remaining, remaining <= 0 { break }
+          var arguments = passArguments
+          let started = Self.trace ? Date() : nil
+          // Prepared once per connection: the watcher's query service keeps its
+          // connections, and a search's statements take about as long to compile
+          // as a selective one takes to run. Values are bound, never spliced in,
+          // so that the cache holds one statement per shape of query.
+          if let remaining { arguments.append(remaining) }
+          let rows = try Row.fetchAll(
+            db.cachedStatement(sql: sql + (remaining == nil ? "" : " LIMIT ?")),
+            arguments: StatementArguments(arguments))
+          results += rows.map(Self.result)
+          if let started {
+            let ms = String(format: "%.1f", Date().timeIntervalSince(started) * 1000)
+            FileHandle.standardError.write(
+              Data("[\(ms) ms, \(rows.count) rows] \(sql) \(arguments)\n".utf8))
+          }
         }
       }
       return results
@@ -156,12 +159,12 @@ public struct SearchEngine: Sendable {
   /// One SQL statement and its arguments.
   typealias Statement = SQLCompiler.Statement
 
-  /// One step of a search: a statement that lists results in order, and, for
-  /// text matches, the statement used instead when the words are in more than
-  /// ``rankedTextLimit`` texts.
+  /// One step of a search: a statement that lists results in order, and the
+  /// statements that list the same, in turn, when the words are in more
+  /// names or texts than the crowding's limit.
   struct Pass {
     var statement: Statement
-    var whenCrowded: (crowding: Crowding, statement: Statement)?
+    var whenCrowded: (crowding: Crowding, statements: [Statement])?
   }
 
   /// More than `limit` rows of a full-text `index` match `match`.
@@ -175,6 +178,8 @@ public struct SearchEngine: Sendable {
   /// index of the names' rank instead of ranking every match (a sort of a
   /// few microseconds a row; the walk stops at the results asked for).
   var rankedNameLimit = 5_000
+  /// How far a crowded name tier walks the rank index before it sorts the rest.
+  var rankWalk = 20_000
 
   /// Above this many texts matching the words, their matches are listed newest
   /// first instead of by BM25 (`limelight_rank`, which reads only which
@@ -215,6 +220,7 @@ public struct SearchEngine: Sendable {
   func plan(_ query: QueryNode) -> [Pass] {
     let now = Date().timeIntervalSince1970
     let (conditions, filterArguments) = Self.filterConditions(query, now: now)
+    let filtered = Self.parts(of: query).contains { SQLCompiler.ftsExpression($0) == nil }
     guard let text = Self.positiveText(query), let fts = SQLCompiler.ftsExpression(text) else {
       return [
         Pass(
@@ -240,10 +246,12 @@ public struct SearchEngine: Sendable {
           ),
           whenCrowded: (
             Crowding(index: "item_text", match: textMatch.match, limit: rankedTextLimit),
-            (
-              "SELECT \(Self.columns), 0.0 AS score \(from) ORDER BY item.hidden, item_text.rowid DESC",
-              textArguments + filterArguments
-            )
+            [
+              (
+                "SELECT \(Self.columns), 0.0 AS score \(from) ORDER BY item.hidden, item_text.rowid DESC",
+                textArguments + filterArguments
+              )
+            ]
           ))
       ]
     }
@@ -275,18 +283,36 @@ public struct SearchEngine: Sendable {
         rest += " AND item.hidden = \(hidden)\(conditions) ORDER BY\(Self.nameOrder)"
         arguments += filterArguments
         let select = "SELECT \(Self.columns), \(Self.nameScore) AS score"
+        let walkEnd = """
+          coalesce((SELECT ranked.nameRank FROM item AS ranked INDEXED BY item_name_rank
+            WHERE ranked.hidden = \(hidden) ORDER BY ranked.nameRank LIMIT 1 OFFSET \(rankWalk)), 1e308)
+          """
         passes.append(
           Pass(
             statement: (
               select + " FROM item_name JOIN item ON item.rowid = item_name.rowid"
                 + " WHERE item_name MATCH ?" + rest, arguments
             ),
-            // A word in very many names: their rank's index, best first,
-            // until enough of them match (the matches a set to look up).
-            whenCrowded: (
-              Crowding(index: "item_name", match: match, limit: rankedNameLimit),
-              (select + " FROM item INDEXED BY item_name_rank WHERE \(inNames)" + rest, arguments)
-            )))
+            // A word in very many names: the best ranked names first, from
+            // their rank's index, as far as the `rankWalk`th (the matches a
+            // set to look up), the matches ranked below that after, sorted.
+            // Not with a filter: the few items it lets pass are far apart in
+            // the walk, and each needs its row read.
+            whenCrowded: filtered
+              ? nil
+              : (
+                Crowding(index: "item_name", match: match, limit: rankedNameLimit),
+                [
+                  (
+                    select + " FROM item INDEXED BY item_name_rank WHERE \(inNames)"
+                      + " AND item.nameRank <= \(walkEnd)" + rest, arguments
+                  ),
+                  (
+                    select + " FROM item_name JOIN item ON item.rowid = item_name.rowid"
+                      + " WHERE item_name MATCH ? AND +item.nameRank > \(walkEnd)" + rest, arguments
+                  ),
+                ]
+              )))
       }
       // Texts holding the words whole before those that hold only longer
       // words starting with them: the ranking counts which fields hold a
@@ -311,10 +337,12 @@ public struct SearchEngine: Sendable {
             ),
             whenCrowded: (
               Crowding(index: "item_text", match: match.match, limit: rankedTextLimit),
-              (
-                "SELECT \(Self.columns), 0.0 AS score \(from) ORDER BY item_text.rowid DESC",
-                arguments + filterArguments
-              )
+              [
+                (
+                  "SELECT \(Self.columns), 0.0 AS score \(from) ORDER BY item_text.rowid DESC",
+                  arguments + filterArguments
+                )
+              ]
             )))
       }
     }

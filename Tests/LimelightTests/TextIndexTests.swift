@@ -189,6 +189,9 @@ import Testing
     ranked.rankedNameLimit = .max
     var crowded = SearchEngine(store: store)
     crowded.rankedNameLimit = 10
+    // Walked a little way: the matches ranked below are sorted after.
+    var walked = crowded
+    walked.rankWalk = 30
     for query: QueryNode in [
       .text("falcon", prefix: true, column: nil),
       .text("falcon", prefix: false, column: nil),
@@ -198,6 +201,7 @@ import Testing
         let expected = try ranked.search(query, limit: limit).map(\.id)
         #expect(!expected.isEmpty)
         #expect(try crowded.search(query, limit: limit).map(\.id) == expected)
+        #expect(try walked.search(query, limit: limit).map(\.id) == expected)
       }
     }
     // A week later nothing is recent any more, once the flags are brought up to date.
