@@ -206,6 +206,26 @@ public final class IndexStore: Sendable {
     try pool.read(body)
   }
 
+  /// Whether indexing is paused (`limelight pause`), as the index remembers.
+  public func isPaused() throws -> Bool {
+    try read { db in
+      try Bool.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'paused'") ?? false
+    }
+  }
+
+  /// What the index holds of a domain's items, by their application's id:
+  /// when each changed, and its custom attributes (JSON).
+  public func itemStates(inDomain domain: String) throws -> [(
+    localID: String, modified: Double, customAttributes: String?
+  )] {
+    try read { db in
+      try Row.fetchAll(
+        db, sql: "SELECT localID, modified, customAttributes FROM item WHERE domain = ?",
+        arguments: [domain]
+      ).map { ($0["localID"], $0["modified"] ?? 0, $0["customAttributes"]) }
+    }
+  }
+
   /// Up to `limit` files without a thumbnail that `wanted` accepts (given
   /// their content type tree, most specific first), with their modification
   /// times in nanoseconds. Read with a cursor: the index may hold millions.

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import LimelightImport
 import LimelightModel
 import LimelightStore
@@ -80,17 +79,12 @@ final class ApplicationWatch {
   func sync() -> String? {
     let launchers = catalog.scan()
     do {
-      let stored = try store.read { db in
-        try Row.fetchAll(
-          db, sql: "SELECT localID, modified, customAttributes FROM item WHERE domain = ?",
-          arguments: [applicationsDomain])
-      }
       var known: [String: (modified: Double, file: String?)] = [:]
-      for row in stored {
-        let attributes = (row["customAttributes"] as String?).flatMap {
+      for item in try store.itemStates(inDomain: applicationsDomain) {
+        let attributes = item.customAttributes.flatMap {
           try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
         }
-        known[row["localID"]] = (row["modified"] ?? 0, attributes?["launcher"] as? String)
+        known[item.localID] = (item.modified, attributes?["launcher"] as? String)
       }
       let changed = launchers.filter { launcher in
         guard let old = known[launcher.id] else { return true }

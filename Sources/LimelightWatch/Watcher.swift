@@ -16,7 +16,7 @@ import Logging
 /// Everything runs on one thread around `poll(2)`: events, settle timers and
 /// requests are handled in order, and only content extraction fans out to
 /// worker threads. Writes are gathered into batches, one transaction each.
-public final class Watcher {
+public final class Watcher: ReconcileSink {
   let store: IndexStore
   let location: IndexLocation
   let configuration: Configuration
@@ -26,7 +26,8 @@ public final class Watcher {
   let logger: Logger
   let watching: Bool
 
-  var inotify: Inotify?
+  /// The folders inotify watches (and those it cannot).
+  var watches: WatchTable
   var wakeInotify: Inotify?
   let thumbnails: ThumbnailQueue?
   /// The installed applications, when the configuration indexes them.
@@ -37,13 +38,8 @@ public final class Watcher {
   var thumbnailWatch: ThumbnailWatch?
   /// The second pass: the content of files first indexed by name.
   let contentPass: ContentPass
-  var watchPaths: [Int32: RawPath] = [:]
-  var watchOf: [RawPath: Int32] = [:]
-  /// Folders holding a `.noindex` marker: watched only to see the marker go.
-  var markedFolders: Set<RawPath> = []
-  /// Folders that could not be watched (the kernel's limit): rescanned on a timer.
-  var unwatched: Set<RawPath> = []
-  var watchLimitReached = false
+  let reconciler: Reconciler
+  let batchWriter: BatchWriter
   var overflows = 0
   var nextUnwatchedRescan = 0.0
   /// When the "changed in the last week" flags are next brought up to date.
@@ -51,35 +47,17 @@ public final class Watcher {
   static let recencyExpirySeconds = 3_600.0
 
   /// Paths whose change waits for the file to settle.
-  var due: [RawPath: PendingChange] = [:]
-  /// MOVED_FROM halves waiting for their MOVED_TO, by cookie.
-  var pendingMoves: [UInt32: (path: RawPath, deadline: Double, isFolder: Bool)] = [:]
+  var settling: Settling
+  /// Renames' first halves waiting for their second.
+  var moves = MovePairing()
   /// Folders to reconcile with the disk (new folders, marker changes, overflows).
   var rescanQueue: [RawPath] = []
-  var batch: [Operation] = []
+  var batch: [IndexOperation] = []
   var paused = false
   var crawlSeen = 0
   var crawlDone = false
   var lastError: String?
   var statusChanged = true
-
-  struct PendingChange {
-    var deadline: Double
-    var firstSeen: Double
-    /// Re-read even when size and time look unchanged (a rename that changed the extension).
-    var force: Bool
-  }
-
-  enum Operation {
-    case importFile(ImportJob)
-    /// A file the second pass has read already.
-    case write(FileRecord)
-    case metadata(RawPath, FileStatus)
-    case move(RawPath, RawPath)
-    case remove(RawPath)
-    case failure(RawPath, String)
-    case complete(IndexRequest, String)
-  }
 
   /// Commit after this many operations while crawling.
   static let batchSize = 512
@@ -110,6 +88,9 @@ public final class Watcher {
         thumbnails: ThumbnailCache(root: store.location.cacheHome.appending("thumbnails")))
     }
     self.extractor = makeExtractor()
+    self.watches = WatchTable(inotify: nil, maxWatches: configuration.maxWatches)
+    self.settling = Settling(settleSeconds: configuration.settleSeconds)
+    self.reconciler = Reconciler(store: store, rules: rules, roots: roots)
     self.logger = logger
     self.watching = watching
     self.extensions = ExtensionHost(store: store, location: store.location, logger: logger)
@@ -138,6 +119,9 @@ public final class Watcher {
     } else {
       self.thumbnails = nil
     }
+    self.batchWriter = BatchWriter(
+      store: store, extractor: extractor, thumbnails: thumbnails,
+      isHidden: { [roots] path in Self.isHidden(path, roots: roots) })
   }
 
   // MARK: - Running
@@ -159,17 +143,14 @@ public final class Watcher {
     _ = mallopt(M_ARENA_MAX, 2)
     limelight_lower_thread_priority(Self.indexingNice)
     if watching {
-      inotify = try Inotify()
+      watches = WatchTable(inotify: try Inotify(), maxWatches: configuration.maxWatches)
       let wake = try Inotify()
       try? FileSystem.makeDirectories(location.runtimeDirectory, mode: 0o700)
       _ = wake.addWatch(location.runtimeDirectory, mask: Self.wakeMask)
       wakeInotify = wake
       watchDescriptorFolders()
     }
-    paused =
-      (try? store.read { db in
-        try Bool.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'paused'")
-      }) ?? false
+    paused = (try? store.isPaused()) ?? false
     try store.write { writer in
       try writer.setMeta("status.pid", Int(getpid()))
       try writer.setMeta("status.state", paused ? "paused" : "crawling")
@@ -240,7 +221,7 @@ public final class Watcher {
       "names pass done: every entry is found by name; content follows",
       metadata: [
         "entries": "\(crawlSeen)", "seconds": "\(String(format: "%.1f", seconds))",
-        "rate": "\(Int(namesPass!.rate))/s", "watches": "\(watchPaths.count)",
+        "rate": "\(Int(namesPass!.rate))/s", "watches": "\(watches.count)",
       ])
   }
 
@@ -286,7 +267,7 @@ public final class Watcher {
       if let wake = wakeInotify {
         fds.append(pollfd(fd: wake.fd, events: Int16(POLLIN), revents: 0))
       }
-      if !paused, let inotify {
+      if !paused, let inotify = watches.inotify {
         fds.append(pollfd(fd: inotify.fd, events: Int16(POLLIN), revents: 0))
       }
       if !paused, let launchers = applications?.inotify {
@@ -305,7 +286,7 @@ public final class Watcher {
         extensions.reload()
         processRequests()
       }
-      if !paused, let inotify {
+      if !paused, let inotify = watches.inotify {
         let events = inotify.readEvents()
         if !events.isEmpty { handle(events) }
       }
@@ -334,10 +315,9 @@ public final class Watcher {
   func pollTimeout() -> Int32 {
     if paused { return -1 }
     var next = Double.infinity
-    for change in due.values { next = min(next, change.deadline) }
-    for move in pendingMoves.values { next = min(next, move.deadline) }
+    next = min(next, settling.nextDeadline ?? .infinity, moves.nextDeadline ?? .infinity)
     if let launchersDue = applications?.due { next = min(next, launchersDue) }
-    if !unwatched.isEmpty || roots.contains(where: { watchOf[$0] == nil }) {
+    if !watches.unwatched.isEmpty || roots.contains(where: { !watches.isWatched($0) }) {
       next = min(next, nextUnwatchedRescan)
     }
     if !rescanQueue.isEmpty { return 0 }
@@ -348,354 +328,41 @@ public final class Watcher {
     return Int32(max(0, min(3_600_000, ((next - monotonicNow()) * 1000).rounded(.up))))
   }
 
-  // MARK: - Events
-
-  func handle(_ events: [InotifyEvent]) {
-    let now = monotonicNow()
-    for event in events {
-      if event.has(IN_Q_OVERFLOW) {
-        overflows += 1
-        statusChanged = true
-        logger.warning("inotify queue overflowed; rescanning every root")
-        rescanQueue.append(contentsOf: roots)
-        continue
-      }
-      if event.has(IN_IGNORED) {
-        if let path = watchPaths.removeValue(forKey: event.watch), watchOf[path] == event.watch {
-          watchOf[path] = nil
-        }
-        continue
-      }
-      guard let folder = watchPaths[event.watch] else { continue }
-      guard let name = event.name else {
-        if event.has(IN_DELETE_SELF) && roots.contains(folder) {
-          batch.append(.remove(folder))
-          unwatchTree(folder)
-        }
-        continue
-      }
-      let path = folder.appending(name)
-      let isFolder = event.has(IN_ISDIR)
-      if Configuration.markerFiles.contains(name.string) {
-        markedFolders.remove(folder)
-        rescanQueue.append(folder)
-        continue
-      }
-      if markedFolders.contains(folder) { continue }
-      guard let eventRoot = root(of: path) else { continue }
-      let excluded = rules.excludes(path, root: eventRoot)
-      if event.has(IN_MOVED_FROM) {
-        pendingMoves[event.cookie] = (path, now + 0.05, isFolder)
-        continue
-      }
-      if event.has(IN_MOVED_TO) {
-        if let from = pendingMoves.removeValue(forKey: event.cookie) {
-          if excluded {
-            removeNow(from.path, isFolder: from.isFolder)
-          } else if root(of: from.path) != nil && !rules.excludes(from.path, root: eventRoot) {
-            moveNow(from: from.path, to: path, isFolder: isFolder)
-          } else {
-            arrived(path, isFolder: isFolder, now: now)
-          }
-        } else if !excluded {
-          arrived(path, isFolder: isFolder, now: now)
-        }
-        continue
-      }
-      if excluded { continue }
-      if event.has(IN_DELETE) {
-        removeNow(path, isFolder: isFolder)
-      } else if event.has(IN_CREATE) {
-        if isFolder {
-          arrived(path, isFolder: true, now: now)
-        } else {
-          schedule(path, delay: configuration.settleSeconds, now: now)
-        }
-      } else if event.has(IN_CLOSE_WRITE) || event.has(IN_ATTRIB) {
-        schedule(path, delay: 0.02, now: now, settled: true)
-      } else if event.has(IN_MODIFY) {
-        schedule(path, delay: configuration.settleSeconds, now: now)
-      }
-    }
-  }
-
-  /// Indexes `path` once it has been quiet for `delay` seconds; a file written
-  /// without pause is still indexed after ten settle periods (at least 5 s).
-  func schedule(
-    _ path: RawPath, delay: Double, now: Double, settled: Bool = false, force: Bool = false
-  ) {
-    var change = due[path] ?? PendingChange(deadline: now + delay, firstSeen: now, force: force)
-    let latest = change.firstSeen + max(5, configuration.settleSeconds * 10)
-    change.deadline = settled ? now + delay : min(max(change.deadline, now + delay), latest)
-    change.force = change.force || force
-    due[path] = change
-  }
-
-  func arrived(_ path: RawPath, isFolder: Bool, now: Double) {
-    if isFolder {
-      rescanQueue.append(path)
-    } else {
-      schedule(path, delay: 0.02, now: now, settled: true)
-    }
-  }
-
-  func removeNow(_ path: RawPath, isFolder: Bool) {
-    for key in due.keys where key.isInside(path) { due[key] = nil }
-    batch.append(.remove(path))
-    if isFolder { unwatchTree(path) }
-  }
-
-  func moveNow(from old: RawPath, to new: RawPath, isFolder: Bool) {
-    for (key, change) in due where key.isInside(old) {
-      due[key] = nil
-      due[key.rebased(from: old, to: new)] = change
-    }
-    batch.append(.move(old, new))
-    if isFolder {
-      for (path, wd) in watchOf where path.isInside(old) {
-        let target = path.rebased(from: old, to: new)
-        watchOf[path] = nil
-        watchOf[target] = wd
-        watchPaths[wd] = target
-      }
-      for path in unwatched where path.isInside(old) {
-        unwatched.remove(path)
-        unwatched.insert(path.rebased(from: old, to: new))
-      }
-      // Entries inside may have been excluded (or not) under the old name.
-      rescanQueue.append(new)
-    } else if Self.fileExtension(old) != Self.fileExtension(new) {
-      // Another extension may mean another content type: read it again.
-      schedule(new, delay: 0.02, now: monotonicNow(), settled: true, force: true)
-    }
-  }
-
-  static func fileExtension(_ path: RawPath) -> [UInt8] {
-    let name = path.lastComponent.bytes
-    guard let dot = name.lastIndex(of: UInt8(ascii: ".")) else { return [] }
-    return Array(name[dot...]).map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 }
-  }
-
-  /// Carries out settled changes and unpaired moves whose time has come.
-  func processDue() {
-    let now = monotonicNow()
-    for (cookie, move) in pendingMoves where move.deadline <= now {
-      pendingMoves[cookie] = nil
-      removeNow(move.path, isFolder: move.isFolder)
-    }
-    let ready = due.filter { $0.value.deadline <= now }
-    guard !ready.isEmpty else { return }
-    for path in ready.keys { due[path] = nil }
-    flush()  // moves and removals first, so stored states below are current
-    let stored = (try? store.fileStates(at: Array(ready.keys))) ?? [:]
-    for (path, change) in ready {
-      consider(path, stored: stored[path], force: change.force)
-    }
-  }
-
-  /// Decides what a path needs, comparing the disk with what the index remembers.
-  func consider(_ path: RawPath, stored: StoredFileState?, force: Bool) {
-    guard let status = FileSystem.status(path) else {
-      if stored != nil { batch.append(.remove(path)) }
-      return
-    }
-    if status.isDirectory && watchOf[path] == nil && inotify != nil && stored == nil {
-      rescanQueue.append(path)
-      return
-    }
-    if let stored, !force, !stored.contentDiffers(from: status) {
-      if stored.metadataDiffers(from: status) { batch.append(.metadata(path, status)) }
-      return
-    }
-    batch.append(.importFile(ImportJob(path: path, status: status, hidden: isHidden(path))))
-  }
-
-  func processRescans() {
-    while !rescanQueue.isEmpty && !StopSignal.isRequested && !paused {
-      let folder = rescanQueue.removeFirst()
-      rescanQueue.removeAll { $0.isInside(folder) }
-      reconcile(folder, force: false)
-      flush()
-    }
-    if monotonicNow() >= nextUnwatchedRescan {
-      nextUnwatchedRescan = monotonicNow() + configuration.rescanSeconds
-      var folders = Array(unwatched)
-      folders.append(contentsOf: roots.filter { watchOf[$0] == nil })
-      let tops = folders.filter { f in !folders.contains { $0 != f && f.isInside($0) } }
-      for folder in tops where !StopSignal.isRequested {
-        logger.debug("rescanning an unwatched folder", metadata: ["folder": "\(folder.string)"])
-        reconcile(folder, force: false)
-        flush()
-      }
-    }
-  }
-
   // MARK: - Reconciling
 
-  /// Brings the index in line with the disk at and below `top`, watching every
-  /// folder before listing it so that nothing created meanwhile is missed.
-  /// Unchanged files (same identity, size and time) are not read again, unless `force`.
   func reconcile(_ top: RawPath, force: Bool) {
-    guard let root = root(of: top) else { return }
-    if isExcluded(top, root: root) {
-      batch.append(.remove(top))
-      unwatchTree(top)
-      return
-    }
-    flush()
-    var stored: [RawPath: StoredFileState]
-    do {
-      stored = try store.fileStates(under: top)
-    } catch {
-      note("cannot read the index: \(error)")
-      return
-    }
-    guard let topStatus = FileSystem.status(top) else {
-      if !stored.isEmpty { batch.append(.remove(top)) }
-      unwatchTree(top)
-      return
-    }
-    var byIdentity: [FileKey: RawPath]?
-    /// Known paths met on disk (the others are removed at the end).
-    var seen: Set<RawPath> = []
-    // Names first: what a crawl finds is searchable by name at once, its
-    // content follows in the second pass. A forced reindex reads at once.
-    func job(_ path: RawPath, _ status: FileStatus) -> ImportJob {
-      ImportJob(path: path, status: status, hidden: isHidden(path), nameOnly: !force)
-    }
-
-    func visit(_ path: RawPath, _ status: FileStatus) {
-      // Only paths the index knows are ever looked up in `seen`: a first
-      // crawl of a million entries keeps no set of them all.
-      if stored[path] != nil { seen.insert(path) }
-      crawlSeen += 1
-      if let old = stored[path] {
-        if force || old.contentDiffers(from: status) {
-          batch.append(.importFile(job(path, status)))
-        } else if old.metadataDiffers(from: status) {
-          batch.append(.metadata(path, status))
-        }
-        return
-      }
-      // A path the index does not know: perhaps something it knows, moved while
-      // the watcher was down. Same device and inode, and the old path gone.
-      if byIdentity == nil {
-        byIdentity = [:]
-        for (p, s) in stored where s.inode != 0 { byIdentity![FileKey(s.device, s.inode)] = p }
-      }
-      // Files must also keep size and time: an inode freed by an atomic save and
-      // reused by a new file is not a move.
-      if let oldPath = byIdentity![FileKey(status.device, status.inode)], oldPath != path,
-        !seen.contains(oldPath), FileSystem.status(oldPath)?.inode != status.inode,
-        let old = stored[oldPath], old.isFolder == status.isDirectory,
-        old.isFolder || !old.contentDiffers(from: status)
-      {
-        batch.append(.move(oldPath, path))
-        byIdentity![FileKey(status.device, status.inode)] = nil
-        for (p, s) in stored where p.isInside(oldPath) {
-          stored[p] = nil
-          stored[p.rebased(from: oldPath, to: path)] = s
-        }
-        visit(path, status)
-        return
-      }
-      batch.append(.importFile(job(path, status)))
-    }
-
-    visit(top, topStatus)
-    var stack: [RawPath] = topStatus.isDirectory ? [top] : []
-    while let folder = stack.popLast() {
-      if StopSignal.isRequested { return }
-      if ExclusionRules.hasNoIndexMarker(folder) {
-        // Out of the index with all below it, but still watched, to see the marker go.
-        batch.append(.remove(folder))
-        unwatchTree(folder)
-        if inotify != nil {
-          watch(folder)
-          markedFolders.insert(folder)
-        }
-        for p in stored.keys where p.isInside(folder) { seen.insert(p) }
-        continue
-      }
-      if inotify != nil { watch(folder) }
-      let names: [RawPath]
-      do {
-        names = try FileSystem.entries(of: folder)
-      } catch {
-        // Keep what was indexed below a folder that cannot be read now.
-        batch.append(.failure(folder, error.description))
-        for p in stored.keys where p.isInside(folder) { seen.insert(p) }
-        continue
-      }
-      for name in names {
-        let path = folder.appending(name)
-        guard !rules.excludes(path, root: root), let status = FileSystem.status(path) else {
-          continue
-        }
-        visit(path, status)
-        if status.isDirectory { stack.append(path) }
-        if batch.count >= Self.batchSize { flush() }
-      }
-    }
-    for path in stored.keys where !seen.contains(path) { batch.append(.remove(path)) }
+    reconciler.run(top, force: force, into: self)
   }
 
-  struct FileKey: Hashable {
-    var device: UInt64
-    var inode: UInt64
-    init(_ device: UInt64, _ inode: UInt64) {
-      self.device = device
-      self.inode = inode
-    }
+  func emit(_ operation: IndexOperation) {
+    batch.append(operation)
+    if batch.count >= Self.batchSize { flush() }
   }
+
+  func countEntry() { crawlSeen += 1 }
 
   func watch(_ folder: RawPath) {
-    guard let inotify, watchOf[folder] == nil else { return }
-    if configuration.maxWatches > 0 && watchPaths.count >= configuration.maxWatches {
-      markUnwatched(folder)
-      return
-    }
-    switch inotify.addWatch(folder) {
-    case .success(let wd):
-      if let previous = watchPaths[wd], previous != folder { watchOf[previous] = nil }
-      watchPaths[wd] = folder
-      watchOf[folder] = wd
-      unwatched.remove(folder)
-    case .failure(let error):
-      if error.code == ENOSPC {
-        markUnwatched(folder)
-      } else if error.code != ENOENT && error.code != ENOTDIR {
-        batch.append(.failure(folder, error.description))
+    switch watches.watch(folder) {
+    case .watched, .gone: break
+    case .overLimit(let first):
+      if first {
+        note(
+          "the inotify watch limit is reached: folders beyond it are rescanned every \(Int(configuration.rescanSeconds)) s (raise fs.inotify.max_user_watches to watch them all)"
+        )
       }
+      statusChanged = true
+    case .failed(let message):
+      batch.append(.failure(folder, message))
     }
   }
 
-  func markUnwatched(_ folder: RawPath) {
-    if !watchLimitReached {
-      note(
-        "the inotify watch limit is reached: folders beyond it are rescanned every \(Int(configuration.rescanSeconds)) s (raise fs.inotify.max_user_watches to watch them all)"
-      )
-    }
-    watchLimitReached = true
-    unwatched.insert(folder)
-    statusChanged = true
-  }
+  func watchMarked(_ folder: RawPath) { watches.watchMarked(folder) }
 
-  func unwatchTree(_ folder: RawPath) {
-    for (path, wd) in watchOf where path.isInside(folder) {
-      inotify?.removeWatch(wd)
-      watchOf[path] = nil
-      watchPaths[wd] = nil
-    }
-    for path in unwatched where path.isInside(folder) { unwatched.remove(path) }
-    for path in markedFolders where path.isInside(folder) { markedFolders.remove(path) }
-  }
+  func unwatchTree(_ folder: RawPath) { watches.unwatchTree(folder) }
 
   // MARK: - Paths
 
-  func root(of path: RawPath) -> RawPath? {
-    roots.filter { path.isInside($0) }.max { $0.bytes.count < $1.bytes.count }
-  }
+  func root(of path: RawPath) -> RawPath? { reconciler.root(of: path) }
 
   /// Whether a dot-named component lies between the root and the path.
   func isHidden(_ path: RawPath) -> Bool { Self.isHidden(path, roots: roots) }
@@ -709,140 +376,6 @@ public final class Watcher {
     }
   }
 
-  /// Whether a path or any folder between it and its root is left out.
-  func isExcluded(_ path: RawPath, root: RawPath) -> Bool {
-    var current = path
-    while current != root && current.isInside(root) {
-      if rules.excludes(current, root: root) { return true }
-      let parent = current.parent
-      if parent != root && ExclusionRules.hasNoIndexMarker(parent) { return true }
-      current = parent
-    }
-    return ExclusionRules.hasNoIndexMarker(root) && path != root
-  }
-
-  // MARK: - Requests
-
-  func processRequests() {
-    let requests: [IndexRequest]
-    do { requests = try store.pendingRequests() } catch {
-      note("cannot read requests: \(error)")
-      return
-    }
-    for request in requests {
-      if StopSignal.isRequested { return }
-      switch request.kind {
-      case .pause:
-        paused = true
-        setPaused(true, completing: request)
-      case .resume:
-        let wasPaused = paused
-        paused = false
-        setPaused(false, completing: request)
-        if wasPaused && !crawlDone { initialCrawl() }
-      case .erase:
-        if paused && watching { continue }
-        flush()
-        let erased = Date()
-        do {
-          try store.write { writer in
-            _ = try writer.removeAllFiles()
-            _ = try writer.deleteAllApplicationItems()
-            _ = try writer.deleteDomain(applicationsDomain)
-            try extensions.reindexEverything(in: writer)
-          }
-        } catch { note("cannot erase the index: \(error)") }
-        extensions.nudge()
-        applications?.sync()
-        unwatchTree(RawPath("/"))
-        crawlDone = false
-        for root in roots { reconcile(root, force: true) }
-        crawlDone = true
-        flush()
-        // Done when the extensions have given their domains back too.
-        extensions.complete(request, since: erased, afterReindexing: "erased and crawled again")
-      case .domain:
-        extensions.take(request)
-      case .eraseDomain:
-        eraseDomain(request)
-      case .all:
-        if paused && watching { continue }
-        for root in roots { reconcile(root, force: true) }
-        batch.append(.complete(request, "reindexed every root"))
-        flush()
-      case .paths:
-        if paused && watching { continue }
-        var outside: [String] = []
-        for path in request.paths {
-          if root(of: path) != nil {
-            reconcile(path, force: true)
-          } else {
-            outside.append(path.string)
-          }
-        }
-        let outcome =
-          outside.isEmpty ? "reindexed" : "not under any root: " + outside.joined(separator: ", ")
-        batch.append(.complete(request, outcome))
-        flush()
-      }
-    }
-  }
-
-  /// What in a folder wakes the loop: a request written, a file that came.
-  static let wakeMask =
-    UInt32(IN_CLOSE_WRITE) | UInt32(IN_ATTRIB) | UInt32(IN_MOVED_TO) | UInt32(IN_CREATE)
-
-  /// Extension descriptors that come, change or go wake the loop (and the
-  /// user's configuration folder does, for an extensions.d made later).
-  /// Watching a folder twice is harmless: inotify keeps one watch.
-  func watchDescriptorFolders() {
-    guard let wake = wakeInotify else { return }
-    let mask = Self.wakeMask | UInt32(IN_DELETE) | UInt32(IN_MOVED_FROM)
-    let config = store.location.configDirectory
-    for folder in store.location.descriptorFolders("extensions.d") + [config] {
-      _ = wake.addWatch(folder, mask: mask)
-    }
-    // Only new entries there: other programs' settings change all the time.
-    _ = wake.addWatch(config.parent, mask: UInt32(IN_CREATE) | UInt32(IN_MOVED_TO))
-  }
-
-  /// `limelight erase --domain D`: the items of D and below go; the installed
-  /// applications are read again, an application's extension reindexes its own.
-  func eraseDomain(_ request: IndexRequest) {
-    guard let domain = request.domain else { return }
-    flush()
-    do {
-      try store.write { writer in
-        if LimelightModel.domain(fileDomain, isWithin: domain) { _ = try writer.removeAllFiles() }
-        if domain != fileDomain { _ = try writer.deleteDomain(domain) }
-        // Limelight's own domains are read again below; an application's
-        // request is completed by its extension's run.
-        if LimelightModel.domain(domain, isWithin: "limelight") {
-          try writer.complete(request, outcome: "erased and read again")
-        }
-      }
-    } catch { note("cannot erase \(domain): \(error)") }
-    if LimelightModel.domain(fileDomain, isWithin: domain) {
-      crawlDone = false
-      for root in roots { reconcile(root, force: true) }
-      crawlDone = true
-      flush()
-    }
-    if LimelightModel.domain(applicationsDomain, isWithin: domain) { applications?.sync() }
-    if !LimelightModel.domain(domain, isWithin: "limelight") { extensions.take(request) }
-  }
-
-  func setPaused(_ value: Bool, completing request: IndexRequest) {
-    flush()
-    do {
-      try store.write { writer in
-        try writer.setMeta("paused", value)
-        try writer.setMeta("status.state", value ? "paused" : (crawlDone ? "watching" : "crawling"))
-        try writer.complete(request, outcome: value ? "paused" : "resumed")
-      }
-    } catch { note("cannot record the pause: \(error)") }
-  }
-
   // MARK: - Writing
 
   /// Commits the batch in one transaction (which advances the generation).
@@ -850,68 +383,10 @@ public final class Watcher {
     guard !batch.isEmpty || statusChanged else { return }
     let operations = batch
     batch.removeAll(keepingCapacity: true)
-    let jobs = operations.compactMap { op -> ImportJob? in
-      if case .importFile(let job) = op { return job }
-      return nil
-    }
-    let extracted = extractor.extract(jobs)
-    var nextRecord = 0
-    var records: [FileRecord] = []
-    let hidden = { [self] (path: RawPath) in isHidden(path) }
-    // Thumbnails follow their files: moved along, removed when they are gone.
-    var movedThumbnails: [(from: RawPath, to: ThumbnailQueue.Job)] = []
-    var removedThumbnails: [RawPath] = []
     do {
-      try store.write { writer in
-        for op in operations {
-          switch op {
-          case .importFile, .write:
-            let record: FileRecord
-            if case .write(let read) = op {
-              record = read
-            } else {
-              record = extracted[nextRecord]
-              nextRecord += 1
-            }
-            try writer.upsert(record)
-            if let message = record.extractionError {
-              try writer.recordFailure(record.path, message: message)
-            }
-            // The second pass's files get their thumbnails once it is done.
-            if case .importFile = op { records.append(record) }
-          case .metadata(let path, let status):
-            try writer.updateMetadata(
-              path: path, status: status, keywords: FileImporter.tags(of: path))
-          case .move(let old, let new):
-            if thumbnails != nil {
-              movedThumbnails += try writer.thumbnailed(inTreeOf: old).map { file in
-                (
-                  file.path,
-                  ThumbnailQueue.Job(
-                    path: file.path.rebased(from: old, to: new),
-                    contentTypeTree: file.contentTypeTree, modifiedNs: file.modifiedNs)
-                )
-              }
-            }
-            try writer.move(from: old, to: new, hidden: hidden)
-          case .remove(let path):
-            if thumbnails != nil {
-              removedThumbnails += try writer.thumbnailed(inTreeOf: path).map(\.path)
-            }
-            try writer.removeTree(path)
-          case .failure(let path, let message):
-            try writer.recordFailure(path, message: message)
-          case .complete(let request, let outcome):
-            try writer.complete(request, outcome: outcome)
-          }
-        }
-        try writeStatus(writer)
-      }
+      let records = try batchWriter.write(operations) { try writeStatus($0) }
       statusChanged = false
       if records.contains(where: \.contentPending) { contentPass.noteNamesWritten() }
-      thumbnails?.offer(records.filter { !$0.contentPending })
-      thumbnails?.offerMoves(movedThumbnails)
-      thumbnails?.offerRemovals(removedThumbnails)
     } catch {
       note("cannot write to the index: \(error)")
     }
@@ -919,10 +394,10 @@ public final class Watcher {
 
   func writeStatus(_ writer: IndexWriter) throws {
     try writer.setMeta("status.state", paused ? "paused" : (crawlDone ? "watching" : "crawling"))
-    try writer.setMeta("status.queue", due.count + rescanQueue.count + pendingMoves.count)
-    try writer.setMeta("status.watches", watchPaths.count)
-    try writer.setMeta("status.unwatched", unwatched.count)
-    try writer.setMeta("status.watchLimit", watchLimitReached)
+    try writer.setMeta("status.queue", settling.count + rescanQueue.count + moves.count)
+    try writer.setMeta("status.watches", watches.count)
+    try writer.setMeta("status.unwatched", watches.unwatched.count)
+    try writer.setMeta("status.watchLimit", watches.limitReached)
     try writer.setMeta("status.overflows", overflows)
     try writer.setMeta("status.crawlSeen", crawlSeen)
     try writer.setMeta("status.crawlDone", crawlDone)

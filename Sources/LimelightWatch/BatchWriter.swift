@@ -1,0 +1,94 @@
+import LimelightImport
+import LimelightModel
+import LimelightStore
+
+/// One change the watcher writes to the index.
+enum IndexOperation {
+  /// A file to read (or to name, in the first pass) and store.
+  case importFile(ImportJob)
+  /// A file the second pass has read already.
+  case write(FileRecord)
+  case metadata(RawPath, FileStatus)
+  case move(RawPath, RawPath)
+  case remove(RawPath)
+  case failure(RawPath, String)
+  case complete(IndexRequest, String)
+}
+
+/// Writes the watcher's operations, a batch in one transaction (which
+/// advances the generation): it reads the files to import first, on the
+/// extractor's threads, and afterwards tells the thumbnail queue what to
+/// draw, move along or remove.
+struct BatchWriter {
+  let store: IndexStore
+  let extractor: Extractor
+  let thumbnails: ThumbnailQueue?
+  /// Whether a path lies in a hidden folder (for the items a move carries).
+  let isHidden: (RawPath) -> Bool
+
+  /// Writes `operations` and then, in the same transaction, `finish` (the
+  /// watcher's status). Returns the records of the files it imported.
+  func write(_ operations: [IndexOperation], finish: (IndexWriter) throws -> Void) throws
+    -> [FileRecord]
+  {
+    let jobs = operations.compactMap { op -> ImportJob? in
+      if case .importFile(let job) = op { return job }
+      return nil
+    }
+    let extracted = extractor.extract(jobs)
+    var nextRecord = 0
+    var records: [FileRecord] = []
+    // Thumbnails follow their files: moved along, removed when they are gone.
+    var movedThumbnails: [(from: RawPath, to: ThumbnailQueue.Job)] = []
+    var removedThumbnails: [RawPath] = []
+    try store.write { writer in
+      for op in operations {
+        switch op {
+        case .importFile, .write:
+          let record: FileRecord
+          if case .write(let read) = op {
+            record = read
+          } else {
+            record = extracted[nextRecord]
+            nextRecord += 1
+          }
+          try writer.upsert(record)
+          if let message = record.extractionError {
+            try writer.recordFailure(record.path, message: message)
+          }
+          // The second pass's files get their thumbnails once it is done.
+          if case .importFile = op { records.append(record) }
+        case .metadata(let path, let status):
+          try writer.updateMetadata(
+            path: path, status: status, keywords: FileImporter.tags(of: path))
+        case .move(let old, let new):
+          if thumbnails != nil {
+            movedThumbnails += try writer.thumbnailed(inTreeOf: old).map { file in
+              (
+                file.path,
+                ThumbnailQueue.Job(
+                  path: file.path.rebased(from: old, to: new),
+                  contentTypeTree: file.contentTypeTree, modifiedNs: file.modifiedNs)
+              )
+            }
+          }
+          try writer.move(from: old, to: new, hidden: isHidden)
+        case .remove(let path):
+          if thumbnails != nil {
+            removedThumbnails += try writer.thumbnailed(inTreeOf: path).map(\.path)
+          }
+          try writer.removeTree(path)
+        case .failure(let path, let message):
+          try writer.recordFailure(path, message: message)
+        case .complete(let request, let outcome):
+          try writer.complete(request, outcome: outcome)
+        }
+      }
+      try finish(writer)
+    }
+    thumbnails?.offer(records.filter { !$0.contentPending })
+    thumbnails?.offerMoves(movedThumbnails)
+    thumbnails?.offerRemovals(removedThumbnails)
+    return records
+  }
+}

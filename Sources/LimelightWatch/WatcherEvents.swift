@@ -1,0 +1,166 @@
+import CLinux
+import LimelightModel
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// What the watcher does with inotify's events: changes wait to settle,
+/// renames are paired, folders that arrive are reconciled, and what is due
+/// is compared with what the index remembers.
+extension Watcher {
+  func handle(_ events: [InotifyEvent]) {
+    let now = monotonicNow()
+    for event in events {
+      if event.has(IN_Q_OVERFLOW) {
+        overflows += 1
+        statusChanged = true
+        logger.warning("inotify queue overflowed; rescanning every root")
+        rescanQueue.append(contentsOf: roots)
+        continue
+      }
+      if event.has(IN_IGNORED) {
+        watches.dropped(event.watch)
+        continue
+      }
+      guard let folder = watches.folder(of: event.watch) else { continue }
+      guard let name = event.name else {
+        if event.has(IN_DELETE_SELF) && roots.contains(folder) {
+          batch.append(.remove(folder))
+          unwatchTree(folder)
+        }
+        continue
+      }
+      let path = folder.appending(name)
+      let isFolder = event.has(IN_ISDIR)
+      if Configuration.markerFiles.contains(name.string) {
+        watches.unmark(folder)
+        rescanQueue.append(folder)
+        continue
+      }
+      if watches.isMarked(folder) { continue }
+      guard let eventRoot = root(of: path) else { continue }
+      let excluded = rules.excludes(path, root: eventRoot)
+      if event.has(IN_MOVED_FROM) {
+        moves.departed(path, cookie: event.cookie, isFolder: isFolder, now: now)
+        continue
+      }
+      if event.has(IN_MOVED_TO) {
+        if let from = moves.arrived(cookie: event.cookie) {
+          if excluded {
+            removeNow(from.path, isFolder: from.isFolder)
+          } else if root(of: from.path) != nil && !rules.excludes(from.path, root: eventRoot) {
+            moveNow(from: from.path, to: path, isFolder: isFolder)
+          } else {
+            arrived(path, isFolder: isFolder, now: now)
+          }
+        } else if !excluded {
+          arrived(path, isFolder: isFolder, now: now)
+        }
+        continue
+      }
+      if excluded { continue }
+      if event.has(IN_DELETE) {
+        removeNow(path, isFolder: isFolder)
+      } else if event.has(IN_CREATE) {
+        if isFolder {
+          arrived(path, isFolder: true, now: now)
+        } else {
+          schedule(path, delay: configuration.settleSeconds, now: now)
+        }
+      } else if event.has(IN_CLOSE_WRITE) || event.has(IN_ATTRIB) {
+        schedule(path, delay: 0.02, now: now, settled: true)
+      } else if event.has(IN_MODIFY) {
+        schedule(path, delay: configuration.settleSeconds, now: now)
+      }
+    }
+  }
+
+  func schedule(
+    _ path: RawPath, delay: Double, now: Double, settled: Bool = false, force: Bool = false
+  ) {
+    settling.schedule(path, delay: delay, now: now, settled: settled, force: force)
+  }
+
+  func arrived(_ path: RawPath, isFolder: Bool, now: Double) {
+    if isFolder {
+      rescanQueue.append(path)
+    } else {
+      schedule(path, delay: 0.02, now: now, settled: true)
+    }
+  }
+
+  func removeNow(_ path: RawPath, isFolder: Bool) {
+    settling.forget(inside: path)
+    batch.append(.remove(path))
+    if isFolder { unwatchTree(path) }
+  }
+
+  func moveNow(from old: RawPath, to new: RawPath, isFolder: Bool) {
+    settling.rebase(from: old, to: new)
+    batch.append(.move(old, new))
+    if isFolder {
+      watches.rebase(from: old, to: new)
+      // Entries inside may have been excluded (or not) under the old name.
+      rescanQueue.append(new)
+    } else if Self.fileExtension(old) != Self.fileExtension(new) {
+      // Another extension may mean another content type: read it again.
+      schedule(new, delay: 0.02, now: monotonicNow(), settled: true, force: true)
+    }
+  }
+
+  static func fileExtension(_ path: RawPath) -> [UInt8] {
+    let name = path.lastComponent.bytes
+    guard let dot = name.lastIndex(of: UInt8(ascii: ".")) else { return [] }
+    return Array(name[dot...]).map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 }
+  }
+
+  /// Carries out settled changes and unpaired moves whose time has come.
+  func processDue() {
+    let now = monotonicNow()
+    for move in moves.takeExpired(now: now) { removeNow(move.path, isFolder: move.isFolder) }
+    let ready = settling.takeReady(now: now)
+    guard !ready.isEmpty else { return }
+    flush()  // moves and removals first, so stored states below are current
+    let stored = (try? store.fileStates(at: Array(ready.keys))) ?? [:]
+    for (path, force) in ready { consider(path, stored: stored[path], force: force) }
+  }
+
+  /// Decides what a path needs, comparing the disk with what the index remembers.
+  func consider(_ path: RawPath, stored: StoredFileState?, force: Bool) {
+    guard let status = FileSystem.status(path) else {
+      if stored != nil { batch.append(.remove(path)) }
+      return
+    }
+    if status.isDirectory && !watches.isWatched(path) && watches.inotify != nil && stored == nil {
+      rescanQueue.append(path)
+      return
+    }
+    if let stored, !force, !stored.contentDiffers(from: status) {
+      if stored.metadataDiffers(from: status) { batch.append(.metadata(path, status)) }
+      return
+    }
+    batch.append(.importFile(ImportJob(path: path, status: status, hidden: isHidden(path))))
+  }
+
+  func processRescans() {
+    while !rescanQueue.isEmpty && !StopSignal.isRequested && !paused {
+      let folder = rescanQueue.removeFirst()
+      rescanQueue.removeAll { $0.isInside(folder) }
+      reconcile(folder, force: false)
+      flush()
+    }
+    if monotonicNow() >= nextUnwatchedRescan {
+      nextUnwatchedRescan = monotonicNow() + configuration.rescanSeconds
+      var folders = Array(watches.unwatched)
+      folders.append(contentsOf: roots.filter { !watches.isWatched($0) })
+      let tops = folders.filter { f in !folders.contains { $0 != f && f.isInside($0) } }
+      for folder in tops where !StopSignal.isRequested {
+        logger.debug("rescanning an unwatched folder", metadata: ["folder": "\(folder.string)"])
+        reconcile(folder, force: false)
+        flush()
+      }
+    }
+  }
+
+}
