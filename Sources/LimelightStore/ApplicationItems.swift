@@ -36,7 +36,10 @@ extension IndexWriter {
       attributes.contentDescription, attributes.thumbnailPath, Self.json(attributes.authors),
       attributes.size, attributes.created?.timeIntervalSince1970,
       (attributes.modified ?? now).timeIntervalSince1970, added,
-      expiration?.timeIntervalSince1970, generation, Self.json(attributes.extra), item.id,
+      expiration?.timeIntervalSince1970, generation, Self.json(attributes.extra),
+      ItemRank.isRecent(
+        (attributes.modified ?? now).timeIntervalSince1970, now: now.timeIntervalSince1970),
+      item.id,
     ]
     let rowID: Int64
     let outcome: UpsertOutcome
@@ -47,7 +50,7 @@ extension IndexWriter {
           UPDATE item SET domain = ?, uri = ?, displayName = ?, title = ?, contentType = ?,
             contentTypeTree = ?, kind = ?, kindClasses = ?, keywords = ?, contentDescription = ?,
             thumbnailPath = ?, authors = ?, size = ?, created = ?, modified = ?, added = ?,
-            expirationDate = ?, generation = ?, customAttributes = ?, localID = ?
+            expirationDate = ?, generation = ?, customAttributes = ?, recent = ?, localID = ?
           WHERE rowid = ?
           """
       ).execute(arguments: arguments + [rowID])
@@ -57,8 +60,9 @@ extension IndexWriter {
         sql: """
           INSERT INTO item (domain, uri, displayName, title, contentType, contentTypeTree, kind,
             kindClasses, keywords, contentDescription, thumbnailPath, authors, size, created,
-            modified, added, expirationDate, generation, customAttributes, localID, id, depth)
-          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)
+            modified, added, expirationDate, generation, customAttributes, recent, localID, id,
+            depth)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)
           """
       ).execute(arguments: arguments + [Self.newApplicationItemID()])
       rowID = db.lastInsertedRowID

@@ -36,6 +36,7 @@ public struct IndexWriter {
       record.status.modified, record.status.changed, record.status.isDirectory,
       record.hidden, record.path.depth, generation, record.extractionError,
       Self.json(attributes.extra), record.contentPending,
+      ItemRank.isRecent(attributes.modified?.timeIntervalSince1970, now: now),
     ]
     let rowID: Int64
     let outcome: UpsertOutcome
@@ -48,7 +49,7 @@ public struct IndexWriter {
             contentDescription = ?, thumbnailPath = ?, authors = ?, size = ?, created = ?,
             modified = ?, added = ?, device = ?, inode = ?, mtimeNs = ?, ctimeNs = ?, isFolder = ?,
             hidden = ?, depth = ?, generation = ?, extractionError = ?, customAttributes = ?,
-            contentPending = ?
+            contentPending = ?, recent = ?
           WHERE rowid = ?
           """
       ).execute(arguments: arguments + [rowID])
@@ -59,8 +60,8 @@ public struct IndexWriter {
           INSERT INTO item (id, domain, uri, path, displayName, title, contentType,
             contentTypeTree, kind, kindClasses, keywords, contentDescription, thumbnailPath,
             authors, size, created, modified, added, device, inode, mtimeNs, ctimeNs, isFolder,
-            hidden, depth, generation, extractionError, customAttributes, contentPending)
-          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            hidden, depth, generation, extractionError, customAttributes, contentPending, recent)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
           """
       ).execute(arguments: arguments)
       rowID = db.lastInsertedRowID
@@ -118,12 +119,13 @@ public struct IndexWriter {
     let rowID: Int64 = row["rowid"]
     try db.execute(
       sql: """
-        UPDATE item SET keywords = ?, ctimeNs = ?, mtimeNs = ?, modified = ?, generation = ?
+        UPDATE item SET keywords = ?, ctimeNs = ?, mtimeNs = ?, modified = ?, recent = ?,
+          generation = ?
         WHERE rowid = ?
         """,
       arguments: [
-        Self.json(keywords), status.changed, status.modified,
-        Double(status.modified) / 1e9, generation, rowID,
+        Self.json(keywords), status.changed, status.modified, Double(status.modified) / 1e9,
+        ItemRank.isRecent(Double(status.modified) / 1e9), generation, rowID,
       ])
     let kept =
       Self.strings(inJSON: row["authors"])

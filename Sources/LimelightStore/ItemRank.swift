@@ -1,9 +1,20 @@
+import Foundation
+
 /// How items are ranked, in SQL shared by the schema (whose `item.nameRank`
 /// column and index hold the rank of a name match) and the searches that
 /// order by it. Lower is better.
 public enum ItemRank {
   /// How long an item counts as recently changed, in seconds (a week).
   public static let recentSeconds = 7 * 86_400
+
+  /// Whether an item changed at `modified` (seconds since 1970) counts as
+  /// recently changed at `now` (the flag `item.recent`, kept by the writers).
+  public static func isRecent(_ modified: Double?, now: Double = Date().timeIntervalSince1970)
+    -> Bool
+  {
+    guard let modified else { return false }
+    return modified > now - Double(recentSeconds)
+  }
 
   /// The score of a name match, from the item alone: the length of the name
   /// without its extension (the closer the words cover it, the better: BM25

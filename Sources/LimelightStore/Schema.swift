@@ -221,7 +221,7 @@ enum Schema {
             content = 'item_text_source', content_rowid = 'rowid',
             tokenize = 'unicode61 remove_diacritics 2',
             detail = column,
-            prefix = '\(textPrefixes)'
+            prefix = '2 3 4'
           );
           INSERT INTO item_text (item_text) VALUES ('rebuild');
           CREATE VIRTUAL TABLE item_vocab USING fts5vocab(item_text, 'row');
@@ -232,29 +232,52 @@ enum Schema {
           INSERT OR REPLACE INTO meta (key, value) VALUES ('compact', 1);
           """)
     }
-    // Name matches in rank order without ranking them all: a common word
-    // (`jpg`, `gz`) names half a home, and sorting every match cost 400 ms
-    // at a million entries. The rank that depends on the item alone is a
-    // column (computed by SQLite from the name, depth, use count and
-    // recency) with an index, so a crowded name query walks it best first.
-    // "Changed in the last week" is a flag, set by triggers as items are
-    // written and cleared by ``IndexWriter/expireRecency(now:)``: an index
-    // cannot hold a rank that moves with the clock.
+    // Lighter indexes, and name matches in rank order without ranking them
+    // all.
+    // - A common word (`jpg`, `gz`) names half a home, and sorting every
+    //   match cost 400 ms at a million entries. The rank that depends on the
+    //   item alone is a column (computed by SQLite from the name, depth, use
+    //   count and recency) with an index, so a crowded name query walks it
+    //   best first. "Changed in the last week" is a flag, set as items are
+    //   written and cleared by ``IndexWriter/expireRecency(now:)``: an index
+    //   cannot hold a rank that moves with the clock.
+    // - Fewer prefix indexes: the text's two- and four-letter ones cost a
+    //   third of the text index (355 bytes an entry) and the names' five- and
+    //   six-letter ones a fifth of the name index, while FTS5 answers those
+    //   prefixes from the terms themselves (a few milliseconds).
     migrator.registerMigration("v7-name-rank") { db in
-      let now = "((julianday('now') - 2440587.5) * 86400.0 - \(ItemRank.recentSeconds))"
+      let weekAgo = "((julianday('now') - 2440587.5) * 86400.0 - \(ItemRank.recentSeconds))"
       try db.execute(
         sql: """
           ALTER TABLE item ADD COLUMN recent INTEGER NOT NULL DEFAULT 0;
-          UPDATE item SET recent = 1 WHERE modified > \(now);
+          UPDATE item SET recent = 1 WHERE modified > \(weekAgo);
           ALTER TABLE item ADD COLUMN nameRank REAL GENERATED ALWAYS AS (\(ItemRank.nameRankColumn)) VIRTUAL;
           CREATE INDEX item_name_rank ON item(hidden, nameRank);
           CREATE INDEX item_recent ON item(modified) WHERE recent = 1;
-          CREATE TRIGGER item_recent_insert AFTER INSERT ON item
-            WHEN NEW.modified > \(now)
-            BEGIN UPDATE item SET recent = 1 WHERE rowid = NEW.rowid; END;
-          CREATE TRIGGER item_recent_update AFTER UPDATE OF modified ON item
-            WHEN NEW.recent != coalesce(NEW.modified > \(now), 0)
-            BEGIN UPDATE item SET recent = 1 - recent WHERE rowid = NEW.rowid; END;
+          DROP TABLE item_vocab;
+          DROP TABLE item_text;
+          DROP TABLE item_name_vocab;
+          DROP TABLE item_name;
+          CREATE VIRTUAL TABLE item_name USING fts5(
+            name, keywords, path,
+            content = 'item_words', content_rowid = 'rowid',
+            tokenize = 'unicode61 remove_diacritics 2',
+            prefix = '\(namePrefixes)'
+          );
+          INSERT INTO item_name (item_name) VALUES ('rebuild');
+          CREATE VIRTUAL TABLE item_name_vocab USING fts5vocab(item_name, 'row');
+          CREATE VIRTUAL TABLE item_text USING fts5(
+            name, keywords, path, content,
+            content = 'item_text_source', content_rowid = 'rowid',
+            tokenize = 'unicode61 remove_diacritics 2',
+            detail = column,
+            prefix = '\(textPrefixes)'
+          );
+          INSERT INTO item_text (item_text) VALUES ('rebuild');
+          CREATE VIRTUAL TABLE item_vocab USING fts5vocab(item_text, 'row');
+          INSERT INTO item_name (item_name, rank) VALUES ('automerge', \(automerge));
+          INSERT INTO item_text (item_text, rank) VALUES ('automerge', \(automerge));
+          INSERT OR REPLACE INTO meta (key, value) VALUES ('compact', 1);
           """)
     }
     return migrator
@@ -266,7 +289,10 @@ enum Schema {
   /// third of the second pass's time).
   static let automerge = 16
 
-  /// The prefix lengths `item_text` indexes: without positions they cost
-  /// little, and a prefix of up to four letters is then one list to read.
-  static let textPrefixes = "2 3 4"
+  /// The prefix lengths `item_text` indexes: a three-letter prefix is one
+  /// list to read; shorter and longer ones are gathered from the terms.
+  static let textPrefixes = "3"
+  /// The prefix lengths `item_name` indexes: the first keystrokes of a
+  /// search are one list each.
+  static let namePrefixes = "2 3 4"
 }
