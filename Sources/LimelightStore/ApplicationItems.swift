@@ -47,7 +47,7 @@ extension IndexWriter {
       rowID = existing["rowid"]
       try db.cachedStatement(
         sql: """
-          UPDATE item SET domain = ?, uri = ?, displayName = ?, title = ?, contentType = ?,
+          UPDATE item SET domain = ?, storedURI = ?, displayName = ?, title = ?, contentType = ?,
             contentTypeTree = ?, kind = ?, kindClasses = ?, keywords = ?, contentDescription = ?,
             thumbnailPath = ?, authors = ?, size = ?, created = ?, modified = ?, added = ?,
             expirationDate = ?, generation = ?, customAttributes = ?, recent = ?, localID = ?
@@ -58,7 +58,7 @@ extension IndexWriter {
     } else {
       try db.cachedStatement(
         sql: """
-          INSERT INTO item (domain, uri, displayName, title, contentType, contentTypeTree, kind,
+          INSERT INTO item (domain, storedURI, displayName, title, contentType, contentTypeTree, kind,
             kindClasses, keywords, contentDescription, thumbnailPath, authors, size, created,
             modified, added, expirationDate, generation, customAttributes, recent, localID, id,
             depth)

@@ -27,7 +27,7 @@ public struct IndexWriter {
     let tree = attributes.contentTypeTree
     let classes = KindClass.classes(for: tree).map(\.rawValue).sorted()
     let arguments: StatementArguments = [
-      id, fileDomain, FileURI.uri(for: record.path), pathData, attributes.displayName,
+      id, fileDomain, "", pathData, attributes.displayName,
       attributes.title, attributes.contentType, Self.spaced(tree), attributes.kind,
       Self.spaced(classes), Self.json(attributes.keywords), attributes.contentDescription,
       attributes.thumbnailPath, Self.json(attributes.authors), attributes.size,
@@ -44,7 +44,7 @@ public struct IndexWriter {
       rowID = existing["rowid"]
       try db.cachedStatement(
         sql: """
-          UPDATE item SET id = ?, domain = ?, uri = ?, path = ?, displayName = ?, title = ?,
+          UPDATE item SET id = ?, domain = ?, storedURI = ?, path = ?, displayName = ?, title = ?,
             contentType = ?, contentTypeTree = ?, kind = ?, kindClasses = ?, keywords = ?,
             contentDescription = ?, thumbnailPath = ?, authors = ?, size = ?, created = ?,
             modified = ?, added = ?, device = ?, inode = ?, mtimeNs = ?, ctimeNs = ?, isFolder = ?,
@@ -57,7 +57,7 @@ public struct IndexWriter {
     } else {
       try db.cachedStatement(
         sql: """
-          INSERT INTO item (id, domain, uri, path, displayName, title, contentType,
+          INSERT INTO item (id, domain, storedURI, path, displayName, title, contentType,
             contentTypeTree, kind, kindClasses, keywords, contentDescription, thumbnailPath,
             authors, size, created, modified, added, device, inode, mtimeNs, ctimeNs, isFolder,
             hidden, depth, generation, extractionError, customAttributes, contentPending, recent)
@@ -150,11 +150,12 @@ public struct IndexWriter {
       let target = path.rebased(from: old, to: new)
       try db.cachedStatement(
         sql: """
-          UPDATE item SET path = ?, uri = ?, displayName = ?, depth = ?, hidden = ?, generation = ?
+          UPDATE item SET path = ?, storedURI = '', displayName = ?, depth = ?, hidden = ?,
+            generation = ?
           WHERE rowid = ?
           """
       ).execute(arguments: [
-        Data(target.bytes), FileURI.uri(for: target), target.lastComponent.string, target.depth,
+        Data(target.bytes), target.lastComponent.string, target.depth,
         hidden(target), generation, rowID,
       ])
       let name = IndexedText.name(target.lastComponent.string)

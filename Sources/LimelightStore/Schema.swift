@@ -29,6 +29,8 @@ import GRDB
 ///   batch, by index name, so an interrupted import resumes where it stopped.
 /// - `extension_run`: each reindex extension's domain, pending work, last run
 ///   and back-off.
+/// - `item.uri`: computed from the path for files (`storedURI` is empty
+///   then), stored for application items.
 /// - `item.nameRank`: the query-independent rank of a name match, a virtual
 ///   column with an index (`item_name_rank`), so that a word in half the
 ///   names lists its best matches without ranking them all.
@@ -241,6 +243,8 @@ enum Schema {
     //   best first. "Changed in the last week" is a flag, set as items are
     //   written and cleared by ``IndexWriter/expireRecency(now:)``: an index
     //   cannot hold a rank that moves with the clock.
+    // - A file's URI is computed from its path (`limelight_file_uri`)
+    //   instead of being stored beside it (83 bytes an entry).
     // - Fewer prefix indexes: the text's two- and four-letter ones cost a
     //   third of the text index (355 bytes an entry) and the names' five- and
     //   six-letter ones a fifth of the name index, while FTS5 answers those
@@ -249,6 +253,10 @@ enum Schema {
       let weekAgo = "((julianday('now') - 2440587.5) * 86400.0 - \(ItemRank.recentSeconds))"
       try db.execute(
         sql: """
+          ALTER TABLE item RENAME COLUMN uri TO storedURI;
+          ALTER TABLE item ADD COLUMN uri TEXT GENERATED ALWAYS AS
+            (CASE WHEN storedURI = '' THEN limelight_file_uri(path) ELSE storedURI END) VIRTUAL;
+          UPDATE item SET storedURI = '' WHERE path IS NOT NULL;
           ALTER TABLE item ADD COLUMN recent INTEGER NOT NULL DEFAULT 0;
           UPDATE item SET recent = 1 WHERE modified > \(weekAgo);
           ALTER TABLE item ADD COLUMN nameRank REAL GENERATED ALWAYS AS (\(ItemRank.nameRankColumn)) VIRTUAL;

@@ -1,6 +1,7 @@
 import CInflate
 import Foundation
 import GRDB
+import LimelightModel
 
 /// An item's extracted text as the index keeps it: once, deflated (text
 /// compresses about fourfold), in `item_words`. The full-text index reads it
@@ -52,6 +53,15 @@ enum StoredText {
     values in
     guard let text = String.fromDatabaseValue(values[0]), !text.isEmpty else { return nil }
     return deflate(text)
+  }
+
+  /// `limelight_file_uri(path)`: the `file://` URI of a path (bytes), from
+  /// which `item.uri` is computed for files instead of being stored.
+  static let fileURIFunction = DatabaseFunction(
+    "limelight_file_uri", argumentCount: 1, pure: true
+  ) { values in
+    guard let path = Data.fromDatabaseValue(values[0]) else { return nil }
+    return FileURI.uri(for: RawPath(bytes: Array(path)))
   }
 
   /// `limelight_inflate(blob)`: the text of a stored form (NULL for NULL).

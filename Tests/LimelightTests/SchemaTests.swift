@@ -34,6 +34,10 @@ import Testing
     let store = try IndexStore.open(location, create: false)
     let found = try SearchEngine(store: store).search(.text("cons", prefix: true, column: nil))
     #expect(found.map(\.displayName) == ["notes.txt"])
+    // A file's URI is computed from its path, no longer stored.
+    #expect(found.map(\.uri) == ["file:///data/notes.txt"])
+    let stored = try store.read { db in try String.fetchOne(db, sql: "SELECT storedURI FROM item") }
+    #expect(stored == "")
     let prefixes = try store.read { db in
       try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'item_text'")
     }
