@@ -5,6 +5,10 @@ import LimelightModel
 import LimelightStore
 import Synchronization
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// Makes thumbnails in the background, at the lowest priority, after the text
 /// is indexed: the files of indexed batches that a system thumbnailer draws
 /// and that have no current thumbnail. Each finished thumbnail is written to
@@ -155,6 +159,12 @@ final class ThumbnailQueue: Sendable {
 
   func drain() {
     limelight_lower_thread_priority(19)
+    // What drawing took (its writes' pages, its decoders' buffers) goes back
+    // to the system when the queue is empty.
+    defer {
+      store.releaseMemory()
+      _ = malloc_trim(0)
+    }
     while let next = state.withLock({ state -> Next? in
       if let gone = state.gone.popLast() { return .forget(gone) }
       if let job = state.jobs.popLast() { return .draw(job) }

@@ -211,9 +211,12 @@ public final class Watcher: ReconcileSink {
     flush()
     // Thumbnails wait for the second pass, when there is one: drawn meanwhile
     // they slowed it and doubled the watcher's peak memory with their helpers.
-    if (try? store.filesWaitingForContentCount()) == 0 { thumbnails?.offerIndexedFiles() }
-    // The crawl's transient maps are gone: give their memory back to the system.
-    _ = malloc_trim(0)
+    if (try? store.filesWaitingForContentCount()) == 0 {
+      passesDone()
+    } else {
+      // The crawl's transient maps are gone: give their memory back to the system.
+      _ = malloc_trim(0)
+    }
     let seconds = monotonicNow() - started
     namesPass = (seconds, Double(crawlSeen) / max(seconds, 0.001))
     statusChanged = true
@@ -251,8 +254,13 @@ public final class Watcher: ReconcileSink {
     contentPass.finish()
     statusChanged = true
     flush()
+    passesDone()
+  }
+
+  /// Both passes are done: thumbnails follow, and the memory and log space
+  /// the passes used go back to the system.
+  func passesDone() {
     thumbnails?.offerIndexedFiles()
-    // Both passes are done: the memory they used goes back to the system.
     HelperPool.shared.stopIdle(after: 0)
     store.prepareForBulkWrites(false)
     store.releaseMemory()
