@@ -7,10 +7,12 @@ files (documentation, headers, sources and libraries of the system, as
 bench.py gathers them), starts `limelightd` on it as a user would (a fresh
 index, watching), and measures: seconds until every entry is found by name
 (the first pass), seconds until every file is read (the second), index bytes
-per entry, the watcher's peak and idle memory with its helpers, CPU while
+per entry, the watcher's peak and idle memory with its helpers (the sum of
+their RSS, and of their PSS, which counts the pages they share once), CPU while
 idle, and query latency with process start (median and 99th percentile, over
 name prefixes, words, typos, initials, filters and text words, while the
-watcher is idle). plocate's `updatedb` and queries run on the same tree.
+watcher is idle, and a smaller set while the second pass runs). plocate's
+`updatedb` and queries run on the same tree.
 Prints one table, writes growth.json and, when matplotlib is there,
 growth.png beside it. Timings are for this machine and this run only.
 """
@@ -72,19 +74,33 @@ def build_tree(tree, entries, pool, rng):
     return made
 
 
-def tree_rss_kib(pid):
-    """Resident memory of a process and its children (the import helpers)."""
-    total = bench.rss_kib(pid, "VmRSS")
+def pss_kib(pid):
+    """Proportional set size: shared pages (the helpers share their binary's)
+    divided among the processes that map them."""
+    with open(f"/proc/{pid}/smaps_rollup") as f:
+        for line in f:
+            if line.startswith("Pss:"):
+                return int(line.split()[1])
+    return 0
+
+
+def tree_memory_kib(pid):
+    """Memory of a process and its children (the import helpers and
+    thumbnailers): the sum of their RSS (which counts the pages they share
+    once per process), and of their PSS (which counts them once)."""
+    rss = bench.rss_kib(pid, "VmRSS")
+    pss = pss_kib(pid)
     try:
         children = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout
     except OSError:
         children = ""
     for child in children.split():
         try:
-            total += bench.rss_kib(int(child), "VmRSS")
+            rss += bench.rss_kib(int(child), "VmRSS")
+            pss += pss_kib(int(child))
         except OSError:
             pass
-    return total
+    return rss, pss
 
 
 def status(ll, env):
@@ -155,17 +171,35 @@ def measure(size, work, pool, ll, rng, query_count):
     started = time.perf_counter()
     watcher = subprocess.Popen([ll("limelightd"), "--quiet"], env=env,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    peak = 0
+    peak = peak_pss = 0
+
+    def sample():
+        nonlocal peak, peak_pss
+        rss, pss = tree_memory_kib(watcher.pid)
+        peak, peak_pss = max(peak, rss), max(peak_pss, pss)
+
     names_at = all_at = None
+    busy = None
     while all_at is None and watcher.poll() is None:
         time.sleep(0.5)
-        peak = max(peak, tree_rss_kib(watcher.pid))
+        sample()
         s = status(ll, env)
         now = time.perf_counter() - started
         if names_at is None and s.get("crawlDone"):
             names_at = now
         if s.get("contentDone"):
             all_at = now
+        elif names_at is not None and busy is None:
+            # Queries while the second pass reads and writes (each one
+            # samples memory too): what a user meets in the first minutes.
+            busy = []
+            for kind, words in queries_for(tree, random.Random(size), 35):
+                t, _ = bench.timed([ll("find-in"), "--limit", "50", "--"] + words, env)
+                busy.append(t)
+                sample()
+    if busy:
+        row["busy_query_median_ms"] = statistics.median(busy) * 1000
+        row["busy_query_p99_ms"] = bench.percentile(busy, 99) * 1000
     row["names_seconds"] = names_at
     row["all_seconds"] = all_at
     row["names_rate"] = entries / names_at if names_at else None
@@ -175,7 +209,7 @@ def measure(size, work, pool, ll, rng, query_count):
     while True:
         cpu_before = bench.cpu_seconds(watcher.pid)
         time.sleep(5)
-        peak = max(peak, tree_rss_kib(watcher.pid))
+        sample()
         idle_cpu = (bench.cpu_seconds(watcher.pid) - cpu_before) / 5 * 100
         if idle_cpu < 1 or time.perf_counter() - settle_started > 120:
             break
@@ -184,7 +218,10 @@ def measure(size, work, pool, ll, rng, query_count):
     time.sleep(10)
     row["idle_cpu_percent"] = (bench.cpu_seconds(watcher.pid) - cpu_before) / 10 * 100
     row["peak_rss_mib"] = peak / 1024
-    row["idle_rss_mib"] = tree_rss_kib(watcher.pid) / 1024
+    row["peak_pss_mib"] = peak_pss / 1024
+    idle_rss, idle_pss = tree_memory_kib(watcher.pid)
+    row["idle_rss_mib"] = idle_rss / 1024
+    row["idle_pss_mib"] = idle_pss / 1024
     db = f"{xdg}/data/limelight/index.sqlite"
     size_bytes = sum(os.path.getsize(p) for p in (db, db + "-wal") if os.path.exists(p))
     row["index_bytes_per_entry"] = size_bytes / entries
@@ -252,9 +289,11 @@ def plot(rows, path):
                      ("plocate updatedb", "plocate_seconds")]),
         ("bytes per entry", [("index", "index_bytes_per_entry"),
                              ("plocate", "plocate_bytes_per_entry")]),
-        ("MiB", [("peak RSS", "peak_rss_mib"), ("idle RSS", "idle_rss_mib")]),
+        ("MiB", [("peak RSS", "peak_rss_mib"), ("peak PSS", "peak_pss_mib"),
+                 ("idle RSS", "idle_rss_mib"), ("idle PSS", "idle_pss_mib")]),
         ("ms (process start included)", [("query median", "query_median_ms"),
                                          ("query p99", "query_p99_ms"),
+                                         ("p99 during 2nd pass", "busy_query_p99_ms"),
                                          ("plocate median", "plocate_median_ms")]),
     ]
     for ax, (unit, series) in zip(axes.flat, panels):
@@ -299,8 +338,11 @@ def main():
         ("names/s", "names_rate", 0), ("everything read (s)", "all_seconds", 1),
         ("settled, no CPU (s)", "settled_seconds", 1),
         ("index B/entry", "index_bytes_per_entry", 0), ("peak RSS MiB", "peak_rss_mib", 0),
-        ("idle RSS MiB", "idle_rss_mib", 0), ("idle CPU %", "idle_cpu_percent", 2),
+        ("peak PSS MiB", "peak_pss_mib", 0), ("idle RSS MiB", "idle_rss_mib", 0),
+        ("idle PSS MiB", "idle_pss_mib", 0), ("idle CPU %", "idle_cpu_percent", 2),
         ("query median ms", "query_median_ms", 1), ("query p99 ms", "query_p99_ms", 1),
+        ("during the 2nd pass: median ms", "busy_query_median_ms", 1),
+        ("during the 2nd pass: p99 ms", "busy_query_p99_ms", 1),
         ("plocate updatedb s", "plocate_seconds", 1), ("plocate B/entry", "plocate_bytes_per_entry", 0),
         ("plocate median ms", "plocate_median_ms", 1), ("plocate p99 ms", "plocate_p99_ms", 1),
     ]
