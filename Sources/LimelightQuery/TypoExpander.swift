@@ -57,12 +57,18 @@ struct TypoExpander {
     return folded
   }
 
-  /// Whether any item holds a word starting with `word`: one FTS lookup that
-  /// stops at the first match (the vocabulary table would total every segment).
+  /// Whether any item holds a word starting with `word`: FTS lookups that
+  /// stop at the first match (the vocabulary table would total every
+  /// segment), in the names first: their index holds prefixes of up to six
+  /// letters, one list each, where the text's would gather every term.
   func hasPrefixMatch(_ word: String) throws -> Bool {
-    try Bool.fetchOne(
-      db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM item_text WHERE item_text MATCH ?)"),
-      arguments: ["\"" + word + "\" *"]) ?? false
+    for index in ["item_name", "item_text"] {
+      let found = try Bool.fetchOne(
+        db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM \(index) WHERE \(index) MATCH ?)"),
+        arguments: ["\"" + word + "\" *"])
+      if found == true { return true }
+    }
+    return false
   }
 
   /// Terms within the allowed distance (or abbreviated by the word), most

@@ -206,29 +206,7 @@ enum Schema {
             SELECT rowid, name, keywords, path, limelight_deflate(content) FROM item_text;
           CREATE VIEW item_text_source AS
             SELECT rowid, name, keywords, path, limelight_inflate(text) AS content FROM item_words;
-          DROP TABLE item_vocab;
-          DROP TABLE item_text;
-          DROP TABLE item_name_vocab;
-          DROP TABLE item_name;
-          CREATE VIRTUAL TABLE item_name USING fts5(
-            name, keywords, path,
-            content = 'item_words', content_rowid = 'rowid',
-            tokenize = 'unicode61 remove_diacritics 2',
-            prefix = '2 3 4 5 6'
-          );
-          INSERT INTO item_name (item_name) VALUES ('rebuild');
-          CREATE VIRTUAL TABLE item_name_vocab USING fts5vocab(item_name, 'row');
-          CREATE VIRTUAL TABLE item_text USING fts5(
-            name, keywords, path, content,
-            content = 'item_text_source', content_rowid = 'rowid',
-            tokenize = 'unicode61 remove_diacritics 2',
-            detail = column,
-            prefix = '2 3 4'
-          );
-          INSERT INTO item_text (item_text) VALUES ('rebuild');
-          CREATE VIRTUAL TABLE item_vocab USING fts5vocab(item_text, 'row');
-          INSERT INTO item_name (item_name, rank) VALUES ('automerge', \(automerge));
-          INSERT INTO item_text (item_text, rank) VALUES ('automerge', \(automerge));
+          \(fullTextIndexes(namePrefixes: "2 3 4 5 6", textPrefixes: "2 3 4"))
           ALTER TABLE item ADD COLUMN contentPending INTEGER NOT NULL DEFAULT 0;
           CREATE INDEX item_content_pending ON item(modified) WHERE contentPending = 1;
           INSERT OR REPLACE INTO meta (key, value) VALUES ('compact', 1);
@@ -245,10 +223,10 @@ enum Schema {
     //   cannot hold a rank that moves with the clock.
     // - A file's URI is computed from its path (`limelight_file_uri`)
     //   instead of being stored beside it (83 bytes an entry).
-    // - Fewer prefix indexes: the text's two- and four-letter ones cost a
-    //   third of the text index (355 bytes an entry) and the names' five- and
-    //   six-letter ones a fifth of the name index, while FTS5 answers those
-    //   prefixes from the terms themselves (a few milliseconds).
+    // - Fewer prefix indexes in the text: the two- and four-letter ones cost
+    //   a third of its index (355 bytes an entry), while FTS5 answers those
+    //   prefixes from the terms themselves, and a word is looked up in the
+    //   names first.
     migrator.registerMigration("v7-name-rank") { db in
       let weekAgo = "((julianday('now') - 2440587.5) * 86400.0 - \(ItemRank.recentSeconds))"
       try db.execute(
@@ -261,34 +239,41 @@ enum Schema {
           UPDATE item SET recent = 1 WHERE modified > \(weekAgo);
           ALTER TABLE item ADD COLUMN nameRank REAL GENERATED ALWAYS AS (\(ItemRank.nameRankColumn)) VIRTUAL;
           CREATE INDEX item_name_rank ON item(hidden, nameRank);
-          CREATE INDEX item_recent ON item(modified) WHERE recent = 1;
-          DROP TABLE item_vocab;
-          DROP TABLE item_text;
-          DROP TABLE item_name_vocab;
-          DROP TABLE item_name;
-          CREATE VIRTUAL TABLE item_name USING fts5(
-            name, keywords, path,
-            content = 'item_words', content_rowid = 'rowid',
-            tokenize = 'unicode61 remove_diacritics 2',
-            prefix = '\(namePrefixes)'
-          );
-          INSERT INTO item_name (item_name) VALUES ('rebuild');
-          CREATE VIRTUAL TABLE item_name_vocab USING fts5vocab(item_name, 'row');
-          CREATE VIRTUAL TABLE item_text USING fts5(
-            name, keywords, path, content,
-            content = 'item_text_source', content_rowid = 'rowid',
-            tokenize = 'unicode61 remove_diacritics 2',
-            detail = column,
-            prefix = '\(textPrefixes)'
-          );
-          INSERT INTO item_text (item_text) VALUES ('rebuild');
-          CREATE VIRTUAL TABLE item_vocab USING fts5vocab(item_text, 'row');
-          INSERT INTO item_name (item_name, rank) VALUES ('automerge', \(automerge));
-          INSERT INTO item_text (item_text, rank) VALUES ('automerge', \(automerge));
+          \(fullTextIndexes(namePrefixes: namePrefixes, textPrefixes: textPrefixes))
           INSERT OR REPLACE INTO meta (key, value) VALUES ('compact', 1);
           """)
     }
     return migrator
+  }
+
+  /// Both full-text indexes made again over `item_words` (the old ones
+  /// dropped) with these prefix lengths, and their vocabularies.
+  static func fullTextIndexes(namePrefixes: String, textPrefixes: String) -> String {
+    """
+    DROP TABLE item_vocab;
+    DROP TABLE item_text;
+    DROP TABLE item_name_vocab;
+    DROP TABLE item_name;
+    CREATE VIRTUAL TABLE item_name USING fts5(
+      name, keywords, path,
+      content = 'item_words', content_rowid = 'rowid',
+      tokenize = 'unicode61 remove_diacritics 2',
+      prefix = '\(namePrefixes)'
+    );
+    INSERT INTO item_name (item_name) VALUES ('rebuild');
+    CREATE VIRTUAL TABLE item_name_vocab USING fts5vocab(item_name, 'row');
+    CREATE VIRTUAL TABLE item_text USING fts5(
+      name, keywords, path, content,
+      content = 'item_text_source', content_rowid = 'rowid',
+      tokenize = 'unicode61 remove_diacritics 2',
+      detail = column,
+      prefix = '\(textPrefixes)'
+    );
+    INSERT INTO item_text (item_text) VALUES ('rebuild');
+    CREATE VIRTUAL TABLE item_vocab USING fts5vocab(item_text, 'row');
+    INSERT INTO item_name (item_name, rank) VALUES ('automerge', \(automerge));
+    INSERT INTO item_text (item_text, rank) VALUES ('automerge', \(automerge));
+    """
   }
 
   /// How many segments of a level the full-text indexes gather before
@@ -300,7 +285,8 @@ enum Schema {
   /// The prefix lengths `item_text` indexes: a three-letter prefix is one
   /// list to read; shorter and longer ones are gathered from the terms.
   static let textPrefixes = "3"
-  /// The prefix lengths `item_name` indexes: the first keystrokes of a
-  /// search are one list each.
-  static let namePrefixes = "2 3 4"
+  /// The prefix lengths `item_name` indexes: the keystrokes of a search are
+  /// one list each (without the five- and six-letter ones, a million
+  /// entries' lookups of longer prefixes took 8 to 16 ms each).
+  static let namePrefixes = "2 3 4 5 6"
 }
