@@ -100,8 +100,8 @@ public struct IndexWriter {
 
   /// Clears the "changed in the last week" flag of items whose week is over
   /// (the writers set it). Returns how many changed. It reads every item
-  /// (0.3 s at a million, once an hour): an index of the recent ones slowed
-  /// every write of a tree copied in the last week.
+  /// (0.3 s at a million, once an hour) rather than keep an index of the
+  /// recent ones, which every write of a freshly copied tree would grow.
   @discardableResult
   public func expireRecency(now: Date = Date()) throws -> Int {
     try db.execute(
@@ -119,6 +119,7 @@ public struct IndexWriter {
         arguments: [pathData])
     else { return }
     let rowID: Int64 = row["rowid"]
+    let modified = Double(status.modified) / 1e9
     try db.execute(
       sql: """
         UPDATE item SET keywords = ?, ctimeNs = ?, mtimeNs = ?, modified = ?, recent = ?,
@@ -126,8 +127,8 @@ public struct IndexWriter {
         WHERE rowid = ?
         """,
       arguments: [
-        Self.json(keywords), status.changed, status.modified, Double(status.modified) / 1e9,
-        ItemRank.isRecent(Double(status.modified) / 1e9), generation, rowID,
+        Self.json(keywords), status.changed, status.modified, modified,
+        ItemRank.isRecent(modified), generation, rowID,
       ])
     let kept =
       Self.strings(inJSON: row["authors"])

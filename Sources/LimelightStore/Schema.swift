@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 /// The index's tables, created and upgraded by migrations.
@@ -31,6 +32,8 @@ import GRDB
 ///   and back-off.
 /// - `item.uri`: computed from the path for files (`storedURI` is empty
 ///   then), stored for application items.
+/// - `item.recent`: changed in the last week (set by the writers, cleared by
+///   ``IndexWriter/expireRecency(now:)``), part of every item's rank.
 /// - `item.nameRank`: the query-independent rank of a name match, a virtual
 ///   column with an index (`item_name_rank`), so that a word in half the
 ///   names lists its best matches without ranking them all.
@@ -228,7 +231,6 @@ enum Schema {
     //   prefixes from the terms themselves, and a word is looked up in the
     //   names first.
     migrator.registerMigration("v7-name-rank") { db in
-      let weekAgo = "((julianday('now') - 2440587.5) * 86400.0 - \(ItemRank.recentSeconds))"
       try db.execute(
         sql: """
           ALTER TABLE item RENAME COLUMN uri TO storedURI;
@@ -236,7 +238,12 @@ enum Schema {
             (CASE WHEN storedURI = '' THEN limelight_file_uri(path) ELSE storedURI END) VIRTUAL;
           UPDATE item SET storedURI = '' WHERE path IS NOT NULL;
           ALTER TABLE item ADD COLUMN recent INTEGER NOT NULL DEFAULT 0;
-          UPDATE item SET recent = 1 WHERE modified > \(weekAgo);
+          """)
+      try db.execute(
+        sql: "UPDATE item SET recent = 1 WHERE modified > ?",
+        arguments: [Date().timeIntervalSince1970 - Double(ItemRank.recentSeconds)])
+      try db.execute(
+        sql: """
           ALTER TABLE item ADD COLUMN nameRank REAL GENERATED ALWAYS AS (\(ItemRank.nameRankColumn)) VIRTUAL;
           CREATE INDEX item_name_rank ON item(hidden, nameRank);
           \(fullTextIndexes(namePrefixes: namePrefixes, textPrefixes: textPrefixes))

@@ -58,7 +58,7 @@ struct Reconciler {
     // content follows in the second pass. A forced reindex reads at once.
     func job(_ path: RawPath, _ status: FileStatus) -> ImportJob {
       ImportJob(
-        path: path, status: status, hidden: Watcher.isHidden(path, roots: roots), nameOnly: !force)
+        path: path, status: status, hidden: isHidden(path), nameOnly: !force)
     }
 
     func visit(_ path: RawPath, _ status: FileStatus) {
@@ -145,6 +145,14 @@ struct Reconciler {
   /// The innermost root holding `path`.
   func root(of path: RawPath) -> RawPath? {
     roots.filter { path.isInside($0) }.max { $0.bytes.count < $1.bytes.count }
+  }
+
+  /// Whether a dot-named component lies between the root and the path.
+  func isHidden(_ path: RawPath) -> Bool {
+    guard let root = root(of: path) else { return false }
+    return path.relative(to: root).bytes.split(separator: UInt8(ascii: "/")).contains {
+      $0.first == UInt8(ascii: ".")
+    }
   }
 
   /// Whether a path or any folder between it and its root is left out.

@@ -90,13 +90,14 @@ public final class Watcher: ReconcileSink {
     self.extractor = makeExtractor()
     self.watches = WatchTable(inotify: nil, maxWatches: configuration.maxWatches)
     self.settling = Settling(settleSeconds: configuration.settleSeconds)
-    self.reconciler = Reconciler(store: store, rules: rules, roots: roots)
+    let reconciler = Reconciler(store: store, rules: rules, roots: roots)
+    self.reconciler = reconciler
     self.logger = logger
     self.watching = watching
     self.extensions = ExtensionHost(store: store, location: store.location, logger: logger)
     self.contentPass = ContentPass(
       store: store, makeExtractor: makeExtractor,
-      isHidden: { [roots] path in Self.isHidden(path, roots: roots) })
+      isHidden: reconciler.isHidden)
     self.applications =
       configuration.indexApplications
       ? ApplicationWatch(
@@ -121,7 +122,7 @@ public final class Watcher: ReconcileSink {
     }
     self.batchWriter = BatchWriter(
       store: store, extractor: extractor, thumbnails: thumbnails,
-      isHidden: { [roots] path in Self.isHidden(path, roots: roots) })
+      isHidden: reconciler.isHidden)
   }
 
   // MARK: - Running
@@ -306,12 +307,7 @@ public final class Watcher: ReconcileSink {
       }
       processDue()
       processRescans()
-      if monotonicNow() >= nextRecencyExpiry {
-        nextRecencyExpiry = monotonicNow() + Self.recencyExpirySeconds
-        do { try store.write { try $0.expireRecency() } } catch {
-          note("cannot write to the index: \(error)")
-        }
-      }
+      expireRecencyIfDue()
       flush()
       HelperPool.shared.stopIdle()
       // What was due is done: the second pass reads on between events.
@@ -319,18 +315,26 @@ public final class Watcher: ReconcileSink {
     }
   }
 
+  /// Once an hour, items whose week is over stop ranking as recently changed.
+  func expireRecencyIfDue() {
+    guard monotonicNow() >= nextRecencyExpiry else { return }
+    nextRecencyExpiry = monotonicNow() + Self.recencyExpirySeconds
+    do { try store.write { try $0.expireRecency() } } catch {
+      note("cannot write to the index: \(error)")
+    }
+  }
+
   /// Milliseconds until the next timer, or -1 to sleep until something happens.
   func pollTimeout() -> Int32 {
     if paused { return -1 }
-    var next = Double.infinity
-    next = min(next, settling.nextDeadline ?? .infinity, moves.nextDeadline ?? .infinity)
+    var next = min(
+      settling.nextDeadline ?? .infinity, moves.nextDeadline ?? .infinity, nextRecencyExpiry)
     if let launchersDue = applications?.due { next = min(next, launchersDue) }
     if !watches.unwatched.isEmpty || roots.contains(where: { !watches.isWatched($0) }) {
       next = min(next, nextUnwatchedRescan)
     }
     if !rescanQueue.isEmpty { return 0 }
     if crawlDone, let content = contentPass.nextDue { next = min(next, content) }
-    next = min(next, nextRecencyExpiry)
     if let helpers = HelperPool.shared.nextIdleStop { next = min(next, helpers) }
     guard next.isFinite else { return -1 }
     return Int32(max(0, min(3_600_000, ((next - monotonicNow()) * 1000).rounded(.up))))
@@ -372,17 +376,7 @@ public final class Watcher: ReconcileSink {
 
   func root(of path: RawPath) -> RawPath? { reconciler.root(of: path) }
 
-  /// Whether a dot-named component lies between the root and the path.
-  func isHidden(_ path: RawPath) -> Bool { Self.isHidden(path, roots: roots) }
-
-  static func isHidden(_ path: RawPath, roots: [RawPath]) -> Bool {
-    guard
-      let root = roots.filter({ path.isInside($0) }).max(by: { $0.bytes.count < $1.bytes.count })
-    else { return false }
-    return path.relative(to: root).bytes.split(separator: UInt8(ascii: "/")).contains {
-      $0.first == UInt8(ascii: ".")
-    }
-  }
+  func isHidden(_ path: RawPath) -> Bool { reconciler.isHidden(path) }
 
   // MARK: - Writing
 
