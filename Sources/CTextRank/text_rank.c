@@ -6,6 +6,10 @@
 // index tells at once: a phrase counts once per column, weighted by the
 // column's weight, its rarity (IDF) and the column's length in that row
 // against the average (length normalisation, k1 = 1.2, b = 0.75, as bm25()).
+//
+// limelight_rank(table, weight of each column…, narrowing phrases): an
+// argument after the columns' weights says how many phrases at the end of
+// the query only narrow the match (a filter's terms) and are not scored.
 
 #include "limelight_text_rank.h"
 
@@ -28,11 +32,16 @@ static int count_row(const Fts5ExtensionApi *api, Fts5Context *fts, void *contex
 
 // What every row of a query shares: each phrase's IDF and each column's
 // average length, computed once per query and kept as the query's aux data.
-static RankData *rank_data(const Fts5ExtensionApi *api, Fts5Context *fts, int *rc) {
+static RankData *rank_data(const Fts5ExtensionApi *api, Fts5Context *fts, int argc,
+                           sqlite3_value **argv, int *rc) {
   RankData *data = (RankData *)api->xGetAuxdata(fts, 0);
   if (data) return data;
   int phrases = api->xPhraseCount(fts);
   int columns = api->xColumnCount(fts);
+  if (argc > columns) {
+    int narrowing = sqlite3_value_int(argv[columns]);
+    phrases = narrowing > 0 && narrowing < phrases ? phrases - narrowing : phrases;
+  }
   data = (RankData *)sqlite3_malloc64(sizeof(RankData) + sizeof(double) * (phrases + columns));
   if (!data) {
     *rc = SQLITE_NOMEM;
@@ -68,7 +77,7 @@ static RankData *rank_data(const Fts5ExtensionApi *api, Fts5Context *fts, int *r
 static void text_rank(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_context *context,
                       int argc, sqlite3_value **argv) {
   int rc = SQLITE_OK;
-  RankData *data = rank_data(api, fts, &rc);
+  RankData *data = rank_data(api, fts, argc, argv, &rc);
   if (!data) {
     sqlite3_result_error_code(context, rc);
     return;
@@ -83,7 +92,7 @@ static void text_rank(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_con
       int length = 0;
       rc = api->xColumnSize(fts, column, &length);
       if (rc != SQLITE_OK) break;
-      double weight = column < argc ? sqlite3_value_double(argv[column]) : 1.0;
+      double weight = column < argc && column < data->columns ? sqlite3_value_double(argv[column]) : 1.0;
       double norm = 1.0 - b + b * (double)length / data->average[column];
       score += weight * data->idf[i] * (k1 + 1.0) / (1.0 + k1 * norm);
       api->xPhraseNextColumn(fts, &iter, &column);

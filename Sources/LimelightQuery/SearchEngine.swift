@@ -181,6 +181,10 @@ public struct SearchEngine: Sendable {
   /// How far a crowded name tier walks the rank index before it sorts the rest.
   var rankWalk = 20_000
 
+  /// Whether filters narrow the words' matches inside the full-text
+  /// indexes (``FilterNarrowing``); off, they are checked on each match alone.
+  var narrowsByFilters = true
+
   /// Above this many texts matching the words, their matches are listed newest
   /// first instead of by BM25 (`limelight_rank`, which reads only which
   /// columns hold each word: a few microseconds a row).
@@ -208,20 +212,40 @@ public struct SearchEngine: Sendable {
   /// The conditions on `item` of everything but the ranked text (filters,
   /// exclusions, predicates), each starting with " AND ", and unexpired items only.
   static func filterConditions(_ query: QueryNode, now: Double) -> Statement {
-    var filters = SQLCompiler()
+    var compiler = SQLCompiler()
     var conditions = ""
-    for part in parts(of: query) where SQLCompiler.ftsExpression(part) == nil {
-      conditions += " AND " + filters.condition(part)
+    for part in filters(of: query) {
+      conditions += " AND " + compiler.condition(part)
     }
     conditions += " AND (item.expirationDate IS NULL OR item.expirationDate > ?)"
-    return (conditions, filters.arguments + [now])
+    return (conditions, compiler.arguments + [now])
+  }
+
+  /// The parts of a query that are not text the full-text indexes look up:
+  /// filters, exclusions, predicates.
+  static func filters(of query: QueryNode) -> [QueryNode] {
+    parts(of: query).filter { SQLCompiler.ftsExpression($0) == nil }
   }
 
   func plan(_ query: QueryNode) -> [Pass] {
     let now = Date().timeIntervalSince1970
     let (conditions, filterArguments) = Self.filterConditions(query, now: now)
-    let filtered = Self.parts(of: query).contains { SQLCompiler.ftsExpression($0) == nil }
+    let filters = Self.filters(of: query)
+    let narrowing = FilterNarrowing(filters: narrowsByFilters ? filters : [])
     guard let text = Self.positiveText(query), let fts = SQLCompiler.ftsExpression(text) else {
+      // Filters alone: the items holding their terms, when they have some,
+      // rather than every item.
+      if let terms = narrowing.nameTerms {
+        return [
+          Pass(
+            statement: (
+              "SELECT \(Self.columns), 0.0 AS score FROM item WHERE item.rowid IN"
+                + " (SELECT rowid FROM item_name WHERE item_name MATCH ?)\(conditions)"
+                + " ORDER BY item.hidden,\(Self.order)",
+              [terms] + filterArguments
+            ))
+        ]
+      }
       return [
         Pass(
           statement: (
@@ -232,8 +256,9 @@ public struct SearchEngine: Sendable {
     }
     // BM25 over the columns that hold each word (the text index records no
     // counts; FTS5's bm25() would read and split every matching text again).
-    let bm25 = "limelight_rank(item_text, 10.0, 6.0, 2.0, 1.0)"
-    guard let textMatch = SQLCompiler.textMatch(text) else { return [] }
+    // The narrowing's terms come last in the match, and are not ranked.
+    let bm25 = "limelight_rank(item_text, 10.0, 6.0, 2.0, 1.0, \(narrowing.textPhrases))"
+    guard let textMatch = SQLCompiler.textMatch(text).map(narrowing.text) else { return [] }
     let (inText, textArguments) = textMatch.condition()
     guard SQLCompiler.fitsNames(text) else {
       let from =
@@ -263,14 +288,14 @@ public struct SearchEngine: Sendable {
       SQLCompiler.hasPrefix(text)
       ? SQLCompiler.ftsExpression(text, within: "name", exact: true) : nil
     let tiers =
-      [exact].compactMap { $0 } + [
+      ([exact].compactMap { $0 } + [
         SQLCompiler.ftsExpression(text, within: "name") ?? fts,
         SQLCompiler.ftsExpression(text, within: "{name keywords}") ?? fts, fts,
-      ]
+      ]).map(narrowing.names)
     let inNames = "item.rowid IN (SELECT rowid FROM item_name WHERE item_name MATCH ?)"
     let textTiers =
       (SQLCompiler.hasPrefix(text) ? [SQLCompiler.textMatch(text, exact: true)] : [])
-      .compactMap { $0 } + [textMatch]
+      .compactMap { $0 }.map(narrowing.text) + [textMatch]
     var passes: [Pass] = []
     for hidden in [0, 1] {
       for (tier, match) in tiers.enumerated() {
@@ -296,9 +321,10 @@ public struct SearchEngine: Sendable {
             // A word in very many names: the best ranked names first, from
             // their rank's index, as far as the `rankWalk`th (the matches a
             // set to look up), the matches ranked below that after, sorted.
-            // Not with a filter: the few items it lets pass are far apart in
-            // the walk, and each needs its row read.
-            whenCrowded: filtered
+            // Not with a filter the indexes cannot narrow by: the few items
+            // it lets pass are far apart in the walk, and each needs its
+            // row read.
+            whenCrowded: !narrowing.isComplete
               ? nil
               : (
                 Crowding(index: "item_name", match: match, limit: rankedNameLimit),
@@ -322,7 +348,7 @@ public struct SearchEngine: Sendable {
         var from =
           "FROM item_text JOIN item ON item.rowid = item_text.rowid WHERE \(inTier)"
           + " AND NOT \(inNames)"
-        var arguments = tierArguments + [fts]
+        var arguments = tierArguments + [narrowing.names(fts)]
         if tier > 0, let whole = textTiers.first {
           let (inWhole, wholeArguments) = whole.condition()
           from += " AND NOT item.rowid IN (SELECT rowid FROM item_text WHERE \(inWhole))"
@@ -353,10 +379,12 @@ public struct SearchEngine: Sendable {
   func countStatement(_ query: QueryNode) -> Statement {
     let (conditions, filterArguments) = Self.filterConditions(
       query, now: Date().timeIntervalSince1970)
+    let narrowing = FilterNarrowing(filters: narrowsByFilters ? Self.filters(of: query) : [])
     guard let text = Self.positiveText(query) else {
       return ("SELECT count(*) FROM item WHERE 1" + conditions, filterArguments)
     }
-    guard let (inText, textArguments) = SQLCompiler.textMatch(text)?.condition() else {
+    guard let (inText, textArguments) = SQLCompiler.textMatch(text).map(narrowing.text)?.condition()
+    else {
       return ("SELECT 0", [])
     }
     return (

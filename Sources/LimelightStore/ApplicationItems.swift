@@ -72,10 +72,12 @@ extension IndexWriter {
       attributes, path: nil,
       content: [attributes.contentDescription, attributes.textContent].compactMap { $0 }.joined(
         separator: "\n"))
+    let facets = ItemFacets.text(
+      kindClasses: classes, modified: (attributes.modified ?? now).timeIntervalSince1970)
     if outcome == .updated {
-      try replaceText(rowID, with: text)
+      try replaceText(rowID, with: text, facets: facets)
     } else {
-      try insertText(rowID, text)
+      try insertText(rowID, text, facets: facets)
     }
     return outcome
   }

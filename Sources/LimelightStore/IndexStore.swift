@@ -61,6 +61,7 @@ public final class IndexStore: Sendable {
         db.add(function: StoredText.deflateFunction)
         db.add(function: StoredText.inflateFunction)
         db.add(function: StoredText.fileURIFunction)
+        db.add(function: ItemFacets.function)
         let ranked = limelight_register_text_rank(db.sqliteConnection)
         if ranked != SQLITE_OK { throw DatabaseError(resultCode: ResultCode(rawValue: ranked)) }
       }

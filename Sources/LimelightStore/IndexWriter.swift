@@ -68,10 +68,12 @@ public struct IndexWriter {
       outcome = .inserted
     }
     let text = record.indexedText ?? IndexedText(attributes, path: record.path)
+    let facets = ItemFacets.text(
+      kindClasses: classes, modified: attributes.modified?.timeIntervalSince1970)
     if outcome == .updated {
-      try replaceText(rowID, with: text)
+      try replaceText(rowID, with: text, facets: facets)
     } else {
-      try insertText(rowID, text)
+      try insertText(rowID, text, facets: facets)
     }
     try clearFailure(record.path)
     return outcome
@@ -115,7 +117,10 @@ public struct IndexWriter {
     let pathData = Data(path.bytes)
     guard
       let row = try Row.fetchOne(
-        db, sql: "SELECT rowid, title, authors, customAttributes FROM item WHERE path = ?",
+        db,
+        sql: """
+          SELECT rowid, title, authors, customAttributes, kindClasses FROM item WHERE path = ?
+          """,
         arguments: [pathData])
     else { return }
     let rowID: Int64 = row["rowid"]
@@ -134,9 +139,12 @@ public struct IndexWriter {
       Self.strings(inJSON: row["authors"])
       + Self.searchableStrings(inCustomAttributes: row["customAttributes"])
     let text = SearchText.fold(IndexedText.keywords(keywords + kept, title: row["title"]))
+    let classes: String = row["kindClasses"]
+    let facets = ItemFacets.text(
+      kindClasses: classes.split(separator: " ").map(String.init), modified: modified)
     try replaceNameTexts(rowID) {
-      try db.cachedStatement(sql: "UPDATE item_words SET keywords = ? WHERE rowid = ?")
-        .execute(arguments: [text, rowID])
+      try db.cachedStatement(sql: "UPDATE item_words SET keywords = ?, facets = ? WHERE rowid = ?")
+        .execute(arguments: [text, facets, rowID])
     }
     try TermDeletions(db: db, seen: seenTerms).add(text: text)
   }
@@ -340,40 +348,50 @@ public struct IndexWriter {
 
   // MARK: - Helpers
 
-  /// Indexes an item's words: stored once in `item_words` (the text
-  /// deflated), the name-like fields in `item_name`, all of them in
-  /// `item_text`, and new name terms in the deletion index.
-  func insertText(_ rowID: Int64, _ text: IndexedText) throws {
+  /// Indexes an item's words and facets (``ItemFacets``): stored once in
+  /// `item_words` (the text deflated), the name-like fields and facets in
+  /// `item_name`, all but the facets in `item_text`, and new name terms in
+  /// the deletion index.
+  func insertText(_ rowID: Int64, _ text: IndexedText, facets: String) throws {
     try db.cachedStatement(
-      sql: "INSERT INTO item_words (rowid, name, keywords, path, text) VALUES (?, ?, ?, ?, ?)"
-    ).execute(arguments: [rowID, text.name, text.keywords, text.path, Self.storedContent(text)])
-    try insertNames(rowID, text)
+      sql: """
+        INSERT INTO item_words (rowid, name, keywords, path, text, facets) VALUES (?, ?, ?, ?, ?, ?)
+        """
+    ).execute(arguments: [
+      rowID, text.name, text.keywords, text.path, Self.storedContent(text), facets,
+    ])
+    try insertNames(rowID, text, facets: facets)
     try insertContent(rowID, text)
   }
 
-  /// Replaces an item's words. When its name, keywords and path stay (the
-  /// second pass reading a file the first named), the name index is left
-  /// alone: only the text changes.
-  func replaceText(_ rowID: Int64, with text: IndexedText) throws {
+  /// Replaces an item's words and facets. When its name, keywords, path and
+  /// facets stay (the second pass reading a file the first named), the name
+  /// index is left alone: only the text changes.
+  func replaceText(_ rowID: Int64, with text: IndexedText, facets: String) throws {
     let old = try Row.fetchOne(
-      db.cachedStatement(sql: "SELECT name, keywords, path FROM item_words WHERE rowid = ?"),
+      db.cachedStatement(
+        sql: "SELECT name, keywords, path, facets FROM item_words WHERE rowid = ?"),
       arguments: [rowID])
     let sameNames =
       old?["name"] == text.name && old?["keywords"] == text.keywords
-      && old?["path"] == text.path
+      && old?["path"] == text.path && old?["facets"] == facets
     // The full-text indexes first: they read the words to remove in item_words.
     try deleteRow(rowID, from: sameNames ? ["item_text"] : ["item_text", "item_name"])
     try db.cachedStatement(
-      sql: "REPLACE INTO item_words (rowid, name, keywords, path, text) VALUES (?, ?, ?, ?, ?)"
-    ).execute(arguments: [rowID, text.name, text.keywords, text.path, Self.storedContent(text)])
-    if !sameNames { try insertNames(rowID, text) }
+      sql: """
+        REPLACE INTO item_words (rowid, name, keywords, path, text, facets) VALUES (?, ?, ?, ?, ?, ?)
+        """
+    ).execute(arguments: [
+      rowID, text.name, text.keywords, text.path, Self.storedContent(text), facets,
+    ])
+    if !sameNames { try insertNames(rowID, text, facets: facets) }
     try insertContent(rowID, text)
   }
 
-  private func insertNames(_ rowID: Int64, _ text: IndexedText) throws {
+  private func insertNames(_ rowID: Int64, _ text: IndexedText, facets: String) throws {
     try db.cachedStatement(
-      sql: "INSERT INTO item_name (rowid, name, keywords, path) VALUES (?, ?, ?, ?)"
-    ).execute(arguments: [rowID, text.name, text.keywords, text.path])
+      sql: "INSERT INTO item_name (rowid, name, keywords, path, facets) VALUES (?, ?, ?, ?, ?)"
+    ).execute(arguments: [rowID, text.name, text.keywords, text.path, facets])
     let deletions = TermDeletions(db: db, seen: seenTerms)
     try deletions.add(text: text.name)
     try deletions.add(text: text.keywords)
@@ -426,8 +444,8 @@ public struct IndexWriter {
     try change()
     try db.cachedStatement(
       sql: """
-        INSERT INTO item_name (rowid, name, keywords, path)
-          SELECT rowid, name, keywords, path FROM item_words WHERE rowid = ?
+        INSERT INTO item_name (rowid, name, keywords, path, facets)
+          SELECT rowid, name, keywords, path, facets FROM item_words WHERE rowid = ?
         """
     ).execute(arguments: [rowID])
     try db.cachedStatement(

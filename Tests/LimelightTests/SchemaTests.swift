@@ -22,8 +22,9 @@ import Testing
       try queue.write { db in
         try db.execute(
           sql: """
-            INSERT INTO item (id, domain, uri, path, displayName, added, generation)
-              VALUES ('f1', 'limelight.files', 'file:///data/notes.txt', X'2F646174612F6E6F7465732E747874', 'notes.txt', 0, 1);
+            INSERT INTO item (id, domain, uri, path, displayName, added, generation, kindClasses,
+                modified)
+              VALUES ('f1', 'limelight.files', 'file:///data/notes.txt', X'2F646174612F6E6F7465732E747874', 'notes.txt', 0, 1, ' text ', 1780000000);
             INSERT INTO item_text (rowid, name, keywords, path, content)
               VALUES (last_insert_rowid(), 'notes txt', '', 'data notes txt', 'constellations overhead');
             INSERT INTO item_name (rowid, name, keywords, path)
@@ -50,6 +51,20 @@ import Testing
     let reversed = try SearchEngine(store: store).search(
       .text("overhead constellations", prefix: false, column: nil))
     #expect(reversed.isEmpty)
+    // Its kind and month are facets of the name index, which stays whole.
+    let filtered = try SearchEngine(store: store).search(
+      .and([
+        .text("notes", prefix: true, column: nil), .filter(.kind(.text)),
+        .filter(.range(.modified, lower: 1_779_000_000, upper: 1_781_000_000)),
+      ]))
+    #expect(filtered.map(\.displayName) == ["notes.txt"])
+    let otherKind = try SearchEngine(store: store).search(
+      .and([.text("notes", prefix: true, column: nil), .filter(.kind(.image))]))
+    #expect(otherKind.isEmpty)
+    try store.write { writer in
+      try writer.db.execute(
+        sql: "INSERT INTO item_name (item_name, rank) VALUES ('integrity-check', 1)")
+    }
     #expect(try store.read { try Schema.migrator.hasCompletedMigrations($0) })
   }
 }

@@ -1,0 +1,97 @@
+import Foundation
+import LimelightModel
+import LimelightStore
+
+/// The terms every item that passes a query's filters holds in the
+/// full-text indexes, ANDed to its words' match so that FTS5 narrows the
+/// matches before any item row is read: an extension's words in the name,
+/// a folder's in the path, a kind's or a month's facet (``ItemFacets``).
+/// Only ever a superset: the filters are still checked on each item.
+struct FilterNarrowing {
+  /// Terms for an `item_name` match.
+  var names: [String] = []
+  /// Terms for an `item_text` match (it has no facets).
+  var texts: [String] = []
+  /// Whether every filter has terms (or needs none), so that the matches
+  /// the terms leave are about as many as the items the filters pass.
+  var isComplete = true
+
+  /// The narrowing of the parts ANDed at the top of a query that are not
+  /// text (filters, exclusions, predicates).
+  init(filters: [QueryNode]) {
+    for part in filters {
+      guard case .filter(let filter) = part else {
+        isComplete = false
+        continue
+      }
+      switch filter {
+      case .kind(let kind):
+        guard let term = ItemFacets.kindTerm(kind.rawValue) else {
+          isComplete = false
+          continue
+        }
+        names.append("facets : \(Self.quoted(term))")
+      case .extensions(let extensions):
+        let each = extensions.map(Self.words)
+        guard !each.isEmpty, each.allSatisfy({ $0 != nil }) else {
+          isComplete = false
+          continue
+        }
+        let terms = "name : (" + each.map { $0! }.joined(separator: " OR ") + ")"
+        names.append(terms)
+        texts.append(terms)
+      case .inFolder(let folder):
+        // The root, or a folder named by punctuation alone: nothing to narrow by.
+        guard let words = Self.words(folder.string) else {
+          if !folder.bytes.allSatisfy({ $0 < 0x80 }) { isComplete = false }
+          continue
+        }
+        names.append("path : \(words)")
+        texts.append("path : \(words)")
+      case .range(.modified, let lower?, let upper?):
+        guard let months = ItemFacets.monthTerms(from: lower, to: upper) else {
+          isComplete = false
+          continue
+        }
+        names.append("facets : (" + months.map(Self.quoted).joined(separator: " OR ") + ")")
+      default:
+        isComplete = false
+      }
+    }
+  }
+
+  /// The `item_name` terms alone, nil without any.
+  var nameTerms: String? { names.isEmpty ? nil : names.joined(separator: " AND ") }
+
+  /// How many phrases the `item_text` terms add to a match (each term is
+  /// one quoted word, and no word holds a quote), which its ranking leaves out.
+  var textPhrases: Int { texts.joined().filter { $0 == "\"" }.count / 2 }
+
+  /// An `item_name` expression narrowed.
+  func names(_ expression: String) -> String {
+    names.isEmpty ? expression : "(\(expression)) AND " + names.joined(separator: " AND ")
+  }
+
+  /// An `item_text` match narrowed.
+  func text(_ match: SQLCompiler.TextMatch) -> SQLCompiler.TextMatch {
+    guard !texts.isEmpty else { return match }
+    var narrowed = match
+    narrowed.match = "(\(match.match)) AND " + texts.joined(separator: " AND ")
+    return narrowed
+  }
+
+  /// The words of an ASCII text ANDed, as FTS5's tokenizer makes them of the
+  /// folded names and paths it indexes (ASCII only: folding a part of a text
+  /// apart from the rest may not give what the whole folds to). Nil without
+  /// words.
+  static func words(_ text: String) -> String? {
+    guard text.unicodeScalars.allSatisfy(\.isASCII) else { return nil }
+    let tokens = SQLCompiler.tokens(of: text.lowercased())
+    if tokens.isEmpty { return nil }
+    return "(" + tokens.map(quoted).joined(separator: " AND ") + ")"
+  }
+
+  static func quoted(_ term: String) -> String {
+    "\"" + term.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+  }
+}

@@ -1,0 +1,141 @@
+import Foundation
+import LimelightModel
+import Testing
+
+@testable import LimelightQuery
+@testable import LimelightStore
+
+/// Filters narrowed inside the full-text indexes (extensions, folders, kinds
+/// and months) find exactly what the filters checked on each item find, in
+/// the same order, through every change that moves an item's facets.
+@Suite struct FilterNarrowingTests {
+  let store: IndexStore
+  /// 2026-01-31 23:30 UTC: a month ends half an hour later.
+  static let monthEnd = 1_769_902_200.0
+
+  init() throws {
+    let base = FileManager.default.temporaryDirectory.appendingPathComponent("limelight-\(UUID())")
+      .path
+    var location = IndexLocation.fromEnvironment(["HOME": base])
+    location.runtimeDirectory = RawPath(base + "/run")
+    store = try IndexStore.open(location, create: true)
+  }
+
+  static let extensions = [".txt", ".tar.gz", ".txt.gz", ".md", ".jpg", ".TXT", ".c", ""]
+  static let folders = ["/h/docs/", "/h/docs2/", "/h/src/docs/", "/h/.cache/"]
+
+  func record(_ i: Int) -> FileRecord {
+    let path = Self.folders[i % 4] + "report \(i)" + Self.extensions[i % Self.extensions.count]
+    var file = Fixtures.record(path, text: i % 3 == 0 ? "quarterly report figures" : nil)
+    // Both sides of a month's end, a day before 1970, and none at all.
+    file.attributes.modified =
+      switch i % 5 {
+      case 0: Date(timeIntervalSince1970: Self.monthEnd - Double(i) * 60)
+      case 1: Date(timeIntervalSince1970: Self.monthEnd + Double(i) * 60)
+      case 2: Date(timeIntervalSince1970: Self.monthEnd - 40 * 86_400)
+      case 3: Date(timeIntervalSince1970: -86_400)
+      default: nil
+      }
+    file.hidden = path.contains("/.")
+    return file
+  }
+
+  static func word(_ text: String) -> QueryNode { .text(text, prefix: true, column: nil) }
+
+  static let queries: [QueryNode] = {
+    let filters: [Filter] = [
+      .extensions(["txt"]), .extensions(["gz"]), .extensions(["tar.gz"]),
+      .extensions(["jpg", "c"]), .kind(.text), .kind(.image), .kind(.archive), .kind(.app),
+      .inFolder(RawPath("/h/docs")), .inFolder(RawPath("/h/src/docs/")), .inFolder(RawPath("/")),
+      .range(.modified, lower: monthEnd - 86_400, upper: monthEnd + 1_800),
+      .range(.modified, lower: monthEnd + 1_800, upper: monthEnd + 86_400),
+      .range(.modified, lower: monthEnd - 50 * 86_400, upper: monthEnd - 30 * 86_400),
+      .range(.modified, lower: -2 * 86_400, upper: 0),
+      .range(.modified, lower: 0, upper: nil),
+    ]
+    var queries: [QueryNode] = []
+    for filter in filters {
+      queries.append(.and([word("rep"), .filter(filter)]))
+      queries.append(.and([word("quarterly"), .filter(filter)]))
+      queries.append(.filter(filter))
+    }
+    queries.append(
+      .and([word("report"), .filter(.kind(.text)), .filter(.extensions(["txt"]))]))
+    queries.append(
+      .and([word("rep"), .filter(.kind(.text)), .not(.filter(.extensions(["md"])))]))
+    return queries
+  }()
+
+  /// Every query finds with narrowing, ranked or crowded, what it finds
+  /// without: the same items in the same order.
+  func expectNarrowingFindsTheSame(_ step: String) throws {
+    var checked = SearchEngine(store: store)
+    checked.narrowsByFilters = false
+    checked.rankedNameLimit = .max
+    var crowded = SearchEngine(store: store)
+    crowded.rankedNameLimit = 3
+    crowded.rankWalk = 5
+    var found = 0
+    for query in Self.queries {
+      for limit in [nil, 4] {
+        let expected = try checked.search(query, limit: limit).map(\.id)
+        found += expected.count
+        let narrowed = try SearchEngine(store: store).search(query, limit: limit).map(\.id)
+        #expect(narrowed == expected, "\(step): \(query) limit \(String(describing: limit))")
+        #expect(try crowded.search(query, limit: limit).map(\.id) == expected, "\(step): \(query)")
+      }
+      #expect(try SearchEngine(store: store).count(query) == checked.count(query))
+    }
+    #expect(found > 100)
+  }
+
+  @Test func narrowedFiltersFindWhatCheckedOnesFind() throws {
+    try store.write { writer in
+      for i in 0..<80 { try writer.upsert(record(i)) }
+      var note = SearchableItem(
+        id: "n1", domain: "com.example.notes", uri: "notes://n1",
+        attributes: AttributeSet(displayName: "report of the year"))
+      note.attributes.modified = Date(timeIntervalSince1970: Self.monthEnd)
+      try writer.upsert(applicationItem: note)
+    }
+    try expectNarrowingFindsTheSame("written")
+    // New times move files to other months; a file renamed to another
+    // extension; a folder moved; a file read again as another kind.
+    try store.write { writer in
+      for i in stride(from: 0, to: 80, by: 7) {
+        let file = record(i)
+        var status = file.status
+        status.modified = Int64((Self.monthEnd + 3_600) * 1e9)
+        try writer.updateMetadata(path: file.path, status: status, keywords: ["moved"])
+      }
+      try writer.move(
+        from: RawPath("/h/docs/report 0.txt"), to: RawPath("/h/docs/report 0.jpg"),
+        hidden: { _ in false })
+      try writer.move(from: RawPath("/h/src"), to: RawPath("/h/docs/src"), hidden: { _ in false })
+      var image = record(9)
+      image.attributes.contentType = "image/png"
+      image.attributes.contentTypeTree = ["image/png", "image"]
+      try writer.upsert(image)
+    }
+    try expectNarrowingFindsTheSame("changed")
+    try store.write { writer in
+      try writer.db.execute(
+        sql: "INSERT INTO item_name (item_name, rank) VALUES ('integrity-check', 1)")
+    }
+  }
+
+  @Test func monthsAreCountedInUTCAndBoundedInNumber() {
+    #expect(ItemFacets.month(of: 0) == 0)
+    #expect(ItemFacets.month(of: Self.monthEnd) == 56 * 12 + 0)
+    #expect(ItemFacets.month(of: Self.monthEnd + 1_800) == 56 * 12 + 1)
+    #expect(ItemFacets.month(of: -1) == -1)
+    // 2000-02-29 and 2100-03-01 (not a leap year).
+    #expect(ItemFacets.civilDate(daysSince1970: 11_016) == (2000, 2))
+    #expect(ItemFacets.civilDate(daysSince1970: 47_541) == (2100, 3))
+    #expect(ItemFacets.monthTerms(from: 0, to: Self.monthEnd)?.count == nil)
+    #expect(ItemFacets.monthTerms(from: Self.monthEnd, to: Self.monthEnd + 86_400)?.count == 2)
+    #expect(ItemFacets.monthTerms(from: -86_400, to: 86_400) == nil)
+    #expect(ItemFacets.kindTerm("text") != ItemFacets.kindTerm("code"))
+    #expect(ItemFacets.kindTerm("unknown") == nil)
+  }
+}
