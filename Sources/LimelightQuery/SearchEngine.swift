@@ -53,6 +53,9 @@ public struct SearchEngine: Sendable {
         return crowded[crowding]!
       }
       for pass in plan(expanded) {
+        // Enough found: the next tier's crowding is not even asked (a
+        // one-letter prefix's count merges the lists of every word it starts).
+        if let limit, results.count >= limit { break }
         var statements = [pass.statement]
         if let instead = pass.whenCrowded, try isCrowded(instead.crowding) {
           statements = instead.statements
