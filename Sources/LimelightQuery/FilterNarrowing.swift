@@ -12,50 +12,33 @@ struct FilterNarrowing {
   var names: [String] = []
   /// Terms for an `item_text` match (it has no facets).
   var texts: [String] = []
-  /// Whether every filter has terms (or needs none), so that the matches
-  /// the terms leave are about as many as the items the filters pass.
-  var isComplete = true
 
   /// The narrowing of the parts ANDed at the top of a query that are not
   /// text (filters, exclusions, predicates).
   init(filters: [QueryNode]) {
     for part in filters {
-      guard case .filter(let filter) = part else {
-        isComplete = false
-        continue
-      }
+      guard case .filter(let filter) = part else { continue }
       switch filter {
       case .kind(let kind):
-        guard let term = ItemFacets.kindTerm(kind.rawValue) else {
-          isComplete = false
-          continue
-        }
+        guard let term = ItemFacets.kindTerm(kind.rawValue) else { continue }
         names.append("facets : \(Self.quoted(term))")
       case .extensions(let extensions):
         let each = extensions.map(Self.words)
-        guard !each.isEmpty, each.allSatisfy({ $0 != nil }) else {
-          isComplete = false
-          continue
-        }
+        guard !each.isEmpty, each.allSatisfy({ $0 != nil }) else { continue }
         let terms = "name : (" + each.map { $0! }.joined(separator: " OR ") + ")"
         names.append(terms)
         texts.append(terms)
       case .inFolder(let folder):
-        // The root, or a folder named by punctuation alone: nothing to narrow by.
-        guard let words = Self.words(folder.string) else {
-          if !folder.bytes.allSatisfy({ $0 < 0x80 }) { isComplete = false }
-          continue
-        }
+        // The root, a folder named by punctuation alone or not in ASCII:
+        // nothing to narrow by.
+        guard let words = Self.words(folder.string) else { continue }
         names.append("path : \(words)")
         texts.append("path : \(words)")
       case .range(.modified, let lower?, let upper?):
-        guard let months = ItemFacets.monthTerms(from: lower, to: upper) else {
-          isComplete = false
-          continue
-        }
+        guard let months = ItemFacets.monthTerms(from: lower, to: upper) else { continue }
         names.append("facets : (" + months.map(Self.quoted).joined(separator: " OR ") + ")")
       default:
-        isComplete = false
+        continue
       }
     }
   }

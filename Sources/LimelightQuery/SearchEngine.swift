@@ -52,32 +52,57 @@ public struct SearchEngine: Sendable {
         crowded[crowding] = (count ?? 0) > crowding.limit
         return crowded[crowding]!
       }
+      func matches(_ match: String, atMost limit: Int) throws -> Int {
+        try Int.fetchOne(
+          db.cachedStatement(
+            sql:
+              "SELECT count(*) FROM (SELECT rowid FROM item_name WHERE item_name MATCH ? LIMIT ?)"
+          ), arguments: [match, limit]) ?? 0
+      }
+      var done: Bool { limit.map { results.count >= $0 } ?? false }
+      func run(_ statement: Statement) throws {
+        let (sql, passArguments) = statement
+        let remaining = limit.map { $0 - results.count }
+        var arguments = passArguments
+        let started = Self.trace ? Date() : nil
+        // Prepared once per connection: the watcher's query service keeps its
+        // connections, and a search's statements take about as long to compile
+        // as a selective one takes to run. Values are bound, never spliced in,
+        // so that the cache holds one statement per shape of query.
+        if let remaining { arguments.append(remaining) }
+        let rows = try Row.fetchAll(
+          db.cachedStatement(sql: sql + (remaining == nil ? "" : " LIMIT ?")),
+          arguments: StatementArguments(arguments))
+        results += rows.map(Self.result)
+        if let started {
+          let ms = String(format: "%.1f", Date().timeIntervalSince(started) * 1000)
+          FileHandle.standardError.write(
+            Data("[\(ms) ms, \(rows.count) rows] \(sql) \(arguments)\n".utf8))
+        }
+      }
       for pass in plan(expanded) {
         // Enough found: the next tier's crowding is not even asked (a
         // one-letter prefix's count merges the lists of every word it starts).
-        if let limit, results.count >= limit { break }
-        var statements = [pass.statement]
-        if let instead = pass.whenCrowded, try isCrowded(instead.crowding) {
-          statements = instead.statements
+        if done { break }
+        guard let instead = pass.whenCrowded, try isCrowded(instead.crowding) else {
+          try run(pass.statement)
+          continue
         }
-        for (sql, passArguments) in statements {
-          let remaining = limit.map { $0 - results.count }
-          if let remaining, remaining <= 0 { break }
-          var arguments = passArguments
-          let started = Self.trace ? Date() : nil
-          // Prepared once per connection: the watcher's query service keeps its
-          // connections, and a search's statements take about as long to compile
-          // as a selective one takes to run. Values are bound, never spliced in,
-          // so that the cache holds one statement per shape of query.
-          if let remaining { arguments.append(remaining) }
-          let rows = try Row.fetchAll(
-            db.cachedStatement(sql: sql + (remaining == nil ? "" : " LIMIT ?")),
-            arguments: StatementArguments(arguments))
-          results += rows.map(Self.result)
-          if let started {
-            let ms = String(format: "%.1f", Date().timeIntervalSince(started) * 1000)
-            FileHandle.standardError.write(
-              Data("[\(ms) ms, \(rows.count) rows] \(sql) \(arguments)\n".utf8))
+        switch instead.instead {
+        case .statements(let statements):
+          for statement in statements where !done { try run(statement) }
+        case .byRankBand(let statement):
+          // Best bands first; a coarse band with few matches sorted at once,
+          // one with many fine band by fine band.
+          for band in ItemFacets.rankBands where !done {
+            let count = try matches(
+              "(\(instead.crowding.match)) AND \(band.coarse)", atMost: rankBandSplit + 1)
+            if count == 0 { continue }
+            if count <= rankBandSplit {
+              try run(statement(band.coarse))
+            } else {
+              for fine in band.fine where !done { try run(statement(fine)) }
+            }
           }
         }
       }
@@ -162,12 +187,21 @@ public struct SearchEngine: Sendable {
   /// One SQL statement and its arguments.
   typealias Statement = SQLCompiler.Statement
 
-  /// One step of a search: a statement that lists results in order, and the
-  /// statements that list the same, in turn, when the words are in more
-  /// names or texts than the crowding's limit.
+  /// One step of a search: a statement that lists results in order, and
+  /// what lists the same when the words are in more names or texts than the
+  /// crowding's limit.
   struct Pass {
     var statement: Statement
-    var whenCrowded: (crowding: Crowding, statements: [Statement])?
+    var whenCrowded: (crowding: Crowding, instead: Crowded)?
+  }
+
+  /// How a crowded step lists its results.
+  enum Crowded {
+    /// These statements, in turn.
+    case statements([Statement])
+    /// One statement for each rank band of the name index (``ItemFacets``),
+    /// best first, made from the band's expression.
+    case byRankBand((String) -> Statement)
   }
 
   /// More than `limit` rows of a full-text `index` match `match`.
@@ -177,12 +211,14 @@ public struct SearchEngine: Sendable {
     var limit: Int
   }
 
-  /// Above this many names matching a tier's words, the tier walks the
-  /// index of the names' rank instead of ranking every match (a sort of a
-  /// few microseconds a row; the walk stops at the results asked for).
+  /// Above this many names matching a tier's words, the tier lists them
+  /// rank band by rank band instead of ranking every match (a sort of a
+  /// few microseconds a row, after reading it; the bands stop at the
+  /// results asked for).
   var rankedNameLimit = 5_000
-  /// How far a crowded name tier walks the rank index before it sorts the rest.
-  var rankWalk = 20_000
+  /// Above this many matches in a coarse rank band, a crowded tier reads it
+  /// fine band by fine band.
+  var rankBandSplit = 2_000
 
   /// Whether filters narrow the words' matches inside the full-text
   /// indexes (``FilterNarrowing``); off, they are checked on each match alone.
@@ -201,7 +237,7 @@ public struct SearchEngine: Sendable {
   /// Within a tier: the shorter name (names, keywords, paths) or BM25 (text),
   /// then shallow, opened often, changed in the last week; ties broken for good.
   static let order = " score + \(ItemRank.boost("item.")),\(tieBreak)"
-  /// The same for name matches, by the indexed column that holds it.
+  /// The same for name matches, by the column that holds it.
   static let nameOrder = " item.nameRank,\(tieBreak)"
   static let tieBreak = " item.modified DESC, item.displayName, item.rowid"
   static let nameScore = ItemRank.nameScore("item.")
@@ -274,12 +310,12 @@ public struct SearchEngine: Sendable {
           ),
           whenCrowded: (
             Crowding(index: "item_text", match: textMatch.match, limit: rankedTextLimit),
-            [
+            .statements([
               (
                 "SELECT \(Self.columns), 0.0 AS score \(from) ORDER BY item.hidden, item_text.rowid DESC",
                 textArguments + filterArguments
               )
-            ]
+            ])
           ))
       ]
     }
@@ -311,37 +347,20 @@ public struct SearchEngine: Sendable {
         rest += " AND item.hidden = \(hidden)\(conditions) ORDER BY\(Self.nameOrder)"
         arguments += filterArguments
         let select = "SELECT \(Self.columns), \(Self.nameScore) AS score"
-        let walkEnd = """
-          coalesce((SELECT ranked.nameRank FROM item AS ranked INDEXED BY item_name_rank
-            WHERE ranked.hidden = \(hidden) ORDER BY ranked.nameRank LIMIT 1 OFFSET \(rankWalk)), 1e308)
-          """
+        let statement =
+          select + " FROM item_name JOIN item ON item.rowid = item_name.rowid"
+          + " WHERE item_name MATCH ?" + rest
         passes.append(
           Pass(
-            statement: (
-              select + " FROM item_name JOIN item ON item.rowid = item_name.rowid"
-                + " WHERE item_name MATCH ?" + rest, arguments
-            ),
-            // A word in very many names: the best ranked names first, from
-            // their rank's index, as far as the `rankWalk`th (the matches a
-            // set to look up), the matches ranked below that after, sorted.
-            // Not with a filter the indexes cannot narrow by: the few items
-            // it lets pass are far apart in the walk, and each needs its
-            // row read.
-            whenCrowded: !narrowing.isComplete
-              ? nil
-              : (
-                Crowding(index: "item_name", match: match, limit: rankedNameLimit),
-                [
-                  (
-                    select + " FROM item INDEXED BY item_name_rank WHERE \(inNames)"
-                      + " AND item.nameRank <= \(walkEnd)" + rest, arguments
-                  ),
-                  (
-                    select + " FROM item_name JOIN item ON item.rowid = item_name.rowid"
-                      + " WHERE item_name MATCH ? AND +item.nameRank > \(walkEnd)" + rest, arguments
-                  ),
-                ]
-              )))
+            statement: (statement, arguments),
+            // A word in very many names: the matches of the best ranked
+            // names first, each band's sorted, until there are enough.
+            whenCrowded: (
+              Crowding(index: "item_name", match: match, limit: rankedNameLimit),
+              .byRankBand { band in
+                (statement, ["(\(match)) AND \(band)"] + arguments.dropFirst())
+              }
+            )))
       }
       // Texts holding the words whole before those that hold only longer
       // words starting with them: the ranking counts which fields hold a
@@ -366,12 +385,12 @@ public struct SearchEngine: Sendable {
             ),
             whenCrowded: (
               Crowding(index: "item_text", match: match.match, limit: rankedTextLimit),
-              [
+              .statements([
                 (
                   "SELECT \(Self.columns), 0.0 AS score \(from) ORDER BY item_text.rowid DESC",
                   arguments + filterArguments
                 )
-              ]
+              ])
             )))
       }
     }

@@ -72,8 +72,7 @@ extension IndexWriter {
       attributes, path: nil,
       content: [attributes.contentDescription, attributes.textContent].compactMap { $0 }.joined(
         separator: "\n"))
-    let facets = ItemFacets.text(
-      kindClasses: classes, modified: (attributes.modified ?? now).timeIntervalSince1970)
+    let facets = try facets(ofRow: rowID)
     if outcome == .updated {
       try replaceText(rowID, with: text, facets: facets)
     } else {

@@ -68,8 +68,7 @@ public struct IndexWriter {
       outcome = .inserted
     }
     let text = record.indexedText ?? IndexedText(attributes, path: record.path)
-    let facets = ItemFacets.text(
-      kindClasses: classes, modified: attributes.modified?.timeIntervalSince1970)
+    let facets = try facets(ofRow: rowID)
     if outcome == .updated {
       try replaceText(rowID, with: text, facets: facets)
     } else {
@@ -100,16 +99,47 @@ public struct IndexWriter {
     return db.changesCount > 0
   }
 
-  /// Clears the "changed in the last week" flag of items whose week is over
-  /// (the writers set it). Returns how many changed. It reads every item
-  /// (0.3 s at a million, once an hour) rather than keep an index of the
-  /// recent ones, which every write of a freshly copied tree would grow.
+  /// Clears the "changed in the last week" flag of at most `limit` items
+  /// whose week is over (the writers set it), and moves them to their new
+  /// rank band. Returns how many changed. It reads every item (0.3 s at a
+  /// million, once an hour) rather than keep an index of the recent ones,
+  /// which every write of a freshly copied tree would grow.
   @discardableResult
-  public func expireRecency(now: Date = Date()) throws -> Int {
-    try db.execute(
-      sql: "UPDATE item SET recent = 0 WHERE recent = 1 AND NOT coalesce(modified > ?, 0)",
-      arguments: [now.timeIntervalSince1970 - Double(ItemRank.recentSeconds)])
-    return db.changesCount
+  public func expireRecency(now: Date = Date(), atMost limit: Int = .max) throws -> Int {
+    let expired = try Int64.fetchAll(
+      db,
+      sql: "SELECT rowid FROM item WHERE recent = 1 AND NOT coalesce(modified > ?, 0) LIMIT ?",
+      arguments: [now.timeIntervalSince1970 - Double(ItemRank.recentSeconds), limit])
+    for rowID in expired {
+      try db.cachedStatement(sql: "UPDATE item SET recent = 0 WHERE rowid = ?").execute(
+        arguments: [rowID])
+      try refreshFacets(rowID)
+    }
+    return expired.count
+  }
+
+  /// The facets (``ItemFacets``) of an item as its row stands.
+  func facets(ofRow rowID: Int64) throws -> String {
+    let row = try Row.fetchOne(
+      db.cachedStatement(sql: "SELECT kindClasses, modified, nameRank FROM item WHERE rowid = ?"),
+      arguments: [rowID])
+    let classes: String = row?["kindClasses"] ?? ""
+    return ItemFacets.text(
+      kindClasses: classes.split(separator: " ").map(String.init), modified: row?["modified"],
+      nameRank: row?["nameRank"] ?? 0)
+  }
+
+  /// Writes an item's facets again after a change to its row that moves
+  /// them (its use count, its recency), indexing its names again if they moved.
+  func refreshFacets(_ rowID: Int64) throws {
+    let facets = try facets(ofRow: rowID)
+    let stored = try String.fetchOne(
+      db.cachedStatement(sql: "SELECT facets FROM item_words WHERE rowid = ?"), arguments: [rowID])
+    guard let stored, stored != facets else { return }
+    try replaceNameTexts(rowID) {
+      try db.cachedStatement(sql: "UPDATE item_words SET facets = ? WHERE rowid = ?")
+        .execute(arguments: [facets, rowID])
+    }
   }
 
   /// Updates what a metadata change (tags, mode, times) can alter, keeping the text.
@@ -119,7 +149,7 @@ public struct IndexWriter {
       let row = try Row.fetchOne(
         db,
         sql: """
-          SELECT rowid, title, authors, customAttributes, kindClasses FROM item WHERE path = ?
+          SELECT rowid, title, authors, customAttributes FROM item WHERE path = ?
           """,
         arguments: [pathData])
     else { return }
@@ -139,9 +169,7 @@ public struct IndexWriter {
       Self.strings(inJSON: row["authors"])
       + Self.searchableStrings(inCustomAttributes: row["customAttributes"])
     let text = SearchText.fold(IndexedText.keywords(keywords + kept, title: row["title"]))
-    let classes: String = row["kindClasses"]
-    let facets = ItemFacets.text(
-      kindClasses: classes.split(separator: " ").map(String.init), modified: modified)
+    let facets = try facets(ofRow: rowID)
     try replaceNameTexts(rowID) {
       try db.cachedStatement(sql: "UPDATE item_words SET keywords = ?, facets = ? WHERE rowid = ?")
         .execute(arguments: [text, facets, rowID])
@@ -170,9 +198,12 @@ public struct IndexWriter {
         hidden(target), generation, rowID,
       ])
       let name = IndexedText.name(target.lastComponent.string)
+      // A new name or depth is a new rank.
+      let facets = try facets(ofRow: rowID)
       try replaceNameTexts(rowID) {
-        try db.cachedStatement(sql: "UPDATE item_words SET name = ?, path = ? WHERE rowid = ?")
-          .execute(arguments: [name, SearchText.fold(target.string), rowID])
+        try db.cachedStatement(
+          sql: "UPDATE item_words SET name = ?, path = ?, facets = ? WHERE rowid = ?"
+        ).execute(arguments: [name, SearchText.fold(target.string), facets, rowID])
       }
       try TermDeletions(db: db, seen: seenTerms).add(text: name)
       moved += 1
@@ -534,6 +565,11 @@ extension IndexStore {
         sql: """
           UPDATE item SET useCount = useCount + 1, lastUsed = ?, generation = ? WHERE id = ?
           """, arguments: [Date().timeIntervalSince1970, writer.generation, id])
+      if let rowID = try Int64.fetchOne(
+        writer.db, sql: "SELECT rowid FROM item WHERE id = ?", arguments: [id])
+      {
+        try writer.refreshFacets(rowID)
+      }
     }
   }
 }

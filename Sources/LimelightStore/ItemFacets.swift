@@ -1,15 +1,26 @@
 import Foundation
 import GRDB
 
-/// Terms for what an item's filters compare, in a column of the name index
-/// of their own (`item_name.facets`): its kind classes and the month it was
-/// changed in. With them FTS5 narrows a common word's matches to those of a
-/// `kind:` or `modified:` filter before any item row is read (at a million
-/// entries, `gz kind:text` read 450,000 rows per tier to keep none).
+/// Terms for what an item's filters compare and for its rank, in a column of
+/// the name index of their own (`item_name.facets`): its kind classes, the
+/// month it was changed in, and the band of its name rank.
 ///
-/// Each term is one private-use character, which no one types and no
-/// prefix index holds (they index two letters and more). The query still
-/// checks the filter itself: a facet only ever lets more items through.
+/// - With the kind and the month, FTS5 narrows a common word's matches to
+///   those of a `kind:` or `modified:` filter before any item row is read (at
+///   a million entries, `gz kind:text` read 450,000 rows per tier to keep
+///   none). The query still checks the filter itself: a facet only ever lets
+///   more items through.
+/// - With the rank band, a word in half the names lists its best matches
+///   band by band, best first, reading the rows of a few bands instead of
+///   all 450,000 (bands hold disjoint, ordered ranges of `item.nameRank`,
+///   so their matches, each band sorted, come in the order of all of them).
+///   The writers keep it with the rank: whenever the name, depth, use count
+///   or recency changes.
+///
+/// Terms are private-use characters, which no one types. Kinds and months
+/// are one character, which no prefix index holds (they index two and
+/// more); a rank band is three: a marker, the coarse band (the name index's
+/// two-character prefixes list all its items at once) and the fine one.
 public enum ItemFacets {
   /// The kind classes with a term, in the order of their characters: append
   /// only, the index holds them.
@@ -25,12 +36,54 @@ public enum ItemFacets {
   /// The widest range of months a query narrows by (an OR of that many terms).
   public static let widestMonthRange = 240
 
+  /// The rank bands: `coarseBands` of width 0.5 (ranks below or above their
+  /// range go to the first or the last), each cut into `fineBands`.
+  static let rankMarker: UInt32 = 0xE0FF
+  static let coarseBase: UInt32 = 0xE100
+  static let coarseRange = -50..<50
+  static let fineBase: UInt32 = 0xE200
+  static let fineBands = 25
+
   /// The facets column of an item of these kind classes changed at `modified`
-  /// (seconds since 1970).
-  public static func text(kindClasses: some Sequence<String>, modified: Double?) -> String {
+  /// (seconds since 1970) whose name rank is `nameRank` (`item.nameRank`).
+  public static func text(kindClasses: some Sequence<String>, modified: Double?, nameRank: Double)
+    -> String
+  {
     var terms = kindClasses.compactMap(kindTerm)
     if let modified, let month = monthTerm(month(of: modified)) { terms.append(month) }
+    terms.append(rankTerm(nameRank))
     return terms.joined(separator: " ")
+  }
+
+  /// The band term of a name rank.
+  static func rankTerm(_ rank: Double) -> String {
+    let (coarse, fine) = band(of: rank)
+    return coarsePrefix(coarse) + character(fineBase + UInt32(fine))
+  }
+
+  /// The coarse and fine band of a rank: never decreasing as the rank grows.
+  static func band(of rank: Double) -> (coarse: Int, fine: Int) {
+    let lowest = Double(coarseRange.lowerBound)
+    let highest = Double(coarseRange.upperBound).nextDown
+    let doubled = rank.isNaN ? lowest : min(max(rank * 2, lowest), highest)
+    let coarse = Int(doubled.rounded(.down))
+    let fine = ((doubled - Double(coarse)) * Double(fineBands)).rounded(.down)
+    return (coarse, Int(min(fine, Double(fineBands - 1))))
+  }
+
+  /// The prefix every rank term of a coarse band starts with.
+  static func coarsePrefix(_ coarse: Int) -> String {
+    character(rankMarker) + character(coarseBase + UInt32(coarse - coarseRange.lowerBound))
+  }
+
+  /// The coarse bands, best ranks first: each the FTS5 expression of its
+  /// items, and those of its fine bands in the same order.
+  public static let rankBands: [(coarse: String, fine: [String])] = coarseRange.map { coarse in
+    let prefix = coarsePrefix(coarse)
+    return (
+      "facets : \"\(prefix)\" *",
+      (0..<fineBands).map { "facets : \"\(prefix + character(fineBase + UInt32($0)))\"" }
+    )
   }
 
   /// The term of a kind class, nil for a class without one.
@@ -80,12 +133,14 @@ public enum ItemFacets {
     return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month)
   }
 
-  /// `limelight_facets(kindClasses, modified)`: ``text(kindClasses:modified:)``
-  /// of an item's columns, for the upgrade that adds the column.
-  static let function = DatabaseFunction("limelight_facets", argumentCount: 2, pure: true) {
+  /// `limelight_facets(kindClasses, modified, nameRank)`:
+  /// ``text(kindClasses:modified:nameRank:)`` of an item's columns.
+  static let function = DatabaseFunction("limelight_facets", argumentCount: 3, pure: true) {
     values in
     let classes = String.fromDatabaseValue(values[0]) ?? ""
-    let modified = Double.fromDatabaseValue(values[1])
-    return text(kindClasses: classes.split(separator: " ").map(String.init), modified: modified)
+    return text(
+      kindClasses: classes.split(separator: " ").map(String.init),
+      modified: Double.fromDatabaseValue(values[1]),
+      nameRank: Double.fromDatabaseValue(values[2]) ?? 0)
   }
 }

@@ -36,8 +36,8 @@ import GRDB
 /// - `item.recent`: changed in the last week (set by the writers, cleared by
 ///   ``IndexWriter/expireRecency(now:)``), part of every item's rank.
 /// - `item.nameRank`: the query-independent rank of a name match, a virtual
-///   column with an index (`item_name_rank`), so that a word in half the
-///   names lists its best matches without ranking them all.
+///   column; its band is a facet of the name index, so that a word in half
+///   the names lists its best matches without ranking them all.
 /// - `term_deletion`: every name term under the strings one or two deleted
 ///   letters make of it (SymSpell): typos and abbreviations are found by looking
 ///   up the query word's own deletions, never by scanning the vocabulary.
@@ -251,18 +251,23 @@ enum Schema {
           INSERT OR REPLACE INTO meta (key, value) VALUES ('compact', 1);
           """)
     }
-    // Filters inside the name index: a word in half the names with a `kind:`
-    // or `modified:` filter read every match's row, once per tier, to keep a
-    // few (450,000 rows, 200 ms a tier at a million entries). Each item's
-    // kind classes and month are terms of a column of their own, so FTS5
-    // narrows the matches first. Only the name index is made again: the text
-    // index does not read the column.
+    // Filters and ranks inside the name index (``ItemFacets``). A word in
+    // half the names with a `kind:` or `modified:` filter read every match's
+    // row, once per tier, to keep a few (450,000 rows, 200 ms a tier at a
+    // million entries); without a filter, walking the rank's index first
+    // gathered all 450,000 matches to look them up (90 ms). Each item's kind
+    // classes, month and rank band are terms of a column of their own, so
+    // FTS5 narrows the matches to a filter's and to the best ranks first.
+    // Only the name index is made again: the text index does not read the
+    // column. The rank's index goes.
     migrator.registerMigration("v8-facets") { db in
       try db.execute(
         sql: """
           ALTER TABLE item_words ADD COLUMN facets TEXT NOT NULL DEFAULT '';
-          UPDATE item_words SET facets = limelight_facets(item.kindClasses, item.modified)
+          UPDATE item_words
+            SET facets = limelight_facets(item.kindClasses, item.modified, item.nameRank)
             FROM item WHERE item.rowid = item_words.rowid;
+          DROP INDEX item_name_rank;
           DROP TABLE item_name_vocab;
           DROP TABLE item_name;
           \(nameIndex(prefixes: namePrefixes))

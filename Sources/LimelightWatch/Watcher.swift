@@ -44,6 +44,8 @@ public final class Watcher: ReconcileSink {
   var nextUnwatchedRescan = 0.0
   /// When the "changed in the last week" flags are next brought up to date.
   var nextRecencyExpiry = 0.0
+  /// Whether the start left items whose week is over for the event loop.
+  var recencyBacklog = false
   static let recencyExpirySeconds = 3_600.0
 
   /// Paths whose change waits for the file to settle.
@@ -160,7 +162,7 @@ public final class Watcher: ReconcileSink {
       let rootsJSON = try JSONSerialization.data(withJSONObject: roots.map(\.string))
       try writer.setMeta("status.roots", String(decoding: rootsJSON, as: UTF8.self))
       try writer.removeFiles(outside: roots)
-      try writer.expireRecency()
+      recencyBacklog = try writer.expireRecency(atMost: Self.recencyBatch) == Self.recencyBatch
     }
     if let applications {
       if watching { applications.startWatching() }
@@ -270,7 +272,7 @@ public final class Watcher: ReconcileSink {
 
   func eventLoop() {
     nextUnwatchedRescan = monotonicNow() + configuration.rescanSeconds
-    nextRecencyExpiry = monotonicNow() + Self.recencyExpirySeconds
+    nextRecencyExpiry = monotonicNow() + (recencyBacklog ? 0 : Self.recencyExpirySeconds)
     while !StopSignal.isRequested {
       var fds = [pollfd(fd: StopSignal.pipeRead, events: Int16(POLLIN), revents: 0)]
       if let wake = wakeInotify {
@@ -315,14 +317,21 @@ public final class Watcher: ReconcileSink {
     }
   }
 
-  /// Once an hour, items whose week is over stop ranking as recently changed.
+  /// Once an hour (and at start), items whose week is over stop ranking as
+  /// recently changed, a batch at a time: a tree copied a week ago expires
+  /// all at once, and each item's names are indexed again in its new rank band.
   func expireRecencyIfDue() {
     guard monotonicNow() >= nextRecencyExpiry else { return }
-    nextRecencyExpiry = monotonicNow() + Self.recencyExpirySeconds
-    do { try store.write { try $0.expireRecency() } } catch {
+    var expired = 0
+    do { expired = try store.write { try $0.expireRecency(atMost: Self.recencyBatch) } } catch {
       note("cannot write to the index: \(error)")
     }
+    nextRecencyExpiry =
+      monotonicNow() + (expired < Self.recencyBatch ? Self.recencyExpirySeconds : 1)
   }
+
+  /// How many items one step of ``expireRecencyIfDue()`` moves out of their week.
+  static let recencyBatch = 20_000
 
   /// Milliseconds until the next timer, or -1 to sleep until something happens.
   func pollTimeout() -> Int32 {

@@ -74,7 +74,7 @@ import Testing
     checked.rankedNameLimit = .max
     var crowded = SearchEngine(store: store)
     crowded.rankedNameLimit = 3
-    crowded.rankWalk = 5
+    crowded.rankBandSplit = 2
     var found = 0
     for query in Self.queries {
       for limit in [nil, 4] {
@@ -136,6 +136,18 @@ import Testing
     #expect(ItemFacets.monthTerms(from: Self.monthEnd, to: Self.monthEnd + 86_400)?.count == 2)
     #expect(ItemFacets.monthTerms(from: -86_400, to: 86_400) == nil)
     #expect(ItemFacets.kindTerm("text") != ItemFacets.kindTerm("code"))
+    // Rank bands never go down as the rank grows, and the terms sort as the bands.
+    let ranks = stride(from: -60.0, through: 60.0, by: 0.013).map { $0 } + [-.infinity, .infinity]
+    let sorted = ranks.sorted()
+    let bands = sorted.map { ItemFacets.band(of: $0) }
+    #expect(zip(bands, bands.dropFirst()).allSatisfy { $0 <= $1 })
+    let terms = sorted.map { ItemFacets.rankTerm($0) }
+    #expect(
+      zip(terms, terms.dropFirst()).allSatisfy {
+        Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) || $0 == $1
+      })
+    #expect(
+      ItemFacets.rankBands.count == 100 && ItemFacets.rankBands.allSatisfy { $0.fine.count == 25 })
     #expect(ItemFacets.kindTerm("unknown") == nil)
   }
 }

@@ -179,7 +179,14 @@ import Testing
         try writer.upsert(record("/h/falconry \(i).md", text: nil))
         try writer.upsert(record("/h/other \(i).txt", text: nil, title: "falcon"))
       }
-      try writer.db.execute(sql: "UPDATE item SET useCount = 3 WHERE displayName LIKE '%7.txt'")
+    }
+    // Opened items rank higher, and move to a better rank band.
+    let opened = try store.read { db in
+      try String.fetchAll(db, sql: "SELECT id FROM item WHERE displayName LIKE '%7.txt'")
+    }
+    #expect(opened.count == 24)
+    for id in opened {
+      for _ in 0..<3 { try store.recordUse(id: id) }
     }
     let recent = try store.read { db in
       try Int.fetchOne(db, sql: "SELECT count(*) FROM item WHERE recent = 1")
@@ -189,9 +196,9 @@ import Testing
     ranked.rankedNameLimit = .max
     var crowded = SearchEngine(store: store)
     crowded.rankedNameLimit = 10
-    // Walked a little way: the matches ranked below are sorted after.
+    // Coarse bands read fine band by fine band.
     var walked = crowded
-    walked.rankWalk = 30
+    walked.rankBandSplit = 2
     for query: QueryNode in [
       .text("falcon", prefix: true, column: nil),
       .text("falcon", prefix: false, column: nil),
@@ -204,11 +211,20 @@ import Testing
         #expect(try walked.search(query, limit: limit).map(\.id) == expected)
       }
     }
-    // A week later nothing is recent any more, once the flags are brought up to date.
+    // A week later nothing is recent any more, once the flags are brought
+    // up to date, and the items are in the bands of their new ranks.
     let cleared = try store.write { writer in
       try writer.expireRecency(now: Date(timeIntervalSince1970: now + 8 * 86_400))
     }
     #expect(cleared == 24)
+    for query: QueryNode in [.text("falcon", prefix: true, column: nil)] {
+      for limit in [nil, 7, 50] {
+        let expected = try ranked.search(query, limit: limit).map(\.id)
+        #expect(try crowded.search(query, limit: limit).map(\.id) == expected)
+        #expect(try walked.search(query, limit: limit).map(\.id) == expected)
+      }
+    }
+    try expectWholeIndexes("ranks that moved")
   }
 
   @Test func deletionKeysOfTermsInAnyScript() {
