@@ -34,79 +34,11 @@ public struct SearchEngine: Sendable {
     try store.read { db in
       let expanded = try TypoExpander(db: db).expand(query)
       if expanded == .nothing { return [] }
-      var results: [SearchResult] = []
-      // Whether the words are in that many names or texts (a count that
-      // stops there, cheap with the prefix indexes), asked once for each
-      // match: the visible and the hidden passes share the answer. The words
-      // alone: a phrase's candidates are enough to tell.
-      var crowded: [Crowding: Bool] = [:]
-      func isCrowded(_ crowding: Crowding) throws -> Bool {
-        if let known = crowded[crowding] { return known }
-        if crowding.limit == .max { return false }
-        let index = crowding.index
-        let count = try Int.fetchOne(
-          db.cachedStatement(
-            sql: "SELECT count(*) FROM (SELECT rowid FROM \(index) WHERE \(index) MATCH ? LIMIT ?)"
-          ),
-          arguments: [crowding.match, crowding.limit + 1])
-        crowded[crowding] = (count ?? 0) > crowding.limit
-        return crowded[crowding]!
-      }
-      func matches(_ match: String, atMost limit: Int) throws -> Int {
-        try Int.fetchOne(
-          db.cachedStatement(
-            sql:
-              "SELECT count(*) FROM (SELECT rowid FROM item_name WHERE item_name MATCH ? LIMIT ?)"
-          ), arguments: [match, limit]) ?? 0
-      }
-      var done: Bool { limit.map { results.count >= $0 } ?? false }
-      func run(_ statement: Statement) throws {
-        let (sql, passArguments) = statement
-        let remaining = limit.map { $0 - results.count }
-        var arguments = passArguments
-        let started = Self.trace ? Date() : nil
-        // Prepared once per connection: the watcher's query service keeps its
-        // connections, and a search's statements take about as long to compile
-        // as a selective one takes to run. Values are bound, never spliced in,
-        // so that the cache holds one statement per shape of query.
-        if let remaining { arguments.append(remaining) }
-        let rows = try Row.fetchAll(
-          db.cachedStatement(sql: sql + (remaining == nil ? "" : " LIMIT ?")),
-          arguments: StatementArguments(arguments))
-        results += rows.map(Self.result)
-        if let started {
-          let ms = String(format: "%.1f", Date().timeIntervalSince(started) * 1000)
-          FileHandle.standardError.write(
-            Data("[\(ms) ms, \(rows.count) rows] \(sql) \(arguments)\n".utf8))
-        }
-      }
-      for pass in plan(expanded) {
-        // Enough found: the next tier's crowding is not even asked (a
-        // one-letter prefix's count merges the lists of every word it starts).
-        if done { break }
-        guard let instead = pass.whenCrowded, try isCrowded(instead.crowding) else {
-          try run(pass.statement)
-          continue
-        }
-        switch instead.instead {
-        case .statements(let statements):
-          for statement in statements where !done { try run(statement) }
-        case .byRankBand(let statement):
-          // Best bands first; a coarse band with few matches sorted at once,
-          // one with many fine band by fine band.
-          for band in ItemFacets.rankBands where !done {
-            let count = try matches(
-              "(\(instead.crowding.match)) AND \(band.coarse)", atMost: rankBandSplit + 1)
-            if count == 0 { continue }
-            if count <= rankBandSplit {
-              try run(statement(band.coarse))
-            } else {
-              for fine in band.fine where !done { try run(statement(fine)) }
-            }
-          }
-        }
-      }
-      return results
+      let run = SearchRun(db: db, limit: limit, rankBandSplit: rankBandSplit)
+      // Enough found: the next tier's crowding is not even asked (a
+      // one-letter prefix's count merges the lists of every word it starts).
+      for pass in plan(expanded) where !run.isDone { try run.run(pass) }
+      return run.results
     }
   }
 

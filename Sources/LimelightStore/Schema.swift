@@ -247,7 +247,7 @@ enum Schema {
         sql: """
           ALTER TABLE item ADD COLUMN nameRank REAL GENERATED ALWAYS AS (\(ItemRank.nameRankColumn)) VIRTUAL;
           CREATE INDEX item_name_rank ON item(hidden, nameRank);
-          \(fullTextIndexes(namePrefixes: namePrefixes, textPrefixes: textPrefixes))
+          \(fullTextIndexes(namePrefixes: "2 3 4 5 6", textPrefixes: textPrefixes))
           INSERT OR REPLACE INTO meta (key, value) VALUES ('compact', 1);
           """)
     }
@@ -334,6 +334,9 @@ enum Schema {
   static let textPrefixes = "3"
   /// The prefix lengths `item_name` indexes: the keystrokes of a search are
   /// one list each (without the five- and six-letter ones, a million
-  /// entries' lookups of longer prefixes took 8 to 16 ms each).
-  static let namePrefixes = "2 3 4 5 6"
+  /// entries' lookups of longer prefixes took 8 to 16 ms each; without the
+  /// one-letter one, a first keystroke with a filter or another word merged
+  /// the lists of every word starting with it, 25 ms each time; it costs 80
+  /// bytes an entry).
+  static let namePrefixes = "1 2 3 4 5 6"
 }

@@ -1,0 +1,102 @@
+import Foundation
+import GRDB
+import LimelightStore
+
+/// One search as it runs: the steps of its plan in turn, each asked once
+/// whether its words are crowded, and the results so far.
+final class SearchRun {
+  let db: Database
+  let limit: Int?
+  let rankBandSplit: Int
+  private(set) var results: [SearchResult] = []
+  /// Whether the words are in that many names or texts (a count that stops
+  /// there, cheap with the prefix indexes), asked once for each match: the
+  /// visible and the hidden passes share the answer. The words alone: a
+  /// phrase's candidates are enough to tell.
+  private var crowded: [SearchEngine.Crowding: Bool] = [:]
+  private var occupied: [(coarse: String, fine: [String])]?
+
+  init(db: Database, limit: Int?, rankBandSplit: Int) {
+    self.db = db
+    self.limit = limit
+    self.rankBandSplit = rankBandSplit
+  }
+
+  /// Whether the results asked for are all found.
+  var isDone: Bool { limit.map { results.count >= $0 } ?? false }
+
+  /// Runs one step of the plan, until the results asked for are found.
+  func run(_ pass: SearchEngine.Pass) throws {
+    guard let instead = pass.whenCrowded, try isCrowded(instead.crowding) else {
+      try run(pass.statement)
+      return
+    }
+    switch instead.instead {
+    case .statements(let statements):
+      for statement in statements where !isDone { try run(statement) }
+    case .byRankBand(let statement):
+      // Best bands first; a coarse band with few matches sorted at once,
+      // one with many fine band by fine band.
+      for band in try occupiedBands() where !isDone {
+        let count = try matches(
+          "(\(instead.crowding.match)) AND \(band.coarse)", atMost: rankBandSplit + 1)
+        if count == 0 { continue }
+        if count <= rankBandSplit {
+          try run(statement(band.coarse))
+        } else {
+          for fine in band.fine where !isDone { try run(statement(fine)) }
+        }
+      }
+    }
+  }
+
+  func isCrowded(_ crowding: SearchEngine.Crowding) throws -> Bool {
+    if let known = crowded[crowding] { return known }
+    if crowding.limit == .max { return false }
+    let count = try matches(crowding.match, in: crowding.index, atMost: crowding.limit + 1)
+    crowded[crowding] = count > crowding.limit
+    return count > crowding.limit
+  }
+
+  /// The coarse rank bands that hold any item, asked once (100 lookups of
+  /// one term: 2 ms at a million entries; the same with the words ANDed
+  /// took 11).
+  func occupiedBands() throws -> [(coarse: String, fine: [String])] {
+    if let occupied { return occupied }
+    let bands = try ItemFacets.rankBands.filter { try matches($0.coarse, atMost: 1) > 0 }
+    occupied = bands
+    return bands
+  }
+
+  /// How many rows of a full-text index match, counted as far as `limit`.
+  func matches(_ match: String, in index: String = "item_name", atMost limit: Int) throws -> Int {
+    let started = SearchEngine.trace ? Date() : nil
+    let sql = "SELECT count(*) FROM (SELECT rowid FROM \(index) WHERE \(index) MATCH ? LIMIT ?)"
+    let count = try Int.fetchOne(db.cachedStatement(sql: sql), arguments: [match, limit]) ?? 0
+    if let started { trace(started, "count \(count)", "\(index) \(match)") }
+    return count
+  }
+
+  /// Runs a statement for what is still missing, and keeps its results.
+  func run(_ statement: SearchEngine.Statement) throws {
+    let (sql, passArguments) = statement
+    let remaining = limit.map { $0 - results.count }
+    var arguments = passArguments
+    let started = SearchEngine.trace ? Date() : nil
+    // Prepared once per connection: the watcher's query service keeps its
+    // connections, and a search's statements take about as long to compile
+    // as a selective one takes to run. Values are bound, never spliced in,
+    // so that the cache holds one statement per shape of query.
+    if let remaining { arguments.append(remaining) }
+    let rows = try Row.fetchAll(
+      db.cachedStatement(sql: sql + (remaining == nil ? "" : " LIMIT ?")),
+      arguments: StatementArguments(arguments))
+    results += rows.map(SearchEngine.result)
+    if let started { trace(started, "\(rows.count) rows", "\(sql) \(arguments)") }
+  }
+
+  private func trace(_ started: Date, _ outcome: String, _ what: String) {
+    let ms = String(format: "%.1f", Date().timeIntervalSince(started) * 1000)
+    FileHandle.standardError.write(Data("[\(ms) ms, \(outcome)] \(what)\n".utf8))
+  }
+}
