@@ -55,7 +55,10 @@ public final class IndexStore: Sendable {
       var configuration = GRDB.Configuration()
       configuration.busyMode = .timeout(10)
       configuration.prepareDatabase { db in
-        if !db.configuration.readonly { try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+        if !db.configuration.readonly {
+          try db.execute(sql: "PRAGMA synchronous = NORMAL")
+          try db.execute(sql: "PRAGMA journal_size_limit = \(Self.walLimit)")
+        }
         db.add(function: Self.matchFunction)
         db.add(function: Self.phrasesFunction)
         db.add(function: StoredText.deflateFunction)
@@ -284,21 +287,47 @@ public final class IndexStore: Sendable {
     }
   }
 
-  /// Sets up the connection that writes for a crawl (`bulk`) or for the
-  /// trickle of changes after it. A crawl writes faster with a large page
-  /// cache (32 MB: its indexes' pages stay in memory; 8 MB lowered the
-  /// watcher's peak by 25 MB at 100,000 entries, but whether it slowed a
-  /// million was lost in this machine's noise) and a longer write-ahead log
-  /// between checkpoints (each one waits for the disk); an idle watcher
-  /// keeps SQLite's defaults, about 2 MB and 1,000 pages.
-  public func prepareForBulkWrites(_ bulk: Bool) {
+  /// What the watcher is writing, which sets up its connection.
+  public enum WriteLoad: Sendable {
+    /// A crawl: names, many small rows. It writes faster with a large page
+    /// cache (32 MB: its indexes' pages stay in memory; 8 MB lowered the
+    /// watcher's peak by 25 MB at 100,000 entries, but whether it slowed a
+    /// million was lost in this machine's noise).
+    case crawl
+    /// The second pass: texts, fewer rows, written while the next slice is
+    /// read (8 MB of cache: its peak is the pass's).
+    case content
+    /// The trickle of changes after both: SQLite's defaults, about 2 MB.
+    case idle
+
+    var cacheKiB: Int {
+      switch self {
+      case .crawl: 32768
+      case .content: 8192
+      case .idle: 2000
+      }
+    }
+    /// Pages between checkpoints: a long log while the passes write (each
+    /// checkpoint waits for the disk), SQLite's 1,000 pages after.
+    var checkpointPages: Int { self == .idle ? 1000 : 16384 }
+  }
+
+  /// Sets up the connection that writes for what comes next; when idle, the
+  /// log the passes grew goes back to the disk (unless a reader holds it).
+  public func prepareForWrites(_ load: WriteLoad) {
     _ = try? pool.writeWithoutTransaction { db in
-      try db.execute(sql: "PRAGMA cache_size = -\(bulk ? 32768 : 2000)")
-      try db.execute(sql: "PRAGMA wal_autocheckpoint = \(bulk ? 16384 : 1000)")
-      // The log a crawl grew goes back to the disk (unless a reader holds it).
-      if !bulk { try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+      try db.execute(sql: "PRAGMA cache_size = -\(load.cacheKiB)")
+      try db.execute(sql: "PRAGMA wal_autocheckpoint = \(load.checkpointPages)")
+      try db.execute(sql: "PRAGMA journal_size_limit = \(load.checkpointPages * 4096)")
+      if load == .idle { try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
     }
   }
+
+  /// The size (bytes) the write-ahead log shrinks to whenever it starts
+  /// over: its checkpoint interval. Without a limit it kept its largest
+  /// size, which readers holding old snapshots while thumbnails were written
+  /// raised to 67 MB at 100,000 entries (a fifth of the index).
+  static let walLimit = WriteLoad.idle.checkpointPages * 4096
 
   /// Copies what remains of the write-ahead log into the database file.
   public func checkpoint() {

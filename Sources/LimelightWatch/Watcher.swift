@@ -205,7 +205,7 @@ public final class Watcher: ReconcileSink {
 
   func initialCrawl() {
     let started = monotonicNow()
-    store.prepareForBulkWrites(true)
+    store.prepareForWrites(.crawl)
     for root in roots where !StopSignal.isRequested { reconcile(root, force: false) }
     flush()
     if StopSignal.isRequested { return }
@@ -217,7 +217,10 @@ public final class Watcher: ReconcileSink {
     if (try? store.filesWaitingForContentCount()) == 0 {
       passesDone()
     } else {
-      // The crawl's transient maps are gone: give their memory back to the system.
+      // The crawl's transient maps and page cache are gone: give their
+      // memory back to the system.
+      store.prepareForWrites(.content)
+      store.releaseMemory()
       _ = malloc_trim(0)
     }
     let seconds = monotonicNow() - started
@@ -265,7 +268,7 @@ public final class Watcher: ReconcileSink {
   func passesDone() {
     thumbnails?.offerIndexedFiles()
     HelperPool.shared.stopIdle(after: 0)
-    store.prepareForBulkWrites(false)
+    store.prepareForWrites(.idle)
     store.releaseMemory()
     _ = malloc_trim(0)
   }

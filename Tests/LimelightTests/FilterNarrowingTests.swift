@@ -13,13 +13,7 @@ import Testing
   /// 2026-01-31 23:30 UTC: a month ends half an hour later.
   static let monthEnd = 1_769_902_200.0
 
-  init() throws {
-    let base = FileManager.default.temporaryDirectory.appendingPathComponent("limelight-\(UUID())")
-      .path
-    var location = IndexLocation.fromEnvironment(["HOME": base])
-    location.runtimeDirectory = RawPath(base + "/run")
-    store = try IndexStore.open(location, create: true)
-  }
+  init() throws { store = try Fixtures.newStore() }
 
   static let extensions = [".txt", ".tar.gz", ".txt.gz", ".md", ".jpg", ".TXT", ".c", ""]
   static let folders = ["/h/docs/", "/h/docs2/", "/h/src/docs/", "/h/.cache/"]

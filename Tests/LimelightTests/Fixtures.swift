@@ -1,10 +1,20 @@
 import Foundation
 import LimelightModel
+import LimelightStore
 
 /// Records of files that exist only in the index, for tests of the store and
 /// the search engine.
 enum Fixtures {
   static let mime = MIMEDatabase()
+
+  /// A new, empty index in a temporary folder of its own.
+  static func newStore() throws -> IndexStore {
+    let base = FileManager.default.temporaryDirectory.appendingPathComponent("limelight-\(UUID())")
+      .path
+    var location = IndexLocation.fromEnvironment(["HOME": base])
+    location.runtimeDirectory = RawPath(base + "/run")
+    return try IndexStore.open(location, create: true)
+  }
 
   /// A regular file's record: its type from its name, `text` as its content.
   static func record(_ path: String, text: String?, title: String? = nil, pending: Bool = false)

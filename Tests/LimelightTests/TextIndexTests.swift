@@ -11,13 +11,7 @@ import Testing
 @Suite struct TextIndexTests {
   let store: IndexStore
 
-  init() throws {
-    let base = FileManager.default.temporaryDirectory.appendingPathComponent("limelight-\(UUID())")
-      .path
-    var location = IndexLocation.fromEnvironment(["HOME": base])
-    location.runtimeDirectory = RawPath(base + "/run")
-    store = try IndexStore.open(location, create: true)
-  }
+  init() throws { store = try Fixtures.newStore() }
 
   func record(_ path: String, text: String?, title: String? = nil, pending: Bool = false)
     -> FileRecord
