@@ -24,6 +24,9 @@ public final class IndexStore: Sendable {
     case upgrading(RawPath)
     /// The file is not a SQLite database, or a damaged one.
     case damaged(RawPath, String)
+    /// A newer version upgraded the index: this one would write items
+    /// without what the newer one keeps with each (facets, ranks).
+    case newer(RawPath)
 
     public var description: String {
       switch self {
@@ -36,6 +39,10 @@ public final class IndexStore: Sendable {
         return "the index at \(path.string) is damaged (\(reason)): limelightd builds a new one"
       case .upgrading(let path):
         return "the index at \(path.string) is being upgraded to a new format: try again shortly"
+      case .newer(let path):
+        return
+          "the index at \(path.string) was upgraded by a newer Limelight: run that version,"
+          + " or remove the file (and its -wal and -shm) to build a new index with this one"
       }
     }
   }
@@ -107,6 +114,8 @@ public final class IndexStore: Sendable {
       if try !pool.read({ try migrator.hasCompletedMigrations($0) }) {
         try migrator.migrate(pool)
         try compactAfterUpgrade(pool)
+      } else if try pool.read({ try migrator.hasBeenSuperseded($0) }) {
+        throw OpenError.newer(path)
       }
       return IndexStore(location: location, pool: pool)
     } catch let error as DatabaseError {

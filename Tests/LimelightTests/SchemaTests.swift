@@ -67,4 +67,23 @@ import Testing
     }
     #expect(try store.read { try Schema.migrator.hasCompletedMigrations($0) })
   }
+
+  @Test func anIndexANewerVersionUpgradedIsNotWrittenTo() throws {
+    let base = FileManager.default.temporaryDirectory.appendingPathComponent("limelight-\(UUID())")
+      .path
+    defer { try? FileManager.default.removeItem(atPath: base) }
+    var location = IndexLocation.fromEnvironment(["HOME": base])
+    location.runtimeDirectory = RawPath(base + "/run")
+    let store = try IndexStore.open(location, create: true)
+    try store.write { writer in
+      try writer.db.execute(
+        sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99-from-the-future')")
+    }
+    #expect {
+      try IndexStore.open(location, create: false)
+    } throws: { error in
+      guard case IndexStore.OpenError.newer = error else { return false }
+      return "\(error)".contains("newer Limelight")
+    }
+  }
 }
