@@ -7,13 +7,18 @@ import LimelightStore
 enum Fixtures {
   static let mime = MIMEDatabase()
 
-  /// A new, empty index in a temporary folder of its own.
-  static func newStore() throws -> IndexStore {
+  /// The index location of a new temporary home folder (`home`).
+  static func newLocation() -> IndexLocation {
     let base = FileManager.default.temporaryDirectory.appendingPathComponent("limelight-\(UUID())")
       .path
     var location = IndexLocation.fromEnvironment(["HOME": base])
     location.runtimeDirectory = RawPath(base + "/run")
-    return try IndexStore.open(location, create: true)
+    return location
+  }
+
+  /// A new, empty index in a temporary folder of its own.
+  static func newStore() throws -> IndexStore {
+    try IndexStore.open(newLocation(), create: true)
   }
 
   /// A regular file's record: its type from its name, `text` as its content.

@@ -9,11 +9,8 @@ import Testing
 /// Upgrades keep what an older index holds.
 @Suite struct SchemaTests {
   @Test func anIndexFromBeforeTheTextPrefixesKeepsItsItemsAndGainsThem() throws {
-    let base = FileManager.default.temporaryDirectory.appendingPathComponent("limelight-\(UUID())")
-      .path
-    defer { try? FileManager.default.removeItem(atPath: base) }
-    var location = IndexLocation.fromEnvironment(["HOME": base])
-    location.runtimeDirectory = RawPath(base + "/run")
+    let location = Fixtures.newLocation()
+    defer { try? FileManager.default.removeItem(atPath: location.home.string) }
     try location.createPrivateDirectories()
     // An index as the previous version left it, with one item.
     do {
@@ -69,11 +66,8 @@ import Testing
   }
 
   @Test func anIndexANewerVersionUpgradedIsNotWrittenTo() throws {
-    let base = FileManager.default.temporaryDirectory.appendingPathComponent("limelight-\(UUID())")
-      .path
-    defer { try? FileManager.default.removeItem(atPath: base) }
-    var location = IndexLocation.fromEnvironment(["HOME": base])
-    location.runtimeDirectory = RawPath(base + "/run")
+    let location = Fixtures.newLocation()
+    defer { try? FileManager.default.removeItem(atPath: location.home.string) }
     let store = try IndexStore.open(location, create: true)
     try store.write { writer in
       try writer.db.execute(
