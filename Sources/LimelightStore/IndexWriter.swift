@@ -136,7 +136,7 @@ public struct IndexWriter {
     let stored = try String.fetchOne(
       db.cachedStatement(sql: "SELECT facets FROM item_words WHERE rowid = ?"), arguments: [rowID])
     guard let stored, stored != facets else { return }
-    try replaceNameTexts(rowID) {
+    try replaceNameTexts(rowID, textToo: false) {
       try db.cachedStatement(sql: "UPDATE item_words SET facets = ? WHERE rowid = ?")
         .execute(arguments: [facets, rowID])
     }
@@ -469,9 +469,11 @@ public struct IndexWriter {
   }
 
   /// Changes an item's name-like texts in `item_words` (`change`), keeping
-  /// its stored text, and indexes its words again.
-  func replaceNameTexts(_ rowID: Int64, change: () throws -> Void) throws {
-    try deleteRow(rowID, from: ["item_text", "item_name"])
+  /// its stored text, and indexes its words again. With `textToo` false
+  /// (only its facets change, which the text index does not hold), its text
+  /// is not split into words again.
+  func replaceNameTexts(_ rowID: Int64, textToo: Bool = true, change: () throws -> Void) throws {
+    try deleteRow(rowID, from: textToo ? ["item_text", "item_name"] : ["item_name"])
     try change()
     try db.cachedStatement(
       sql: """
@@ -479,6 +481,7 @@ public struct IndexWriter {
           SELECT rowid, name, keywords, path, facets FROM item_words WHERE rowid = ?
         """
     ).execute(arguments: [rowID])
+    guard textToo else { return }
     try db.cachedStatement(
       sql: """
         INSERT INTO item_text (rowid, name, keywords, path, content)
