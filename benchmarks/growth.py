@@ -193,7 +193,7 @@ def measure(size, work, pool, ll, rng, query_count):
             # Queries while the second pass reads and writes (each one
             # samples memory too): what a user meets in the first minutes.
             busy = []
-            for kind, words in queries_for(tree, random.Random(size), 35):
+            for kind, words in queries_for(tree, random.Random(size), 105):
                 t, _ = bench.timed([ll("find-in"), "--limit", "50", "--"] + words, env)
                 busy.append(t)
                 sample()
