@@ -12,6 +12,9 @@ struct FilterNarrowing {
   var names: [String] = []
   /// Terms for an `item_text` match (it has no facets).
   var texts: [String] = []
+  /// How many phrases (quoted words) `texts` add to a match, which its
+  /// ranking leaves out.
+  private(set) var textPhrases = 0
 
   /// The narrowing of the parts ANDed at the top of a query that are not
   /// text (filters, exclusions, predicates).
@@ -23,17 +26,19 @@ struct FilterNarrowing {
         guard let term = ItemFacets.kindTerm(kind.rawValue) else { continue }
         names.append("facets : \(Self.quoted(term))")
       case .extensions(let extensions):
-        let each = extensions.map(Self.words)
-        guard !each.isEmpty, each.allSatisfy({ $0 != nil }) else { continue }
-        let terms = "name : (" + each.map { $0! }.joined(separator: " OR ") + ")"
+        let each = extensions.compactMap(Self.words)
+        guard !each.isEmpty, each.count == extensions.count else { continue }
+        let terms = "name : (" + each.map(\.expression).joined(separator: " OR ") + ")"
         names.append(terms)
         texts.append(terms)
+        textPhrases += each.map(\.count).reduce(0, +)
       case .inFolder(let folder):
         // The root, a folder named by punctuation alone or not in ASCII:
         // nothing to narrow by.
         guard let words = Self.words(folder.string) else { continue }
-        names.append("path : \(words)")
-        texts.append("path : \(words)")
+        names.append("path : \(words.expression)")
+        texts.append("path : \(words.expression)")
+        textPhrases += words.count
       case .range(.modified, let lower?, let upper?):
         guard let months = ItemFacets.monthTerms(from: lower, to: upper) else { continue }
         names.append("facets : (" + months.map(Self.quoted).joined(separator: " OR ") + ")")
@@ -45,10 +50,6 @@ struct FilterNarrowing {
 
   /// The `item_name` terms alone, nil without any.
   var nameTerms: String? { names.isEmpty ? nil : names.joined(separator: " AND ") }
-
-  /// How many phrases the `item_text` terms add to a match (each term is
-  /// one quoted word, and no word holds a quote), which its ranking leaves out.
-  var textPhrases: Int { texts.joined().filter { $0 == "\"" }.count / 2 }
 
   /// An `item_name` expression narrowed.
   func names(_ expression: String) -> String {
@@ -65,13 +66,13 @@ struct FilterNarrowing {
 
   /// The words of an ASCII text ANDed, as FTS5's tokenizer makes them of the
   /// folded names and paths it indexes (ASCII only: folding a part of a text
-  /// apart from the rest may not give what the whole folds to). Nil without
-  /// words.
-  static func words(_ text: String) -> String? {
+  /// apart from the rest may not give what the whole folds to), and how
+  /// many. Nil without words.
+  static func words(_ text: String) -> (expression: String, count: Int)? {
     guard text.unicodeScalars.allSatisfy(\.isASCII) else { return nil }
     let tokens = SQLCompiler.tokens(of: text.lowercased())
     if tokens.isEmpty { return nil }
-    return "(" + tokens.map(quoted).joined(separator: " AND ") + ")"
+    return ("(" + tokens.map(quoted).joined(separator: " AND ") + ")", tokens.count)
   }
 
   static func quoted(_ term: String) -> String {

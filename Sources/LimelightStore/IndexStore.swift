@@ -64,7 +64,7 @@ public final class IndexStore: Sendable {
       configuration.prepareDatabase { db in
         if !db.configuration.readonly {
           try db.execute(sql: "PRAGMA synchronous = NORMAL")
-          try db.execute(sql: "PRAGMA journal_size_limit = \(Self.walLimit)")
+          try db.execute(sql: "PRAGMA journal_size_limit = \(WriteLoad.idle.logLimit)")
         }
         db.add(function: Self.matchFunction)
         db.add(function: Self.phrasesFunction)
@@ -319,6 +319,11 @@ public final class IndexStore: Sendable {
     /// Pages between checkpoints: a long log while the passes write (each
     /// checkpoint waits for the disk), SQLite's 1,000 pages after.
     var checkpointPages: Int { self == .idle ? 1000 : 16384 }
+    /// The size (bytes) the write-ahead log shrinks to whenever it starts
+    /// over: its checkpoint interval. Without a limit it kept its largest
+    /// size, which readers holding old snapshots while thumbnails were
+    /// written raised to 67 MB at 100,000 entries (a fifth of the index).
+    var logLimit: Int { checkpointPages * 4096 }
   }
 
   /// Sets up the connection that writes for what comes next; when idle, the
@@ -327,16 +332,10 @@ public final class IndexStore: Sendable {
     _ = try? pool.writeWithoutTransaction { db in
       try db.execute(sql: "PRAGMA cache_size = -\(load.cacheKiB)")
       try db.execute(sql: "PRAGMA wal_autocheckpoint = \(load.checkpointPages)")
-      try db.execute(sql: "PRAGMA journal_size_limit = \(load.checkpointPages * 4096)")
+      try db.execute(sql: "PRAGMA journal_size_limit = \(load.logLimit)")
       if load == .idle { try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
     }
   }
-
-  /// The size (bytes) the write-ahead log shrinks to whenever it starts
-  /// over: its checkpoint interval. Without a limit it kept its largest
-  /// size, which readers holding old snapshots while thumbnails were written
-  /// raised to 67 MB at 100,000 entries (a fifth of the index).
-  static let walLimit = WriteLoad.idle.checkpointPages * 4096
 
   /// Copies what remains of the write-ahead log into the database file.
   public func checkpoint() {

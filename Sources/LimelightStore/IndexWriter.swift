@@ -123,10 +123,9 @@ public struct IndexWriter {
     let row = try Row.fetchOne(
       db.cachedStatement(sql: "SELECT kindClasses, modified, nameRank FROM item WHERE rowid = ?"),
       arguments: [rowID])
-    let classes: String = row?["kindClasses"] ?? ""
     return ItemFacets.text(
-      kindClasses: classes.split(separator: " ").map(String.init), modified: row?["modified"],
-      nameRank: row?["nameRank"] ?? 0)
+      kindClassesColumn: row?["kindClasses"], modified: row?["modified"],
+      nameRank: row?["nameRank"])
   }
 
   /// Writes an item's facets again after a change to its row that moves

@@ -133,14 +133,22 @@ public enum ItemFacets {
     return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month)
   }
 
-  /// `limelight_facets(kindClasses, modified, nameRank)`:
-  /// ``text(kindClasses:modified:nameRank:)`` of an item's columns.
+  /// The facets of an item from its columns: `item.kindClasses` (spaced
+  /// words), `item.modified` and `item.nameRank`.
+  static func text(kindClassesColumn classes: String?, modified: Double?, nameRank: Double?)
+    -> String
+  {
+    text(
+      kindClasses: (classes ?? "").split(separator: " ").map(String.init), modified: modified,
+      nameRank: nameRank ?? 0)
+  }
+
+  /// `limelight_facets(kindClasses, modified, nameRank)`: the facets of an
+  /// item's columns, for the upgrade that adds them.
   static let function = DatabaseFunction("limelight_facets", argumentCount: 3, pure: true) {
     values in
-    let classes = String.fromDatabaseValue(values[0]) ?? ""
-    return text(
-      kindClasses: classes.split(separator: " ").map(String.init),
-      modified: Double.fromDatabaseValue(values[1]),
-      nameRank: Double.fromDatabaseValue(values[2]) ?? 0)
+    text(
+      kindClassesColumn: String.fromDatabaseValue(values[0]),
+      modified: Double.fromDatabaseValue(values[1]), nameRank: Double.fromDatabaseValue(values[2]))
   }
 }

@@ -34,7 +34,7 @@ import GRDB
 /// - `item.uri`: computed from the path for files (`storedURI` is empty
 ///   then), stored for application items.
 /// - `item.recent`: changed in the last week (set by the writers, cleared by
-///   ``IndexWriter/expireRecency(now:)``), part of every item's rank.
+///   ``IndexWriter/expireRecency(now:atMost:)``), part of every item's rank.
 /// - `item.nameRank`: the query-independent rank of a name match, a virtual
 ///   column; its band is a facet of the name index, so that a word in half
 ///   the names lists its best matches without ranking them all.
@@ -270,7 +270,7 @@ enum Schema {
           DROP INDEX item_name_rank;
           DROP TABLE item_name_vocab;
           DROP TABLE item_name;
-          \(nameIndex(prefixes: namePrefixes))
+          \(nameIndex(columns: "name, keywords, path, facets", prefixes: namePrefixes))
           INSERT INTO item_name (item_name) VALUES ('rebuild');
           INSERT INTO item_name (item_name, rank) VALUES ('automerge', \(automerge));
           INSERT OR REPLACE INTO meta (key, value) VALUES ('compact', 1);
@@ -288,14 +288,8 @@ enum Schema {
     DROP TABLE item_text;
     DROP TABLE item_name_vocab;
     DROP TABLE item_name;
-    CREATE VIRTUAL TABLE item_name USING fts5(
-      name, keywords, path,
-      content = 'item_words', content_rowid = 'rowid',
-      tokenize = 'unicode61 remove_diacritics 2',
-      prefix = '\(namePrefixes)'
-    );
+    \(nameIndex(columns: "name, keywords, path", prefixes: namePrefixes))
     INSERT INTO item_name (item_name) VALUES ('rebuild');
-    CREATE VIRTUAL TABLE item_name_vocab USING fts5vocab(item_name, 'row');
     CREATE VIRTUAL TABLE item_text USING fts5(
       name, keywords, path, content,
       content = 'item_text_source', content_rowid = 'rowid',
@@ -310,11 +304,12 @@ enum Schema {
     """
   }
 
-  /// The name index as it is now, with its vocabulary, empty.
-  static func nameIndex(prefixes: String) -> String {
+  /// The name index over these columns of `item_words`, with its
+  /// vocabulary, empty.
+  static func nameIndex(columns: String, prefixes: String) -> String {
     """
     CREATE VIRTUAL TABLE item_name USING fts5(
-      name, keywords, path, facets,
+      \(columns),
       content = 'item_words', content_rowid = 'rowid',
       tokenize = 'unicode61 remove_diacritics 2',
       prefix = '\(prefixes)'
