@@ -146,7 +146,7 @@ def queries_for(tree, rng, count):
     return out
 
 
-def measure(size, work, pool, ll, rng, query_count):
+def measure(size, work, pool, ll, rng, query_count, settle_limit):
     tree = os.path.join(work, f"tree-{size}")
     xdg = os.path.join(work, f"xdg-{size}")
     subprocess.run(["rm", "-rf", tree, xdg])
@@ -204,16 +204,19 @@ def measure(size, work, pool, ll, rng, query_count):
     row["all_seconds"] = all_at
     row["names_rate"] = entries / names_at if names_at else None
     # Settle: the merge steps after the pass and the thumbnails drawn in the
-    # background, until the watcher uses no CPU (at most two minutes).
+    # background, until the watcher uses no CPU (at most `settle_limit`
+    # seconds: past it, "idle" figures are those of a watcher still drawing).
     settle_started = time.perf_counter()
     while True:
         cpu_before = bench.cpu_seconds(watcher.pid)
         time.sleep(5)
         sample()
         idle_cpu = (bench.cpu_seconds(watcher.pid) - cpu_before) / 5 * 100
-        if idle_cpu < 1 or time.perf_counter() - settle_started > 120:
+        if idle_cpu < 1 or time.perf_counter() - settle_started > settle_limit:
             break
     row["settled_seconds"] = time.perf_counter() - started
+    if idle_cpu >= 1:
+        log(f"[{size}] still busy after {settle_limit} s: idle figures are a busy watcher's")
     cpu_before = bench.cpu_seconds(watcher.pid)
     time.sleep(10)
     row["idle_cpu_percent"] = (bench.cpu_seconds(watcher.pid) - cpu_before) / 10 * 100
@@ -319,6 +322,9 @@ def main():
     parser.add_argument("--pool", type=int, default=60000,
                         help="real files to link to (gathered once into WORKDIR/pool)")
     parser.add_argument("--queries", type=int, default=140)
+    parser.add_argument("--settle", type=int, default=900, metavar="SECONDS",
+                        help="how long to wait for the thumbnails and merges to end"
+                        " before measuring idle")
     args = parser.parse_args()
     if args.plot:
         with open(args.plot) as f:
@@ -330,7 +336,7 @@ def main():
     ll = lambda tool: os.path.join(args.bin, tool)
     rows = []
     for size in [int(s) for s in args.sizes.split(",")]:
-        rows.append(measure(size, args.workdir, pool, ll, rng, args.queries))
+        rows.append(measure(size, args.workdir, pool, ll, rng, args.queries, args.settle))
         with open(os.path.join(args.workdir, "growth.json"), "w") as f:
             json.dump(rows, f, indent=1)
     columns = [

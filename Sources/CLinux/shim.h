@@ -124,3 +124,32 @@ static inline int limelight_path_beside_executable(const char *name, char *out, 
   memcpy(out + n, name, length + 1);
   return 0;
 }
+
+#include <elf.h>
+#include <sys/auxv.h>
+#include <sys/mman.h>
+
+/// Hands back the pages of the program's code and data that this process has
+/// touched and not written: clean file pages, read again from the page cache
+/// when needed. Does nothing on kernels without MADV_PAGEOUT (Linux 5.4).
+static inline void limelight_page_out_program(void) {
+  const Elf64_Phdr *headers = (const Elf64_Phdr *)getauxval(AT_PHDR);
+  unsigned long count = getauxval(AT_PHNUM);
+  if (headers == NULL) return;
+  uintptr_t bias = 0;
+  for (unsigned long i = 0; i < count; i++) {
+    if (headers[i].p_type == PT_PHDR) bias = (uintptr_t)headers - headers[i].p_vaddr;
+  }
+  uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+  for (unsigned long i = 0; i < count; i++) {
+    const Elf64_Phdr *segment = &headers[i];
+    if (segment->p_type != PT_LOAD) continue;
+    // A writable segment's file part is mostly read-only data the linker
+    // placed there (Unicode tables); what the process wrote is anonymous and
+    // stays unless there is swap. Its zero-filled tail (.bss) is left alone.
+    uintptr_t start = (bias + segment->p_vaddr + page - 1) & ~(page - 1);
+    uintptr_t end = (bias + segment->p_vaddr + segment->p_filesz) & ~(page - 1);
+    if (end <= start) continue;
+    madvise((void *)start, end - start, 21 /* MADV_PAGEOUT */);
+  }
+}

@@ -442,14 +442,17 @@ public struct IndexWriter {
     return text.deflatedContent ?? StoredText.deflate(text.content)
   }
 
-  /// Deflates the text of a record that is about to be written, so that the
-  /// thread that read it does the work rather than the one that writes.
+  /// Folds and deflates the text of a record that is about to be written, so
+  /// that the thread that read it does the work rather than the one that
+  /// writes, and lets the text as read go (the folded text is what is
+  /// written: a slice waiting to be written held every text three times).
   public static func prepare(_ record: inout FileRecord) {
     var text = record.indexedText ?? IndexedText(record.attributes, path: record.path)
     if !text.content.isEmpty && text.deflatedContent == nil {
       text.deflatedContent = StoredText.deflate(text.content)
     }
     record.indexedText = text
+    record.attributes.textContent = nil
   }
 
   /// Removes an item's words. The full-text indexes go first: they read the

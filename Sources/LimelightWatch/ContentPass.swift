@@ -24,6 +24,10 @@ final class ContentPass {
   /// ``sliceSeconds`` allow; the rest wait for the next.
   static let sliceSize = 512
   static let sliceSeconds = 0.25
+  /// Bytes of text a slice reads at most: one slice is read while the one
+  /// before waits to be written, and a slice of 512 large documents held
+  /// tens of megabytes.
+  static let sliceTextBytes = 4 << 20
 
   /// Whether the index may hold files waiting (cleared when none is found).
   private(set) var mayHaveWork = true
@@ -145,7 +149,8 @@ final class ContentPass {
     slice.done.enter()
     Thread.detachNewThread { [jobs] in
       slice.records = extractor.extract(
-        jobs, until: monotonicNow() + Self.sliceSeconds, background: true)
+        jobs, until: monotonicNow() + Self.sliceSeconds, textBudget: Self.sliceTextBytes,
+        background: true)
       slice.done.leave()
     }
   }

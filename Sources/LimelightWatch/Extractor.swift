@@ -30,13 +30,15 @@ final class Extractor: @unchecked Sendable {
   }
 
   /// The records of `jobs`, in order; with a `deadline` (monotonic seconds),
-  /// of those begun before it: a prefix of the jobs, at least one.
-  /// `background`: read at the lowest CPU and I/O priority (the second pass).
-  func extract(_ jobs: [ImportJob], until deadline: Double? = nil, background: Bool = false)
-    -> [FileRecord]
-  {
+  /// of those begun before it and before their texts reached `textBudget`
+  /// bytes: a prefix of the jobs, at least one. `background`: read at the
+  /// lowest CPU and I/O priority (the second pass).
+  func extract(
+    _ jobs: [ImportJob], until deadline: Double? = nil, textBudget: Int = .max,
+    background: Bool = false
+  ) -> [FileRecord] {
     if jobs.isEmpty { return [] }
-    let results = ResultSlots(count: jobs.count, deadline: deadline)
+    let results = ResultSlots(count: jobs.count, deadline: deadline, textBudget: textBudget)
     let workers = min(importers.count, jobs.count)
     let work = { @Sendable (worker: Int) in
       let importer = self.importers[worker]
@@ -83,10 +85,13 @@ private final class ResultSlots: @unchecked Sendable {
   private var next = 0
   private var slots: [FileRecord?]
   private let deadline: Double?
+  private let textBudget: Int
+  private var textBytes = 0
 
-  init(count: Int, deadline: Double?) {
+  init(count: Int, deadline: Double?, textBudget: Int) {
     slots = Array(repeating: nil, count: count)
     self.deadline = deadline
+    self.textBudget = textBudget
   }
 
   func claim() -> Int? {
@@ -94,13 +99,16 @@ private final class ResultSlots: @unchecked Sendable {
     defer { lock.unlock() }
     guard next < slots.count else { return nil }
     if next > 0, let deadline, monotonicNow() >= deadline { return nil }
+    if next > 0, textBytes >= textBudget { return nil }
     next += 1
     return next - 1
   }
 
   func store(_ record: FileRecord, at index: Int) {
+    let bytes = record.indexedText?.content.utf8.count ?? 0
     lock.lock()
     slots[index] = record
+    textBytes += bytes
     lock.unlock()
   }
 

@@ -161,10 +161,7 @@ final class ThumbnailQueue: Sendable {
     limelight_lower_thread_priority(19)
     // What drawing took (its writes' pages, its decoders' buffers) goes back
     // to the system when the queue is empty.
-    defer {
-      store.releaseMemory()
-      _ = malloc_trim(0)
-    }
+    defer { MemoryRelease.afterBurst(of: store, idle: true) }
     while let next = state.withLock({ state -> Next? in
       if let gone = state.gone.popLast() { return .forget(gone) }
       if let job = state.jobs.popLast() { return .draw(job) }

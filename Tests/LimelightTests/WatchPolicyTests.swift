@@ -1,9 +1,11 @@
+import Foundation
 import LimelightModel
 import Testing
 
 @testable import LimelightWatch
 
-/// The watcher's policies, each taken alone: settling and move pairing.
+/// The watcher's policies, each taken alone: settling, move pairing, the
+/// second pass's slices.
 @Suite struct WatchPolicyTests {
   @Test func aChangeWaitsUntilItsFileIsQuietButNotForever() {
     var settling = Settling(settleSeconds: 0.5)
@@ -43,5 +45,28 @@ import Testing
     let alone = moves.takeExpired(now: MovePairing.patience)
     #expect(alone.map(\.path) == [RawPath("/h/gone")] && alone[0].isFolder)
     #expect(moves.count == 0 && moves.nextDeadline == nil)
+  }
+
+  @Test func aSliceStopsReadingOnceItHoldsItsTextBudget() throws {
+    let folder = RawPath(
+      FileManager.default.temporaryDirectory.appendingPathComponent("limelight-\(UUID())").path)
+    try FileManager.default.createDirectory(
+      atPath: folder.string, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder.string) }
+    let line = String(repeating: "budget words again ", count: 50) + "\n"
+    let jobs = try (0..<6).map { index -> ImportJob in
+      let path = folder.appending("note \(index).txt")
+      try String(repeating: line, count: 100).write(
+        toFile: path.string, atomically: false, encoding: .utf8)
+      return ImportJob(path: path, status: try #require(FileSystem.status(path)), hidden: false)
+    }
+    let extractor = Extractor(mime: MIMEDatabase(), maxTextBytes: 1 << 20, workers: 1)
+    // About 95 KB of text each: the third file would pass 150 KB.
+    let records = extractor.extract(jobs, textBudget: 150_000)
+    #expect(records.map(\.path) == Array(jobs.prefix(2).map(\.path)))
+    #expect(records.allSatisfy { $0.indexedText?.content.contains("budget words") == true })
+    // What was read is kept once, folded for the index: the text as read is let go.
+    #expect(records.allSatisfy { $0.attributes.textContent == nil })
+    #expect(extractor.extract(jobs).count == jobs.count)
   }
 }
