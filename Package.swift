@@ -34,6 +34,8 @@ let package = Package(
     // libarchive (libarchive-dev): archive members.
     .systemLibrary(
       name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
+    // MeCab (libmecab-dev): Japanese readings of kanji, with its IPA dictionary.
+    .systemLibrary(name: "CMeCab", providers: [.apt(["libmecab-dev"])]),
     // gdk-pixbuf (libgdk-pixbuf-2.0-dev): the built-in thumbnailer's images.
     .systemLibrary(name: "CPixbuf", providers: [.apt(["libgdk-pixbuf-2.0-dev"])]),
     // The text index's ranking function, in C: FTS5's auxiliary functions
@@ -43,7 +45,7 @@ let package = Package(
     // Linux headers the Glibc module leaves out (extended attributes).
     .systemLibrary(name: "CLinux"),
     // The item model, paths, MIME database and configuration: no SQLite, no I/O beyond reading files.
-    .target(name: "LimelightModel", dependencies: ["CLinux"]),
+    .target(name: "LimelightModel", dependencies: ["CLinux", "CMeCab"]),
     // The index: schema, migrations, writes, generations, durable requests.
     .target(
       name: "LimelightStore",

@@ -3,7 +3,8 @@
 
 Builds a corpus from Debian packages (documentation, man pages in several
 languages, Python source trees, images and icons), adds files named in several
-scripts (Chinese, Japanese, Cyrillic, Greek, accented Latin), indexes it with
+scripts (Chinese, Japanese, Cyrillic, Greek, accented Latin) and notes named by
+the man pages' titles in six languages, indexes it with
 `limelightd --once`, plocate's `updatedb` and Recoll's `recollindex`, makes
 known-item queries of several kinds from the files themselves, and reports
 top-1 and top-10 hit rates and mean reciprocal rank per kind for find-in,
@@ -30,7 +31,7 @@ from bench import MULTISCRIPT
 PACKAGES = [
     # documentation and man pages
     "manpages", "manpages-dev", "git-man", "bash-doc", "perl-doc", "python3.11-doc",
-    "manpages-de", "manpages-fr", "manpages-ja", "manpages-zh",
+    "manpages-de", "manpages-fr", "manpages-ja", "manpages-zh", "manpages-es",
     # source trees
     "python3-requests", "python3-urllib3", "python3-jinja2", "python3-sphinx",
     # images
@@ -39,7 +40,14 @@ PACKAGES = [
 
 
 KINDS = ["exact word", "prefix", "one typo", "two typos", "initials", "abbreviation",
-         "content word", "accent-stripped", "CJK", "romanised", "filtered"]
+         "content word", "accent-stripped", "CJK", "romanised", "filtered",
+         # Of notes named by man-page titles in six languages, whose words
+         # the man pages themselves hold in their text.
+         "long initials", "partial initials", "accent-stripped name", "CJK in name",
+         "Japanese reading", "pinyin", "mixed script"]
+
+# How many notes named by man-page titles, per language.
+NOTES_PER_LANGUAGE = 120
 
 
 def log(*args):
@@ -69,6 +77,58 @@ def build_corpus(root, cache):
     for name, reading in MULTISCRIPT:
         with open(os.path.join(folder, f"{name}.txt"), "w") as f:
             f.write(f"{name}\n")
+    add_title_notes(root)
+
+
+def man_titles(root):
+    """(language, title) of the corpus's man pages: the words after "\\-" in
+    their NAME section, troff escapes removed."""
+    titles = []
+    for path in sorted(glob.glob(os.path.join(root, "*", "usr", "share", "man", "**", "man[1-8]", "*"),
+                                 recursive=True)):
+        rel = path.split("/usr/share/man/")[1]
+        language = "en" if rel.startswith("man") else rel.split("/")[0][:2]
+        try:
+            with open(path, encoding="utf-8") as f:
+                head = f.read(6000)
+        except (UnicodeDecodeError, OSError):
+            continue
+        match = re.search(r"^\.SH[^\n]*\n(?:\.[^\n]*\n)*[^\n]*?\s\\-\s+([^\n]+(?:\n[^.\n][^\n]*)*)",
+                          head, re.M)
+        if not match:
+            continue
+        raw = match.group(1).replace("\\-", "-")
+        if re.search(r"\\[(\[*]", raw):
+            continue  # special characters (accents among them) troff spells out
+        title = re.sub(r"\\f[BIRP]|\\&|\\", "", raw)
+        title = re.sub(r"[/\x00-\x1f\"]", " ", title).strip(" .")
+        title = re.sub(r"\s+", " ", title)
+        if 3 <= len(title) <= 120:
+            titles.append((language, title))
+    return titles
+
+
+def add_title_notes(root):
+    """Notes named by man-page titles, NOTES_PER_LANGUAGE of each language
+    (spaced names with articles and accents, kanji and kana, Chinese), and
+    the same titles joined in CamelCase for the Latin ones: the shapes of
+    name people give their own files. The man pages hold the same words in
+    their text, so a name match has to outrank them."""
+    rng = random.Random(11)
+    by_language = collections.defaultdict(list)
+    for language, title in man_titles(root):
+        by_language[language].append(title)
+    folder = os.path.join(root, "notes")
+    os.makedirs(folder, exist_ok=True)
+    for language, titles in sorted(by_language.items()):
+        titles = sorted(set(titles))
+        rng.shuffle(titles)
+        for i, title in enumerate(titles[:NOTES_PER_LANGUAGE]):
+            name = title
+            if i % 4 == 3 and title.isascii():
+                name = "".join(w[:1].upper() + w[1:] for w in re.findall(r"[A-Za-z0-9']+", title))
+            with open(os.path.join(folder, f"{name}.txt"), "w") as f:
+                f.write(f"notes ({language})\n")
 
 
 def words_of(text):
@@ -229,6 +289,7 @@ def make_cases(root, paths, rng, per_kind):
                 if len(cjk_holders.get(piece, ())) == 1:
                     add("CJK", [piece], path)
                     break
+    add_note_cases(root, paths, add)
     for name, reading in MULTISCRIPT:
         path = os.path.join(root, "multiscript", f"{name}.txt")
         add("romanised", [reading], path)
@@ -239,11 +300,79 @@ def make_cases(root, paths, rng, per_kind):
     return cases, counts
 
 
+def reading(text, command):
+    """The Latin reading of a run of Chinese or Japanese characters, from a
+    program that is not Limelight's (KAKASI, ICU's uconv); None without it."""
+    try:
+        out = subprocess.run(command, input=text, capture_output=True, text=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    word = re.sub(r"[^a-z]", "", out.lower())
+    return word or None
+
+
+def add_note_cases(root, paths, add):
+    """Queries for the notes named by man-page titles: each finds its note by
+    the shape of its name alone, while man pages hold the same words in their
+    text."""
+    notes = sorted(p for p in paths if os.path.dirname(p) == os.path.join(root, "notes"))
+    stems = {p: os.path.splitext(os.path.basename(p))[0] for p in paths}
+    words = lambda stem: re.findall(r"[^\W_]+", re.sub(r"([a-z])([A-Z])", r"\1 \2", stem))
+    initials = {p: "".join(w[0] for w in words(stem)).lower() for p, stem in stems.items()}
+    folded_words = collections.Counter(strip_accents(w.lower()) for p in paths for w in set(words(stems[p])))
+    all_names = "\n".join(stems.values())
+    cjk = "[\u4e00-\u9fff\u3040-\u30ff]"
+    han = "[\u4e00-\u9fff]"
+
+    def unique_initials(prefix):
+        return sum(1 for v in initials.values() if v.startswith(prefix)) == 1
+
+    for path in notes:
+        stem = stems[path]
+        parts = words(stem)
+        whole = initials[path]
+        if 7 <= len(parts) <= 16 and whole.isascii() and unique_initials(whole):
+            add("long initials", [whole], path)
+        if len(parts) >= 5 and whole.isascii():
+            for n in range(4, len(whole)):
+                if unique_initials(whole[:n]):
+                    if n < len(whole):
+                        add("partial initials", [whole[:n]], path)
+                    break
+        accented = [w for w in parts if strip_accents(w) != w and len(w) >= 5
+                    and all(ord(c) < 0x250 for c in w)
+                    and folded_words[strip_accents(w.lower())] == 1]
+        if accented:
+            add("accent-stripped name", [strip_accents(accented[0]).lower()], path)
+        runs = re.findall(f"{cjk}{{4,}}", stem)
+        if runs:
+            piece = runs[0][1:3]
+            if all_names.count(piece) == 1:
+                add("CJK in name", [piece], path)
+        has_kana = re.search("[\u3040-\u30ff]", stem)
+        for run in re.findall(f"{han}{{2,}}", stem):
+            run = run[:2] if not has_kana or len(run) > 4 else run  # a word, as typed
+            if all_names.count(run) != 1:
+                continue
+            if has_kana:
+                r = reading(run, ["kakasi", "-i", "utf8", "-o", "utf8", "-Ja"])
+                if r and len(r) >= 4 and r not in folded_words:
+                    add("Japanese reading", [r], path)
+            else:
+                r = reading(run, ["uconv", "-x", "Han-Latin; Latin-ASCII; Lower"])
+                if r and len(r) >= 4 and r not in folded_words:
+                    add("pinyin", [r], path)
+            break
+        mixed = re.search(f"[A-Za-z][A-Za-z0-9]{{2,}}{cjk}{{2}}|{cjk}{{2}}[A-Za-z][A-Za-z0-9]{{2,}}", stem)
+        if mixed and all_names.count(mixed.group(0)) == 1:
+            add("mixed script", [mixed.group(0)], path)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("workdir", nargs="?")
     ap.add_argument("--bin", required=True)
-    ap.add_argument("--queries", type=int, default=264)
+    ap.add_argument("--queries", type=int, default=450)
     args = ap.parse_args()
     rng = random.Random(7)
     work = os.path.abspath(args.workdir or tempfile.mkdtemp(prefix="limelight-relevance-"))
@@ -330,7 +459,9 @@ def main():
                 misses.append((kind, q, os.path.relpath(target, root),
                                os.path.relpath(ranked[0], root) if ranked else "-"))
     print(f"{len(cases)} known-item queries over {len(paths):,} files from {len(PACKAGES)} Debian "
-          f"packages and {len(MULTISCRIPT)} multi-script names\n")
+          f"packages, {len(MULTISCRIPT)} multi-script names and "
+          f"{sum(1 for p in paths if os.path.dirname(p) == os.path.join(root, 'notes'))} notes "
+          f"named by man-page titles\n")
     print("| kind | " + " | ".join(f"{t} top1 / top10 / MRR" for t, _ in tools) + " |")
     print("| --- | " + " | ".join("---" for _ in tools) + " |")
     for kind in KINDS + ["all"]:

@@ -80,48 +80,131 @@ public enum SearchText {
   /// none. `fromEverySyllable` also runs each run together from every syllable
   /// on ("wendang" then finds 中文文档, for names). Reads at most `limit`
   /// characters of such runs.
+  ///
+  /// Kana make a text Japanese: its kanji are read as Japanese, word by word
+  /// (``JapaneseReadings``: 天気予報 → "tenki yohou tenkiyohou", and "tenkiyoho"
+  /// without the long vowels). Kanji without kana could be either: a name gets
+  /// both readings, a text the Mandarin one.
   public static func romanized(
     _ text: String, limit: Int = 20_000, fromEverySyllable: Bool = false
   ) -> String? {
     if text.utf8.allSatisfy({ $0 < 0x80 }) { return nil }
-    // Runs of one script each: ICU glues kana to the syllable before it otherwise.
-    var runs: [String] = []
-    var current = String.UnicodeScalarView()
-    var currentScript = 0
-    var total = 0
-    for scalar in text.unicodeScalars {
-      if let script = scriptClass(scalar) {
-        if !current.isEmpty && script != 0 && script != currentScript {
-          runs.append(String(current))
-          current = String.UnicodeScalarView()
-        }
-        if script != 0 { currentScript = script }
-        current.append(scalar)
-        total += 1
-        if total >= limit { break }
-      } else if !current.isEmpty {
-        runs.append(String(current))
-        current = String.UnicodeScalarView()
-      }
-    }
-    if !current.isEmpty { runs.append(String(current)) }
+    let runs = scriptRuns(text, limit: limit)
     guard !runs.isEmpty else { return nil }
+    let hasKana = runs.contains { $0.script == 2 || $0.script == 3 }
+    let japanese =
+      JapaneseReadings.areAvailable
+      && (hasKana || fromEverySyllable && runs.contains { $0.script == 1 })
     var out: [String] = []
-    for run in Set(runs).sorted() {
-      guard
-        let latin = run.applyingTransform(.toLatin, reverse: false)?
-          .applyingTransform(.stripDiacritics, reverse: false)?.lowercased()
-      else { continue }
-      let syllables = latin.replacingOccurrences(of: "'", with: "").replacingOccurrences(
-        of: "ʼ", with: "")
-      let words = syllables.split { !$0.isLetter && !$0.isNumber }
-      guard !words.isEmpty else { continue }
+    func add(_ words: [Substring]) {
+      guard !words.isEmpty else { return }
       out.append(words.joined(separator: " "))
       if words.count > 1 {
         let starts = fromEverySyllable ? Array(0..<min(words.count - 1, 12)) : [0]
         for start in starts { out.append(words[start...].joined()) }
       }
     }
+    for run in Set(runs.filter { !(japanese && hasKana && $0.isJapanese) }.map(\.text)).sorted() {
+      add(latinWords(run))
+    }
+    if japanese {
+      for sentence in Set(japaneseSentences(runs)).sorted() {
+        let words = (JapaneseReadings.words(sentence) ?? []).flatMap(latinWords)
+        add(words)
+        let short = words.map { Substring(withoutLongVowels($0)) }
+        if short != words { add(short) }
+      }
+    }
     return out.isEmpty ? nil : out.joined(separator: " ")
+  }
+
+  /// A run of one script: `script` as ``scriptClass(_:)`` numbers them, and
+  /// whether it directly follows the run before (no space or other script
+  /// between).
+  struct ScriptRun {
+    var script: Int
+    var text: String
+    var followsPrevious: Bool
+    var isJapanese: Bool { (1...3).contains(script) }
+  }
+
+  /// The runs of one script each in a text, up to `limit` characters: ICU
+  /// glues kana to the syllable before it otherwise.
+  static func scriptRuns(_ text: String, limit: Int) -> [ScriptRun] {
+    var runs: [ScriptRun] = []
+    var current = String.UnicodeScalarView()
+    var currentScript = 0
+    var adjacent = false
+    var total = 0
+    for scalar in text.unicodeScalars {
+      if let script = scriptClass(scalar) {
+        if !current.isEmpty && script != 0 && script != currentScript {
+          runs.append(
+            ScriptRun(script: currentScript, text: String(current), followsPrevious: adjacent))
+          current = String.UnicodeScalarView()
+          adjacent = true
+        }
+        if script != 0 { currentScript = script }
+        current.append(scalar)
+        total += 1
+        if total >= limit { break }
+      } else if !current.isEmpty {
+        runs.append(
+          ScriptRun(script: currentScript, text: String(current), followsPrevious: adjacent))
+        current = String.UnicodeScalarView()
+        adjacent = false
+      }
+    }
+    if !current.isEmpty {
+      runs.append(
+        ScriptRun(script: currentScript, text: String(current), followsPrevious: adjacent))
+    }
+    return runs
+  }
+
+  /// Runs of kanji and kana that follow one another, joined: what MeCab
+  /// reads as a sentence (送り仮名 stay with their kanji).
+  static func japaneseSentences(_ runs: [ScriptRun]) -> [String] {
+    var sentences: [String] = []
+    var current = ""
+    var previousWasJapanese = false
+    for run in runs {
+      if run.isJapanese {
+        if !(run.followsPrevious && previousWasJapanese), !current.isEmpty {
+          sentences.append(current)
+          current = ""
+        }
+        current += run.text
+      }
+      previousWasJapanese = run.isJapanese
+    }
+    if !current.isEmpty { sentences.append(current) }
+    return sentences
+  }
+
+  /// A run in Latin letters, lower case, without accents, split into words.
+  static func latinWords(_ run: String) -> [Substring] {
+    guard
+      let latin = run.applyingTransform(.toLatin, reverse: false)?
+        .applyingTransform(.stripDiacritics, reverse: false)?.lowercased()
+    else { return [] }
+    return latin.replacingOccurrences(of: "'", with: "").replacingOccurrences(of: "ʼ", with: "")
+      .split { !$0.isLetter && !$0.isNumber }
+  }
+
+  /// Romaji as English spells it, without long vowels: "toukyou" → "tokyo".
+  static func withoutLongVowels<S: StringProtocol>(_ word: S) -> String {
+    var out = ""
+    var previous: Character?
+    for letter in word {
+      if let previous,
+        previous == "o" && letter == "u" || previous == letter && "aiueo".contains(letter)
+      {
+        continue
+      }
+      out.append(letter)
+      previous = letter
+    }
+    return out
   }
 }

@@ -193,6 +193,22 @@ import Testing
     #expect(SearchText.romanized("no cjk here") == nil)
   }
 
+  @Test func kanjiBesideKanaAreReadAsJapanese() throws {
+    try #require(JapaneseReadings.areAvailable, "MeCab's IPA dictionary (mecab-ipadic-utf8)")
+    let words = { (text: String, name: Bool) in
+      Set((SearchText.romanized(text, fromEverySyllable: name) ?? "").split(separator: " "))
+    }
+    let forecast = words("天気予報を見る", false)
+    #expect(["tenki", "yohou", "yoho", "miru", "tenkiyohouwomiru"].allSatisfy(forecast.contains))
+    #expect(!forecast.contains("tian"))
+    #expect(words("コンピューターとシステム", false).isSuperset(of: ["konpyuta", "shisutemu"]))
+    // Kanji alone could be either: a name gets both readings, a text pinyin.
+    #expect(words("天気", true).isSuperset(of: ["tenki", "tianqi"]))
+    #expect(words("天気", false) == ["tian", "qi", "tianqi"])
+    #expect(SearchText.withoutLongVowels("toukyou") == "tokyo")
+    #expect(SearchText.withoutLongVowels("ohayou") == "ohayo")
+  }
+
   @Test func folding() {
     #expect(SearchText.fold("ＡＢＣ") == "ABC")
     #expect(SearchText.fold("Cafe\u{301}") == "Café")

@@ -1,0 +1,72 @@
+import CMeCab
+import Foundation
+
+/// Japanese readings of kanji, from MeCab and its IPA dictionary (Debian's
+/// `mecab-ipadic-utf8`): ICU reads every Han character as Mandarin, and
+/// 天気 is "tenki" to whoever wrote it, not "tian qi". Without the dictionary
+/// there are no Japanese readings (the Mandarin ones stay).
+public enum JapaneseReadings {
+  /// Where the dictionary is looked for, in order.
+  static let dictionaries = ["/var/lib/mecab/dic/ipadic-utf8", "/usr/lib/mecab/dic/ipadic-utf8"]
+
+  /// Whether a dictionary was found.
+  public static var areAvailable: Bool { tagger != nil }
+
+  /// The katakana reading of each word of `text` (its surface when the
+  /// dictionary has none: kana, Latin, unknown words); nil without a
+  /// dictionary.
+  public static func words(_ text: String) -> [String]? {
+    guard let tagger else { return nil }
+    return tagger.words(text)
+  }
+
+  private static let tagger: Tagger? = dictionaries.lazy.compactMap(Tagger.init).first
+}
+
+/// One model and its tagger, shared by every thread: MeCab's tagger parses
+/// lattices concurrently, each call has a lattice of its own.
+private final class Tagger: @unchecked Sendable {
+  private let model: OpaquePointer
+  private let tagger: OpaquePointer
+
+  init?(dictionary: String) {
+    // The dictionary's own settings file stands in for a system-wide mecabrc,
+    // which may name another dictionary or another encoding.
+    guard FileManager.default.fileExists(atPath: dictionary + "/sys.dic"),
+      let model = mecab_model_new2("-r \(dictionary)/dicrc -d \(dictionary)")
+    else { return nil }
+    guard let tagger = mecab_model_new_tagger(model) else {
+      mecab_model_destroy(model)
+      return nil
+    }
+    self.model = model
+    self.tagger = tagger
+  }
+
+  func words(_ text: String) -> [String] {
+    guard let lattice = mecab_model_new_lattice(model) else { return [] }
+    defer { mecab_lattice_destroy(lattice) }
+    var words: [String] = []
+    text.withCString { sentence in
+      mecab_lattice_set_sentence(lattice, sentence)
+      guard mecab_parse_lattice(tagger, lattice) != 0 else { return }
+      var node = mecab_lattice_get_bos_node(lattice)?.pointee.next
+      while let current = node?.pointee, Int32(current.stat) != MECAB_EOS_NODE {
+        node = current.next
+        let surface = String(
+          decoding: UnsafeRawBufferPointer(start: current.surface, count: Int(current.length)),
+          as: UTF8.self)
+        // IPAdic's features: part of speech (four), conjugation (two), base
+        // form, reading, pronunciation.
+        let features = current.feature.map { String(cString: $0) }?.split(
+          separator: ",", omittingEmptySubsequences: false)
+        if let features, features.count > 7, features[7] != "*" {
+          words.append(String(features[7]))
+        } else if !surface.isEmpty {
+          words.append(surface)
+        }
+      }
+    }
+    return words
+  }
+}
