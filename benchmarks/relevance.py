@@ -258,7 +258,9 @@ def make_cases(root, paths, rng, per_kind):
             for kind, edits, shortest in [("one typo", 1, 5), ("two typos", 2, 8)]:
                 if len(w) >= shortest:
                     t = typo(w, rng, edits)
-                    if t != w and not starts_a_name_word(t):
+                    # Neither the start of another name word nor of a word
+                    # in some file's text: that file would rightly come first.
+                    if t != w and not starts_a_name_word(t) and not text_vocabulary.starting_with(t, 1):
                         add(kind, [t], path)
             if 6 <= len(w) <= 10:
                 a = abbreviate(w, rng)
@@ -317,12 +319,25 @@ def add_note_cases(root, paths, add):
     text."""
     notes = sorted(p for p in paths if os.path.dirname(p) == os.path.join(root, "notes"))
     stems = {p: os.path.splitext(os.path.basename(p))[0] for p in paths}
-    words = lambda stem: re.findall(r"[^\W_]+", re.sub(r"([a-z])([A-Z])", r"\1 \2", stem))
+    words = lambda stem: re.findall(r"[^\W\d_]+|\d+", re.sub(r"([a-z])([A-Z])", r"\1 \2", stem))
     initials = {p: "".join(w[0] for w in words(stem)).lower() for p, stem in stems.items()}
     folded_words = collections.Counter(strip_accents(w.lower()) for p in paths for w in set(words(stems[p])))
     all_names = "\n".join(stems.values())
     cjk = "[\u4e00-\u9fff\u3040-\u30ff]"
     han = "[\u4e00-\u9fff]"
+    # Every Chinese or Japanese name read both ways, to keep readings that
+    # another name's reading holds too (simplified and traditional forms of
+    # one word read alike).
+    cjk_names = sorted({stem for stem in stems.values() if re.search(han, stem)})
+    all_readings = ""
+    for command in (["kakasi", "-i", "utf8", "-o", "utf8", "-Ja", "-Ha", "-Ka"],
+                    ["uconv", "-x", "Han-Latin; Latin-ASCII; Lower"]):
+        try:
+            out = subprocess.run(command, input="\n".join(cjk_names), capture_output=True, text=True,
+                                 check=True).stdout
+        except (OSError, subprocess.CalledProcessError):
+            continue
+        all_readings += "\n" + "\n".join(re.sub(r"[^a-z]", "", line.lower()) for line in out.split("\n"))
 
     def unique_initials(prefix):
         return sum(1 for v in initials.values() if v.startswith(prefix)) == 1
@@ -356,11 +371,11 @@ def add_note_cases(root, paths, add):
                 continue
             if has_kana:
                 r = reading(run, ["kakasi", "-i", "utf8", "-o", "utf8", "-Ja"])
-                if r and len(r) >= 4 and r not in folded_words:
+                if r and len(r) >= 4 and r not in folded_words and all_readings.count(r) <= 1:
                     add("Japanese reading", [r], path)
             else:
                 r = reading(run, ["uconv", "-x", "Han-Latin; Latin-ASCII; Lower"])
-                if r and len(r) >= 4 and r not in folded_words:
+                if r and len(r) >= 4 and r not in folded_words and all_readings.count(r) <= 1:
                     add("pinyin", [r], path)
             break
         mixed = re.search(f"[A-Za-z][A-Za-z0-9]{{2,}}{cjk}{{2}}|{cjk}{{2}}[A-Za-z][A-Za-z0-9]{{2,}}", stem)

@@ -13,9 +13,10 @@ public enum JapaneseReadings {
   public static var areAvailable: Bool { tagger != nil }
 
   /// The katakana reading of each word of `text` (its surface when the
-  /// dictionary has none: kana, Latin, unknown words); nil without a
-  /// dictionary.
-  public static func words(_ text: String) -> [String]? {
+  /// dictionary has none: kana, Latin, unknown words), and whether the
+  /// dictionary knew every word (kanji it does not know are likely Chinese:
+  /// 们, 这, 气); nil without a dictionary.
+  public static func words(_ text: String) -> (words: [String], allKnown: Bool)? {
     guard let tagger else { return nil }
     return tagger.words(text)
   }
@@ -43,16 +44,18 @@ private final class Tagger: @unchecked Sendable {
     self.tagger = tagger
   }
 
-  func words(_ text: String) -> [String] {
-    guard let lattice = mecab_model_new_lattice(model) else { return [] }
+  func words(_ text: String) -> (words: [String], allKnown: Bool) {
+    guard let lattice = mecab_model_new_lattice(model) else { return ([], false) }
     defer { mecab_lattice_destroy(lattice) }
     var words: [String] = []
+    var allKnown = true
     text.withCString { sentence in
       mecab_lattice_set_sentence(lattice, sentence)
       guard mecab_parse_lattice(tagger, lattice) != 0 else { return }
       var node = mecab_lattice_get_bos_node(lattice)?.pointee.next
       while let current = node?.pointee, Int32(current.stat) != MECAB_EOS_NODE {
         node = current.next
+        if Int32(current.stat) == MECAB_UNK_NODE { allKnown = false }
         let surface = String(
           decoding: UnsafeRawBufferPointer(start: current.surface, count: Int(current.length)),
           as: UTF8.self)
@@ -67,6 +70,6 @@ private final class Tagger: @unchecked Sendable {
         }
       }
     }
-    return words
+    return (words, allKnown)
   }
 }

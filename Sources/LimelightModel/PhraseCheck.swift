@@ -34,12 +34,56 @@ public indirect enum PhraseCheck: Equatable, Sendable {
     case .or(let parts): return parts.contains { $0.matches(texts, cache: &cache) }
     case .phrase(let words, let prefix, let column):
       let columns = column.map { [$0] } ?? Array(texts.indices)
+      let characters = Self.singleCJKCharacters(words)
       return columns.contains { index in
         guard index < texts.count else { return false }
+        if let characters { return Self.contains(texts[index] ?? "", characters) }
         if cache[index] == nil { cache[index] = Self.words(of: texts[index] ?? "") }
         return Self.contains(cache[index]!, words, prefix: prefix)
       }
     }
+  }
+
+  /// The phrase's words when each is one Chinese or Japanese character (a
+  /// run typed without spaces): those are checked by a scan of the text,
+  /// not by folding and splitting all of it (milliseconds a candidate, and a
+  /// common character has thousands).
+  static func singleCJKCharacters(_ words: [String]) -> [Unicode.Scalar]? {
+    var characters: [Unicode.Scalar] = []
+    for word in words {
+      let scalars = word.unicodeScalars
+      guard scalars.count == 1, let scalar = scalars.first, SearchText.isCJK(scalar),
+        !(0xAC00...0xD7AF).contains(scalar.value)
+      else { return nil }
+      characters.append(scalar)
+    }
+    return characters
+  }
+
+  /// Whether `text` holds `characters` as consecutive words: each a word of
+  /// its own (as the index stores them), with nothing but separators between.
+  /// Neither case nor accents apply to these characters: the stored text, as
+  /// composed, is compared as it is.
+  static func contains(_ text: String, _ characters: [Unicode.Scalar]) -> Bool {
+    // The words of the text: one-character words, nil for longer ones.
+    var words: [Unicode.Scalar?] = []
+    var length = 0
+    for scalar in text.unicodeScalars {
+      if scalar.properties.isAlphabetic || scalar.properties.numericType != nil {
+        if length == 0 { words.append(scalar) } else if length == 1 { words[words.count - 1] = nil }
+        length += 1
+      } else {
+        length = 0
+      }
+    }
+    guard !characters.isEmpty, words.count >= characters.count else { return characters.isEmpty }
+    outer: for start in 0...(words.count - characters.count) {
+      for (offset, wanted) in characters.enumerated() where words[start + offset] != wanted {
+        continue outer
+      }
+      return true
+    }
+    return false
   }
 
   /// The words of a stored text as the tokenizer splits them, folded the way

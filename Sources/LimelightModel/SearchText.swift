@@ -84,7 +84,8 @@ public enum SearchText {
   /// Kana make a text Japanese: its kanji are read as Japanese, word by word
   /// (``JapaneseReadings``: 天気予報 → "tenki yohou tenkiyohou", and "tenkiyoho"
   /// without the long vowels). Kanji without kana could be either: a name gets
-  /// both readings, a text the Mandarin one.
+  /// both readings (the Japanese one when the dictionary knows its every
+  /// word), a text the Mandarin one.
   public static func romanized(
     _ text: String, limit: Int = 20_000, fromEverySyllable: Bool = false
   ) -> String? {
@@ -109,7 +110,11 @@ public enum SearchText {
     }
     if japanese {
       for sentence in Set(japaneseSentences(runs)).sorted() {
-        let words = (JapaneseReadings.words(sentence) ?? []).flatMap(latinWords)
+        // Kanji alone are read as Japanese only when the dictionary knows
+        // every word: 天気 is, 电脑维修 is not.
+        guard let reading = JapaneseReadings.words(sentence), hasKana || reading.allKnown
+        else { continue }
+        let words = reading.words.flatMap(latinWords)
         add(words)
         let short = words.map { Substring(withoutLongVowels($0)) }
         if short != words { add(short) }

@@ -80,7 +80,7 @@ struct TypoExpander {
     // be one of eight that lost a letter.
     let allowed = letters.count >= 7 ? 2 : 1
     let keys = Array(TermDeletions.deletions(of: letters, depth: allowed))
-    var close: [String] = []
+    var close: [String: Int] = [:]
     var abbreviated: [String] = []
     try forEachParameterSlice(of: keys) { slice, marks in
       for term in try String.fetchAll(
@@ -89,14 +89,19 @@ struct TypoExpander {
       where term != word {
         let candidate = Array(term)
         if Self.isNearMiss(letters, candidate, allowed: allowed) {
-          close.append(term)
+          close[term] = Self.distance(letters, candidate, limit: allowed)
         } else if Self.abbreviates(letters, candidate) {
           abbreviated.append(term)
         }
       }
     }
     // A typo is the likelier reading; abbreviations only when there is none.
-    var found = try documentCounts(close, table: "item_name_vocab")
+    // The nearer typo is the likelier still: two edits only when no name
+    // term is one edit away ("virtuellne" is "virtuellen", not "virtuelles").
+    var found = try documentCounts(Array(close.keys), table: "item_name_vocab")
+    if let nearest = found.keys.compactMap({ close[$0] }).min() {
+      found = found.filter { close[$0.key] == nearest }
+    }
     if found.isEmpty { found = try documentCounts(abbreviated, table: "item_name_vocab") }
     if found.isEmpty {
       found = try documentCounts(Self.oneEditCandidates(letters), table: "item_vocab")

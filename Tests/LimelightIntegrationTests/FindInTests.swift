@@ -47,6 +47,15 @@ import Testing
     #expect(try instance.findPaths("fox") == ["Documents/notes.txt"])
   }
 
+  @Test func theNearerTypoIsTheOneMeant() throws {
+    try instance.write("Notes/SpeicherDerVirtuellenKonsolen.txt", "")
+    try instance.write("Notes/Virtuelles Gerät.txt", "")
+    try instance.indexOnce()
+    // One edit from "virtuellen", two from "virtuelles"; and the other way.
+    #expect(try instance.findPaths("virtuellne") == ["Notes/SpeicherDerVirtuellenKonsolen.txt"])
+    #expect(try instance.findPaths("virtuellns") == ["Notes/Virtuelles Gerät.txt"])
+  }
+
   @Test func chineseAndJapaneseBySubstringAndRomanisation() throws {
     try instance.write("Films/星球大战.txt", "こんにちは、東京タワーの上から\n")
     try instance.indexOnce()

@@ -1,8 +1,8 @@
 import Foundation
 import GRDB
-import LimelightModel
 import Testing
 
+@testable import LimelightModel
 @testable import LimelightQuery
 @testable import LimelightStore
 
@@ -241,5 +241,28 @@ import Testing
     #expect(!check.matches(["", "", "", "The fox brown jumps"]))
     #expect(!check.matches(["brown fox jumps", "", "", ""]))
     #expect(PhraseCheck(encoded: "garbage") == nil)
+  }
+
+  @Test func runsOfChineseAndJapaneseCharactersAreCheckedAsTheWordsWouldBe() {
+    // The quick scan of one-character words says what folding and splitting
+    // the whole text says.
+    let texts = [
+      "東京タワーの上から", "東京、タワー", "東京 x タワー", "東京ータワー", "ダンプを作成", "東東京",
+      "以識別", "全くもって", "abc東京def", "東", "",
+    ].map(SearchText.fold)
+    let queries = ["東京", "京タ", "タワ", "タン", "ダン", "東京タワー", "全くも", "以識", "東東京", "京東"]
+    for query in queries {
+      let words = SearchText.fold(query).split(separator: " ").map {
+        SearchText.caseAndAccentFolded(String($0))
+      }
+      #expect(PhraseCheck.singleCJKCharacters(words) != nil, "\(query)")
+      for text in texts {
+        let scanned = PhraseCheck.phrase(words, prefix: false, column: nil).matches([text])
+        let split = PhraseCheck.contains(PhraseCheck.words(of: text), words, prefix: false)
+        #expect(scanned == split, "\(query) in \(text)")
+      }
+    }
+    #expect(PhraseCheck.phrase(["東", "京"], prefix: false, column: nil).matches([" 東  京 "]))
+    #expect(PhraseCheck.singleCJKCharacters(["tokyo", "東"]) == nil)
   }
 }
