@@ -60,6 +60,18 @@ public indirect enum PhraseCheck: Equatable, Sendable {
     return characters
   }
 
+  /// Whether a character belongs to a word: letters and digits, told
+  /// without Unicode's tables for ASCII and the CJK blocks (a scan of a long
+  /// text spent most of its time in them).
+  static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: return true
+    case 0...0x7F: return false
+    case 0x3041...0x3096, 0x30A1...0x30FA, 0x30FC...0x30FF, 0x4E00...0x9FFF: return true
+    default: return scalar.properties.isAlphabetic || scalar.properties.numericType != nil
+    }
+  }
+
   /// Whether `text` holds `characters` as consecutive words: each a word of
   /// its own (as the index stores them), with nothing but separators between.
   /// Neither case nor accents apply to these characters: the stored text, as
@@ -69,7 +81,7 @@ public indirect enum PhraseCheck: Equatable, Sendable {
     var words: [Unicode.Scalar?] = []
     var length = 0
     for scalar in text.unicodeScalars {
-      if scalar.properties.isAlphabetic || scalar.properties.numericType != nil {
+      if Self.isWordScalar(scalar) {
         if length == 0 { words.append(scalar) } else if length == 1 { words[words.count - 1] = nil }
         length += 1
       } else {

@@ -144,7 +144,10 @@ struct SQLCompiler {
   /// Whether any word of a text node is a prefix.
   static func hasPrefix(_ node: QueryNode) -> Bool {
     switch node {
-    case .text(_, let prefix, _): return prefix
+    // Each Chinese or Japanese character is a word of its own: a run ending
+    // in one begins no longer word.
+    case .text(let text, let prefix, _):
+      return prefix && !(text.unicodeScalars.last.map(SearchText.isCJK) ?? false)
     case .and(let parts), .or(let parts): return parts.contains(where: hasPrefix)
     default: return false
     }

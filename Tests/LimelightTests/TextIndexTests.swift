@@ -264,5 +264,11 @@ import Testing
     }
     #expect(PhraseCheck.phrase(["東", "京"], prefix: false, column: nil).matches([" 東  京 "]))
     #expect(PhraseCheck.singleCJKCharacters(["tokyo", "東"]) == nil)
+    // Its shortcuts through ASCII and the CJK blocks agree with Unicode's tables.
+    let disagreeing = (0...0xFFFF).compactMap(Unicode.Scalar.init).filter {
+      PhraseCheck.isWordScalar($0)
+        != ($0.properties.isAlphabetic || $0.properties.numericType != nil)
+    }
+    #expect(disagreeing.isEmpty, "\(disagreeing.prefix(5).map(\.value))")
   }
 }
