@@ -306,7 +306,8 @@ def reading(text, command):
     """The Latin reading of a run of Chinese or Japanese characters, from a
     program that is not Limelight's (KAKASI, ICU's uconv); None without it."""
     try:
-        out = subprocess.run(command, input=text, capture_output=True, text=True, check=True).stdout
+        out = subprocess.run(command, input=text, capture_output=True, encoding="utf-8",
+                             errors="replace", check=True).stdout
     except (OSError, subprocess.CalledProcessError):
         return None
     word = re.sub(r"[^a-z]", "", out.lower())
@@ -333,8 +334,8 @@ def add_note_cases(root, paths, add):
     for command in (["kakasi", "-i", "utf8", "-o", "utf8", "-Ja", "-Ha", "-Ka"],
                     ["uconv", "-x", "Han-Latin; Latin-ASCII; Lower"]):
         try:
-            out = subprocess.run(command, input="\n".join(cjk_names), capture_output=True, text=True,
-                                 check=True).stdout
+            out = subprocess.run(command, input="\n".join(cjk_names), capture_output=True,
+                                 encoding="utf-8", errors="replace", check=True).stdout
         except (OSError, subprocess.CalledProcessError):
             continue
         all_readings += "\n" + "\n".join(re.sub(r"[^a-z]", "", line.lower()) for line in out.split("\n"))
