@@ -78,10 +78,8 @@ import Testing
     // Kanji beside kana are Japanese; kanji alone, in a name, both; the
     // text's kanji, without kana, Chinese (its readings find the note, not
     // the forecast).
-    try instance.write("Notes/天気予報を見る.txt", "")
-    try instance.write("Notes/天気.txt", "")
-    try instance.write("Notes/コンピュータ入門.md", "")
-    try instance.write("Notes/東京の地図.txt", "")
+    let notes = ["天気予報を見る.txt", "天気.txt", "コンピュータ入門.md", "東京の地図.txt"]
+    for name in notes { try instance.write("Notes/" + name, "") }
     try instance.write("Notes/forecast.txt", "天気")
     try instance.indexOnce()
     let weather = ["Notes/天気.txt", "Notes/天気予報を見る.txt"]
