@@ -1,5 +1,6 @@
 import CMeCab
 import Foundation
+import Synchronization
 
 /// Japanese readings of kanji, from MeCab and its IPA dictionary (Debian's
 /// `mecab-ipadic-utf8`): ICU reads every Han character as Mandarin, and
@@ -9,19 +10,31 @@ public enum JapaneseReadings {
   /// Where the dictionary is looked for, in order.
   static let dictionaries = ["/var/lib/mecab/dic/ipadic-utf8", "/usr/lib/mecab/dic/ipadic-utf8"]
 
+  /// The first dictionary MeCab loads, if any.
+  private static let dictionary: String? = dictionaries.first { Tagger(dictionary: $0) != nil }
+
   /// Whether a dictionary was found.
-  public static var areAvailable: Bool { tagger != nil }
+  public static var areAvailable: Bool { dictionary != nil }
 
   /// The katakana reading of each word of `text` (its surface when the
   /// dictionary has none: kana, Latin, unknown words), and whether the
   /// dictionary knew every word (kanji it does not know are likely Chinese:
   /// 们, 这, 气); nil without a dictionary.
   public static func words(_ text: String) -> (words: [String], allKnown: Bool)? {
-    guard let tagger else { return nil }
-    return tagger.words(text)
+    guard let dictionary else { return nil }
+    let tagger = loaded.withLock { tagger in
+      if tagger == nil { tagger = Tagger(dictionary: dictionary) }
+      return tagger
+    }
+    return tagger?.words(text)
   }
 
-  private static let tagger: Tagger? = dictionaries.lazy.compactMap(Tagger.init).first
+  /// Lets the dictionary go: once a few Japanese texts are read, most of its
+  /// 50 MB is resident. It is loaded again when next needed; a reading under
+  /// way keeps it until it ends.
+  public static func release() { loaded.withLock { $0 = nil } }
+
+  private static let loaded = Mutex<Tagger?>(nil)
 }
 
 /// One model and its tagger, shared by every thread: MeCab's tagger parses
@@ -29,6 +42,11 @@ public enum JapaneseReadings {
 private final class Tagger: @unchecked Sendable {
   private let model: OpaquePointer
   private let tagger: OpaquePointer
+
+  deinit {
+    mecab_destroy(tagger)
+    mecab_model_destroy(model)
+  }
 
   init?(dictionary: String) {
     // The dictionary's own settings file stands in for a system-wide mecabrc,

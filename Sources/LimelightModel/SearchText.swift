@@ -109,15 +109,16 @@ public enum SearchText {
       add(latinWords(run))
     }
     if japanese {
-      for sentence in Set(japaneseSentences(runs)).sorted() {
-        // Kanji alone are read as Japanese only when the dictionary knows
-        // every word: 天気 is, 电脑维修 is not.
-        guard let reading = JapaneseReadings.words(sentence), hasKana || reading.allKnown
-        else { continue }
-        let words = reading.words.flatMap(latinWords)
-        add(words)
-        let short = words.map { Substring(withoutLongVowels($0)) }
-        if short != words { add(short) }
+      let readings = Set(japaneseSentences(runs)).sorted().compactMap(JapaneseReadings.words)
+      // Kanji alone are read as Japanese only when the dictionary knows
+      // every word of the text: 天気 is, 嵌入的 SQL 预处理器 is not.
+      if hasKana || readings.allSatisfy(\.allKnown) {
+        for reading in readings {
+          let words = reading.words.flatMap(latinWords)
+          add(words)
+          let short = words.map { Substring(withoutLongVowels($0)) }
+          if short != words { add(short) }
+        }
       }
     }
     return out.isEmpty ? nil : out.joined(separator: " ")

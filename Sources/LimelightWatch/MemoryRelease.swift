@@ -1,4 +1,5 @@
 import CLinux
+import LimelightModel
 import LimelightStore
 
 /// What a burst of work (a pass, a batch of thumbnails) leaves resident, given
@@ -6,11 +7,13 @@ import LimelightStore
 /// its resident size is what people judge it by.
 enum MemoryRelease {
   /// Releases SQLite's page caches and malloc's free pages; when the watcher
-  /// is going `idle`, also the pages of its own program the burst touched
-  /// (importers, merges: clean file pages the kernel would reclaim under
-  /// pressure anyway, read again from the page cache if needed).
+  /// is going `idle`, also MeCab's dictionary and the pages of its own
+  /// program the burst touched (importers, merges: clean file pages the
+  /// kernel would reclaim under pressure anyway, read again from the page
+  /// cache if needed).
   static func afterBurst(of store: IndexStore, idle: Bool) {
     store.releaseMemory()
+    if idle { JapaneseReadings.release() }
     _ = malloc_trim(0)
     if idle { limelight_page_out_program() }
   }

@@ -205,6 +205,12 @@ import Testing
     // Kanji alone could be either: a name gets both readings, a text pinyin.
     #expect(words("天気", true).isSuperset(of: ["tenki", "tianqi"]))
     #expect(words("天気", false) == ["tian", "qi", "tianqi"])
+    // One word only Chinese writes makes a name Chinese throughout.
+    #expect(!words("嵌入的 SQL 预处理器", true).contains("teki"))
+    #expect(words("嵌入的", true).contains("teki"))
+    // An idle watcher lets the dictionary go; the next reading loads it again.
+    JapaneseReadings.release()
+    #expect(words("天気予報を見る", false).contains("tenki"))
     #expect(SearchText.withoutLongVowels("toukyou") == "tokyo")
     #expect(SearchText.withoutLongVowels("ohayou") == "ohayo")
   }
