@@ -8,7 +8,8 @@ the man pages' titles in six languages, indexes it with
 `limelightd --once`, plocate's `updatedb` and Recoll's `recollindex`, makes
 known-item queries of several kinds from the files themselves, and reports
 top-1 and top-10 hit rates and mean reciprocal rank per kind for find-in,
-`fzf --filter`, `plocate -i` and `recollq`, side by side.
+`fzf --filter`, `plocate -i` and `recollq`, side by side, with find-in's
+time per query (median and slowest) by kind.
 
 Usage: benchmarks/relevance.py --bin BIN_DIR [--queries N] [WORKDIR]
 """
@@ -23,6 +24,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 import unicodedata
 from urllib.parse import unquote
 
@@ -461,9 +463,15 @@ def main():
         tools.append(("recollq", rank_recoll))
     stats = {t: collections.defaultdict(lambda: [0, 0, 0.0, 0]) for t, _ in tools}
     misses = []
+    # find-in's time per query, with process start, by kind: a shape that
+    # ranks right but takes seconds is a miss too.
+    times = collections.defaultdict(list)
     for kind, q, target in cases:
         for tool, rank in tools:
+            started = time.perf_counter()
             ranked = rank(q)
+            if tool == "find-in":
+                times[kind].append(time.perf_counter() - started)
             s = stats[tool][kind]
             s[3] += 1
             if target in ranked:
@@ -478,9 +486,11 @@ def main():
           f"packages, {len(MULTISCRIPT)} multi-script names and "
           f"{sum(1 for p in paths if os.path.dirname(p) == os.path.join(root, 'notes'))} notes "
           f"named by man-page titles\n")
-    print("| kind | " + " | ".join(f"{t} top1 / top10 / MRR" for t, _ in tools) + " |")
-    print("| --- | " + " | ".join("---" for _ in tools) + " |")
+    print("| kind | " + " | ".join(f"{t} top1 / top10 / MRR" for t, _ in tools)
+          + " | find-in ms median / max |")
+    print("| --- | " + " | ".join("---" for _ in tools) + " | --- |")
     for kind in KINDS + ["all"]:
+        spent = sorted(t for k, ts in times.items() if kind in (k, "all") for t in ts)
         cells = []
         for tool, _ in tools:
             if kind == "all":
@@ -490,6 +500,8 @@ def main():
                 s = stats[tool][kind]
             n = max(1, s[3])
             cells.append(f"{100 * s[0] / n:.1f}% / {100 * s[1] / n:.1f}% / {s[2] / n:.3f}")
+        if spent:
+            cells.append(f"{1000 * spent[len(spent) // 2]:.1f} / {1000 * spent[-1]:.0f}")
         label = kind if kind == "all" else f"{kind} (n={counts[kind]})"
         print(f"| {label} | " + " | ".join(cells) + " |")
     if misses and os.environ.get("RELEVANCE_MISSES"):

@@ -24,11 +24,11 @@ public indirect enum PhraseCheck: Equatable, Sendable {
 
   /// Whether `texts` (name, keywords, path, content, as stored) satisfy it.
   public func matches(_ texts: [String?]) -> Bool {
-    var cache: [Int: [Substring]] = [:]
+    var cache: [Int: [String]] = [:]
     return matches(texts, cache: &cache)
   }
 
-  private func matches(_ texts: [String?], cache: inout [Int: [Substring]]) -> Bool {
+  private func matches(_ texts: [String?], cache: inout [Int: [String]]) -> Bool {
     switch self {
     case .and(let parts): return parts.allSatisfy { $0.matches(texts, cache: &cache) }
     case .or(let parts): return parts.contains { $0.matches(texts, cache: &cache) }
@@ -44,44 +44,68 @@ public indirect enum PhraseCheck: Equatable, Sendable {
     }
   }
 
+  /// The words of a stored text as the tokenizer splits them, folded the way
+  /// queries fold theirs: split at what is neither letter nor digit (a mark
+  /// stays with its letter); a word of ASCII, or of one Chinese or Japanese
+  /// character, folded by hand, any other by Foundation, one word at a time
+  /// (folding a whole man page at once took milliseconds, and a common
+  /// character finds hundreds of candidates to check).
+  static func words(of text: String) -> [String] {
+    var words: [String] = []
+    let scalars = text.unicodeScalars
+    var start: String.UnicodeScalarView.Index?
+    var isASCII = true
+    func endWord(at end: String.UnicodeScalarView.Index) {
+      guard let begin = start else { return }
+      start = nil
+      let word = scalars[begin..<end]
+      if isASCII {
+        words.append(String(word).lowercased())
+      } else if scalars.index(after: begin) == end, isFoldedAlready(scalars[begin]) {
+        words.append(String(word))
+      } else {
+        words += SearchText.caseAndAccentFolded(String(word))
+          .split { !$0.isLetter && !$0.isNumber }.map(String.init)
+      }
+      isASCII = true
+    }
+    var index = scalars.startIndex
+    while index < scalars.endIndex {
+      let scalar = scalars[index]
+      if isWordScalar(scalar) || start != nil && isMark(scalar) {
+        if start == nil { start = index }
+        if scalar.value >= 0x80 { isASCII = false }
+      } else {
+        endWord(at: index)
+      }
+      index = scalars.index(after: index)
+    }
+    endWord(at: scalars.endIndex)
+    return words
+  }
+
   /// The phrase's words when each is one Chinese or Japanese character (a
-  /// run typed without spaces): those are checked by a scan of the text,
-  /// not by folding and splitting all of it (milliseconds a candidate, and a
-  /// common character has thousands).
+  /// run typed without spaces, the commonest phrase): those are found by a
+  /// scan of the text's characters, without making its words.
   static func singleCJKCharacters(_ words: [String]) -> [Unicode.Scalar]? {
     var characters: [Unicode.Scalar] = []
     for word in words {
       let scalars = word.unicodeScalars
-      guard scalars.count == 1, let scalar = scalars.first, SearchText.isCJK(scalar),
-        !(0xAC00...0xD7AF).contains(scalar.value)
-      else { return nil }
+      guard scalars.count == 1, let scalar = scalars.first, isFoldedAlready(scalar) else {
+        return nil
+      }
       characters.append(scalar)
     }
     return characters
   }
 
-  /// Whether a character belongs to a word: letters and digits, told
-  /// without Unicode's tables for ASCII and the CJK blocks (a scan of a long
-  /// text spent most of its time in them).
-  static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
-    switch scalar.value {
-    case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: return true
-    case 0...0x7F: return false
-    case 0x3041...0x3096, 0x30A1...0x30FA, 0x30FC...0x30FF, 0x4E00...0x9FFF: return true
-    default: return scalar.properties.isAlphabetic || scalar.properties.numericType != nil
-    }
-  }
-
-  /// Whether `text` holds `characters` as consecutive words: each a word of
-  /// its own (as the index stores them), with nothing but separators between.
-  /// Neither case nor accents apply to these characters: the stored text, as
-  /// composed, is compared as it is.
+  /// Whether `text` holds `characters` as consecutive one-character words.
   static func contains(_ text: String, _ characters: [Unicode.Scalar]) -> Bool {
-    // The words of the text: one-character words, nil for longer ones.
+    // The text's words: one-character ones, nil for longer ones.
     var words: [Unicode.Scalar?] = []
     var length = 0
     for scalar in text.unicodeScalars {
-      if Self.isWordScalar(scalar) {
+      if isWordScalar(scalar) || length > 0 && isMark(scalar) {
         if length == 0 { words.append(scalar) } else if length == 1 { words[words.count - 1] = nil }
         length += 1
       } else {
@@ -98,14 +122,33 @@ public indirect enum PhraseCheck: Equatable, Sendable {
     return false
   }
 
-  /// The words of a stored text as the tokenizer splits them, folded the way
-  /// queries fold theirs.
-  static func words(of text: String) -> [Substring] {
-    let folded = SearchText.caseAndAccentFolded(text)
-    return folded.split { !$0.isLetter && !$0.isNumber }
+  /// Whether a character belongs to a word: letters and digits, told
+  /// without Unicode's tables for ASCII and the CJK blocks.
+  static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: return true
+    case 0...0x7F: return false
+    case 0x3041...0x3096, 0x30A1...0x30FA, 0x30FC...0x30FF, 0x4E00...0x9FFF: return true
+    default: return scalar.properties.isAlphabetic || scalar.properties.numericType != nil
+    }
   }
 
-  static func contains(_ haystack: [Substring], _ words: [String], prefix: Bool) -> Bool {
+  /// Kana and Han characters, which neither case nor accent folding changes.
+  static func isFoldedAlready(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0x3041...0x3096, 0x30A1...0x30FA, 0x30FC...0x30FF, 0x4E00...0x9FFF: return true
+    default: return false
+    }
+  }
+
+  static func isMark(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.properties.generalCategory {
+    case .nonspacingMark, .spacingMark, .enclosingMark: return true
+    default: return false
+    }
+  }
+
+  static func contains(_ haystack: [String], _ words: [String], prefix: Bool) -> Bool {
     guard !words.isEmpty, haystack.count >= words.count else { return words.isEmpty }
     let last = words.count - 1
     outer: for start in 0...(haystack.count - words.count) {

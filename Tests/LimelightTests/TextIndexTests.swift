@@ -243,27 +243,41 @@ import Testing
     #expect(PhraseCheck(encoded: "garbage") == nil)
   }
 
-  @Test func runsOfChineseAndJapaneseCharactersAreCheckedAsTheWordsWouldBe() {
-    // The quick scan of one-character words says what folding and splitting
-    // the whole text says.
+  @Test func aTextIsSplitIntoWordsAsFoldingItWholeWouldSplitIt() {
+    // The words a phrase is checked against, made a word at a time, are those
+    // that folding the whole text and splitting it make.
     let texts = [
       "東京タワーの上から", "東京、タワー", "東京 x タワー", "東京ータワー", "ダンプを作成", "東東京",
-      "以識別", "全くもって", "abc東京def", "東", "",
+      "以識別", "全くもって", "abc東京def", "一个Linux系统", "PostgreSQL多用", "The Brown FOX, jumps!",
+      "Crème brûlée à l'école", "Straße und Maß", "Москва и Ёлка", "Ελλάδα", "한국어 텍스트",
+      "e\u{301}cole q\u{303}", "ǅemal ﬁne", "x² ½ ①", "", "  ", "東",
     ].map(SearchText.fold)
-    let queries = ["東京", "京タ", "タワ", "タン", "ダン", "東京タワー", "全くも", "以識", "東東京", "京東"]
-    for query in queries {
-      let words = SearchText.fold(query).split(separator: " ").map {
-        SearchText.caseAndAccentFolded(String($0))
-      }
-      #expect(PhraseCheck.singleCJKCharacters(words) != nil, "\(query)")
+    for text in texts {
+      let whole = SearchText.caseAndAccentFolded(text).split { !$0.isLetter && !$0.isNumber }
+      #expect(PhraseCheck.words(of: text) == whole.map(String.init), "\(text)")
+    }
+    let phrase = { (query: String) in
+      PhraseCheck.phrase(
+        SearchText.fold(query).split(separator: " ").map {
+          SearchText.caseAndAccentFolded(String($0))
+        }, prefix: false, column: nil)
+    }
+    // Runs of Chinese and Japanese characters take a shortcut: it says what
+    // the words say.
+    for query in ["東京", "京タ", "タワ", "タン", "ダン", "東京タワー", "全くも", "以識", "東東京", "京東"] {
+      let words = SearchText.fold(query).split(separator: " ").map(String.init)
+      #expect(PhraseCheck.singleCJKCharacters(words) != nil)
       for text in texts {
-        let scanned = PhraseCheck.phrase(words, prefix: false, column: nil).matches([text])
-        let split = PhraseCheck.contains(PhraseCheck.words(of: text), words, prefix: false)
-        #expect(scanned == split, "\(query) in \(text)")
+        #expect(
+          phrase(query).matches([text])
+            == PhraseCheck.contains(PhraseCheck.words(of: text), words, prefix: false),
+          "\(query) in \(text)")
       }
     }
-    #expect(PhraseCheck.phrase(["東", "京"], prefix: false, column: nil).matches([" 東  京 "]))
-    #expect(PhraseCheck.singleCJKCharacters(["tokyo", "東"]) == nil)
+    #expect(phrase("東京タワー").matches([texts[0]]))
+    #expect(phrase("一个linux").matches([texts[9]]))
+    #expect(!phrase("京東").matches([texts[5]]))
+    #expect(phrase("creme brulee").matches([texts[12]]))
     // Its shortcuts through ASCII and the CJK blocks agree with Unicode's tables.
     let disagreeing = (0...0xFFFF).compactMap(Unicode.Scalar.init).filter {
       PhraseCheck.isWordScalar($0)
