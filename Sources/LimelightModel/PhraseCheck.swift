@@ -142,6 +142,9 @@ public indirect enum PhraseCheck: Equatable, Sendable {
   }
 
   static func isMark(_ scalar: Unicode.Scalar) -> Bool {
+    // Below U+0300 (spaces, punctuation, Latin) and in the CJK blocks there
+    // are none: the tables are not asked.
+    if scalar.value < 0x300 || (0x3100...0x9FFF).contains(scalar.value) { return false }
     switch scalar.properties.generalCategory {
     case .nonspacingMark, .spacingMark, .enclosingMark: return true
     default: return false

@@ -284,5 +284,10 @@ import Testing
         != ($0.properties.isAlphabetic || $0.properties.numericType != nil)
     }
     #expect(disagreeing.isEmpty, "\(disagreeing.prefix(5).map(\.value))")
+    let marks: [Unicode.GeneralCategory] = [.nonspacingMark, .spacingMark, .enclosingMark]
+    #expect(
+      (0...0xFFFF).compactMap(Unicode.Scalar.init).allSatisfy {
+        PhraseCheck.isMark($0) == marks.contains($0.properties.generalCategory)
+      })
   }
 }
