@@ -128,8 +128,9 @@ public indirect enum PhraseCheck: Equatable, Sendable {
     switch scalar.value {
     case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: return true
     case 0...0x7F: return false
-    case 0x3041...0x3096, 0x30A1...0x30FA, 0x30FC...0x30FF, 0x4E00...0x9FFF: return true
-    default: return scalar.properties.isAlphabetic || scalar.properties.numericType != nil
+    default:
+      return isFoldedAlready(scalar) || scalar.properties.isAlphabetic
+        || scalar.properties.numericType != nil
     }
   }
 
