@@ -317,6 +317,9 @@ import Testing
     let instance = try! Instance()
     try! instance.write("notes.txt", "plain words for hostile queries\n")
     try! instance.indexOnce()
+    // Shared by the suite's cases, it is never released: its folder goes
+    // when the run ends.
+    atexit { try? FileManager.default.removeItem(atPath: HostileQueryTests.shared.base) }
     return instance
   }()
 

@@ -7,10 +7,24 @@ import LimelightStore
 enum Fixtures {
   static let mime = MIMEDatabase()
 
+  /// A new folder's path inside this test run's own temporary folder, which
+  /// goes when the run ends (suites are structs: nothing else would remove
+  /// what they made).
+  static func newFolder() -> String {
+    runFolder + "/\(UUID())"
+  }
+
+  static let runFolder: String = {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "limelight-tests-\(getpid())"
+    ).path
+    atexit { try? FileManager.default.removeItem(atPath: Fixtures.runFolder) }
+    return folder
+  }()
+
   /// The index location of a new temporary home folder (`home`).
   static func newLocation() -> IndexLocation {
-    let base = FileManager.default.temporaryDirectory.appendingPathComponent("limelight-\(UUID())")
-      .path
+    let base = newFolder()
     var location = IndexLocation.fromEnvironment(["HOME": base])
     location.runtimeDirectory = RawPath(base + "/run")
     return location

@@ -65,13 +65,9 @@ import Testing
 /// The store and the search engine together, in process.
 @Suite struct SearchEngineTests {
   let store: IndexStore
-  let base: String
 
   init() throws {
-    base = FileManager.default.temporaryDirectory.appendingPathComponent("limelight-\(UUID())").path
-    var location = IndexLocation.fromEnvironment(["HOME": base])
-    location.runtimeDirectory = RawPath(base + "/run")
-    store = try IndexStore.open(location, create: true)
+    store = try Fixtures.newStore()
     try store.write { writer in
       for (path, text) in [
         ("/data/alpha/notes.txt", "lighthouse keeper"), ("/data/beta/lighthouse.md", "a story"),

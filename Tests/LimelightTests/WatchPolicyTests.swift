@@ -48,8 +48,7 @@ import Testing
   }
 
   @Test func aSliceStopsReadingOnceItHoldsItsTextBudget() throws {
-    let folder = RawPath(
-      FileManager.default.temporaryDirectory.appendingPathComponent("limelight-\(UUID())").path)
+    let folder = RawPath(Fixtures.newFolder())
     try FileManager.default.createDirectory(
       atPath: folder.string, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: folder.string) }
