@@ -10,8 +10,16 @@ public enum JapaneseReadings {
   /// Where the dictionary is looked for, in order.
   static let dictionaries = ["/var/lib/mecab/dic/ipadic-utf8", "/usr/lib/mecab/dic/ipadic-utf8"]
 
-  /// The first dictionary MeCab loads, if any.
-  private static let dictionary: String? = dictionaries.first { Tagger(dictionary: $0) != nil }
+  /// The first dictionary MeCab loads, if any (the tagger the test loaded is
+  /// kept for the first reading).
+  private static let dictionary: String? = {
+    for dictionary in dictionaries {
+      guard let tagger = Tagger(dictionary: dictionary) else { continue }
+      loaded.withLock { $0 = tagger }
+      return dictionary
+    }
+    return nil
+  }()
 
   /// Whether a dictionary was found.
   public static var areAvailable: Bool { dictionary != nil }
@@ -74,17 +82,17 @@ private final class Tagger: @unchecked Sendable {
       while let current = node?.pointee, Int32(current.stat) != MECAB_EOS_NODE {
         node = current.next
         if Int32(current.stat) == MECAB_UNK_NODE { allKnown = false }
-        let surface = String(
-          decoding: UnsafeRawBufferPointer(start: current.surface, count: Int(current.length)),
-          as: UTF8.self)
         // IPAdic's features: part of speech (four), conjugation (two), base
         // form, reading, pronunciation.
         let features = current.feature.map { String(cString: $0) }?.split(
           separator: ",", omittingEmptySubsequences: false)
         if let features, features.count > 7, features[7] != "*" {
           words.append(String(features[7]))
-        } else if !surface.isEmpty {
-          words.append(surface)
+        } else if current.length > 0 {
+          words.append(
+            String(
+              decoding: UnsafeRawBufferPointer(start: current.surface, count: Int(current.length)),
+              as: UTF8.self))
         }
       }
     }

@@ -94,8 +94,8 @@ public enum SearchText {
     guard !runs.isEmpty else { return nil }
     let hasKana = runs.contains { $0.script == 2 || $0.script == 3 }
     let japanese =
-      JapaneseReadings.areAvailable
-      && (hasKana || fromEverySyllable && runs.contains { $0.script == 1 })
+      (hasKana || fromEverySyllable && runs.contains { $0.script == 1 })
+      && JapaneseReadings.areAvailable
     var out: [String] = []
     func add(_ words: [Substring]) {
       guard !words.isEmpty else { return }

@@ -88,8 +88,8 @@ struct TypoExpander {
         arguments: StatementArguments(slice))
       where term != word {
         let candidate = Array(term)
-        if Self.isNearMiss(letters, candidate, allowed: allowed) {
-          close[term] = Self.distance(letters, candidate, limit: allowed)
+        if let edits = Self.nearMissEdits(letters, candidate, allowed: allowed) {
+          close[term] = edits
         } else if Self.abbreviates(letters, candidate) {
           abbreviated.append(term)
         }
@@ -128,7 +128,7 @@ struct TypoExpander {
       ])
     {
       let term: String = row["term"]
-      if Self.isNearMiss(letters, Array(term), allowed: 2) { found[term] = row["doc"] }
+      if Self.nearMissEdits(letters, Array(term), allowed: 2) != nil { found[term] = row["doc"] }
     }
     return found
   }
@@ -148,11 +148,13 @@ struct TypoExpander {
     return counts
   }
 
-  /// Whether `term` is a typo's reading of `word`: one edit away, or two when
-  /// `allowed` is two and either of them has eight letters or more.
-  static func isNearMiss(_ word: [Character], _ term: [Character], allowed: Int) -> Bool {
+  /// How many edits `term` is from `word` when it is a typo's reading of
+  /// it: one edit, or two when `allowed` is two and either of them has eight
+  /// letters or more; nil otherwise.
+  static func nearMissEdits(_ word: [Character], _ term: [Character], allowed: Int) -> Int? {
     let edits = distance(word, term, limit: allowed)
     return edits <= 1 || (allowed == 2 && edits == 2 && max(word.count, term.count) >= 8)
+      ? edits : nil
   }
 
   /// Whether `word` abbreviates `term`: same first letter, the word's letters in
