@@ -1,76 +1,114 @@
-// BM25 for a full-text table that records which columns hold a word but not
-// how often (detail=column). FTS5's own bm25() counts each phrase's
-// instances, which in such a table means reading and tokenizing every
-// matching row's text again (about 0.1 ms a row, a second for a common word).
-// This one asks only which columns of the row hold each phrase, which the
-// index tells at once: a phrase counts once per column, weighted by the
-// column's weight, its rarity (IDF) and the column's length in that row
-// against the average (length normalisation, k1 = 1.2, b = 0.75, as bm25()).
+// BM25 for a full-text table that records which rows hold a word, but not
+// in which column nor how often (detail=none). FTS5's own bm25() counts each
+// phrase's instances, which in such a table means reading and tokenizing
+// every matching row's text again (about 0.1 ms a row, a second for a common
+// word). This one asks only whether the row holds each phrase: the rows of
+// every phrase are gathered once per query (FTS5 walks them anyway to count
+// them for the IDF), and a row's score is the IDF of each phrase it holds,
+// normalised by the row's length against the average (k1 = 1.2, b = 0.75,
+// as bm25()).
 //
-// limelight_rank(table, weight of each column…, narrowing phrases): an
-// argument after the columns' weights says how many phrases at the end of
-// the query only narrow the match (a filter's terms) and are not scored.
+// A phrase the item's name, keywords or path holds counts more, as those
+// fields say what the item is: the SQL tells which (limelight_field_hits).
+//
+// limelight_rank(table, narrowing phrases, field hits): how many phrases at
+// the end of the query only narrow the match (a filter's terms) and are not
+// scored; for each phrase in order, a character: '3' the name holds it, '2'
+// the keywords, '1' the path, '0' none of them (missing: none).
 
 #include "limelight_text_rank.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct {
+  sqlite3_int64 *rows;
+  sqlite3_int64 count;
+  sqlite3_int64 capacity;
+} RowList;
+
+typedef struct {
   int phrases;
-  int columns;
-  double *idf;      // per phrase
-  double *average;  // per column: average length in tokens
+  double average;  // average row length in tokens
+  double *idf;     // per phrase
+  RowList *lists;  // per phrase: the rows holding it, in rowid order
 } RankData;
 
-static int count_row(const Fts5ExtensionApi *api, Fts5Context *fts, void *context) {
-  (void)api;
-  (void)fts;
-  (*(sqlite3_int64 *)context)++;
+static void free_rank_data(void *pointer) {
+  RankData *data = (RankData *)pointer;
+  if (!data) return;
+  for (int i = 0; i < data->phrases; i++) sqlite3_free(data->lists[i].rows);
+  sqlite3_free(data);
+}
+
+static int gather_row(const Fts5ExtensionApi *api, Fts5Context *fts, void *context) {
+  RowList *list = (RowList *)context;
+  if (list->count == list->capacity) {
+    sqlite3_int64 capacity = list->capacity ? list->capacity * 2 : 256;
+    sqlite3_int64 *rows =
+        (sqlite3_int64 *)sqlite3_realloc64(list->rows, sizeof(sqlite3_int64) * capacity);
+    if (!rows) return SQLITE_NOMEM;
+    list->rows = rows;
+    list->capacity = capacity;
+  }
+  list->rows[list->count++] = api->xRowid(fts);
   return SQLITE_OK;
 }
 
-// What every row of a query shares: each phrase's IDF and each column's
-// average length, computed once per query and kept as the query's aux data.
+static int compare_rows(const void *a, const void *b) {
+  sqlite3_int64 x = *(const sqlite3_int64 *)a, y = *(const sqlite3_int64 *)b;
+  return x < y ? -1 : x > y;
+}
+
+static int holds(const RowList *list, sqlite3_int64 row) {
+  sqlite3_int64 low = 0, high = list->count;
+  while (low < high) {
+    sqlite3_int64 middle = low + (high - low) / 2;
+    if (list->rows[middle] < row) low = middle + 1;
+    else high = middle;
+  }
+  return low < list->count && list->rows[low] == row;
+}
+
+// What every row of a query shares: each phrase's rows and IDF, and the
+// average row length, computed once per query and kept as its aux data.
 static RankData *rank_data(const Fts5ExtensionApi *api, Fts5Context *fts, int argc,
                            sqlite3_value **argv, int *rc) {
   RankData *data = (RankData *)api->xGetAuxdata(fts, 0);
   if (data) return data;
   int phrases = api->xPhraseCount(fts);
-  int columns = api->xColumnCount(fts);
-  if (argc > columns) {
-    int narrowing = sqlite3_value_int(argv[columns]);
+  if (argc > 0) {
+    int narrowing = sqlite3_value_int(argv[0]);
     phrases = narrowing > 0 && narrowing < phrases ? phrases - narrowing : phrases;
   }
-  data = (RankData *)sqlite3_malloc64(sizeof(RankData) + sizeof(double) * (phrases + columns));
+  size_t bytes = sizeof(RankData) + (sizeof(double) + sizeof(RowList)) * (size_t)phrases;
+  data = (RankData *)sqlite3_malloc64(bytes);
   if (!data) {
     *rc = SQLITE_NOMEM;
     return 0;
   }
+  memset(data, 0, bytes);
   data->phrases = phrases;
-  data->columns = columns;
   data->idf = (double *)&data[1];
-  data->average = data->idf + phrases;
-  sqlite3_int64 rows = 0;
+  data->lists = (RowList *)(data->idf + phrases);
+  sqlite3_int64 rows = 0, total = 0;
   *rc = api->xRowCount(fts, &rows);
   for (int i = 0; *rc == SQLITE_OK && i < phrases; i++) {
-    sqlite3_int64 hits = 0;
-    *rc = api->xQueryPhrase(fts, i, &hits, count_row);
-    double idf = log((rows - hits + 0.5) / (hits + 0.5));
+    RowList *list = &data->lists[i];
+    *rc = api->xQueryPhrase(fts, i, list, gather_row);
+    qsort(list->rows, (size_t)list->count, sizeof(sqlite3_int64), compare_rows);
+    double idf = log((rows - list->count + 0.5) / (list->count + 0.5));
     data->idf[i] = idf > 1e-6 ? idf : 1e-6;
   }
-  for (int c = 0; *rc == SQLITE_OK && c < columns; c++) {
-    sqlite3_int64 total = 0;
-    *rc = api->xColumnTotalSize(fts, c, &total);
-    data->average[c] = rows > 0 ? (double)total / (double)rows : 1.0;
-    if (data->average[c] <= 0) data->average[c] = 1.0;
-  }
+  if (*rc == SQLITE_OK) *rc = api->xColumnTotalSize(fts, -1, &total);
+  data->average = rows > 0 && total > 0 ? (double)total / (double)rows : 1.0;
   if (*rc != SQLITE_OK) {
-    sqlite3_free(data);
+    free_rank_data(data);
     return 0;
   }
   // On failure xSetAuxdata frees the data itself.
-  *rc = api->xSetAuxdata(fts, data, sqlite3_free);
+  *rc = api->xSetAuxdata(fts, data, free_rank_data);
   return *rc == SQLITE_OK ? data : 0;
 }
 
@@ -78,29 +116,23 @@ static void text_rank(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_con
                       int argc, sqlite3_value **argv) {
   int rc = SQLITE_OK;
   RankData *data = rank_data(api, fts, argc, argv, &rc);
-  if (!data) {
+  int length = 0;
+  if (data) rc = api->xColumnSize(fts, -1, &length);
+  if (!data || rc != SQLITE_OK) {
     sqlite3_result_error_code(context, rc);
     return;
   }
   const double k1 = 1.2, b = 0.75;
+  double norm = 1.0 - b + b * (double)length / data->average;
+  double saturation = (k1 + 1.0) / (1.0 + k1 * norm);
+  sqlite3_int64 row = api->xRowid(fts);
+  const unsigned char *hits = argc > 1 ? sqlite3_value_text(argv[1]) : 0;
+  int known = hits ? (int)strlen((const char *)hits) : 0;
   double score = 0;
   for (int i = 0; i < data->phrases; i++) {
-    Fts5PhraseIter iter;
-    int column = -1;
-    rc = api->xPhraseFirstColumn(fts, i, &iter, &column);
-    while (rc == SQLITE_OK && column >= 0) {
-      int length = 0;
-      rc = api->xColumnSize(fts, column, &length);
-      if (rc != SQLITE_OK) break;
-      double weight = column < argc && column < data->columns ? sqlite3_value_double(argv[column]) : 1.0;
-      double norm = 1.0 - b + b * (double)length / data->average[column];
-      score += weight * data->idf[i] * (k1 + 1.0) / (1.0 + k1 * norm);
-      api->xPhraseNextColumn(fts, &iter, &column);
-    }
-    if (rc != SQLITE_OK) {
-      sqlite3_result_error_code(context, rc);
-      return;
-    }
+    if (!holds(&data->lists[i], row)) continue;
+    double field = i < known && hits[i] >= '1' && hits[i] <= '3' ? hits[i] - '0' : 0;
+    score += data->idf[i] * (saturation + field);
   }
   // Lower is better, as with bm25().
   sqlite3_result_double(context, -score);

@@ -1,8 +1,9 @@
 /// Whether an item's texts hold a query's phrases in order.
 ///
-/// The text index records which columns hold a word but not where (it is a
-/// fraction of the size that way), so it can only tell that a phrase's words
-/// are all there. A query with a phrase of several words ("exact phrase",
+/// The text index records which items hold a word but not where nor in
+/// which column (it is a fraction of the size that way), so it can only tell
+/// that a phrase's words are all there, and a word confined to a column
+/// (`name:`, `tag:`) is checked here too. A query with a phrase of several words ("exact phrase",
 /// `file.txt`, a run of Chinese characters) finds candidates by those words
 /// and then checks each candidate's text here. The expression travels as a
 /// string (see ``encoded``) bound into the SQL, so one prepared statement
@@ -14,34 +15,71 @@ public indirect enum PhraseCheck: Equatable, Sendable {
   case and([PhraseCheck])
   case or([PhraseCheck])
 
-  /// Whether the index's words alone cannot decide: some phrase has several words.
+  /// Whether the index's words alone cannot decide: some phrase has several
+  /// words, or is confined to a column.
   public var needsText: Bool {
     switch self {
-    case .phrase(let words, _, _): return words.count > 1
+    case .phrase(let words, _, let column): return words.count > 1 || column != nil
     case .and(let parts), .or(let parts): return parts.contains(where: \.needsText)
     }
   }
 
   /// Whether `texts` (name, keywords, path, content, as stored) satisfy it.
   public func matches(_ texts: [String?]) -> Bool {
-    var cache: [Int: [String]] = [:]
-    return matches(texts, cache: &cache)
+    matches(columns: texts.count) { texts[$0] }
   }
 
-  private func matches(_ texts: [String?], cache: inout [Int: [String]]) -> Bool {
+  /// Whether the texts of `columns` columns satisfy it, each asked of
+  /// `text` at most once and only when needed (the content is inflated
+  /// only when the small columns do not decide).
+  public func matches(columns: Int, text: (Int) -> String?) -> Bool {
+    var texts: [Int: String] = [:]
+    var words: [Int: [String]] = [:]
+    func column(_ index: Int) -> String {
+      if let known = texts[index] { return known }
+      let read = text(index) ?? ""
+      texts[index] = read
+      return read
+    }
+    return matches(columns: columns, text: column, words: &words)
+  }
+
+  private func matches(
+    columns: Int, text: (Int) -> String, words cache: inout [Int: [String]]
+  ) -> Bool {
     switch self {
-    case .and(let parts): return parts.allSatisfy { $0.matches(texts, cache: &cache) }
-    case .or(let parts): return parts.contains { $0.matches(texts, cache: &cache) }
+    case .and(let parts):
+      return parts.allSatisfy { $0.matches(columns: columns, text: text, words: &cache) }
+    case .or(let parts):
+      return parts.contains { $0.matches(columns: columns, text: text, words: &cache) }
     case .phrase(let words, let prefix, let column):
-      let columns = column.map { [$0] } ?? Array(texts.indices)
+      let indices = column.map { [$0] } ?? Array(0..<columns)
       let characters = Self.singleCJKCharacters(words)
-      return columns.contains { index in
-        guard index < texts.count else { return false }
-        if let characters { return Self.contains(texts[index] ?? "", characters) }
-        if cache[index] == nil { cache[index] = Self.words(of: texts[index] ?? "") }
+      return indices.contains { index in
+        guard index < columns else { return false }
+        if let characters { return Self.contains(text(index), characters) }
+        if cache[index] == nil { cache[index] = Self.words(of: text(index)) }
         return Self.contains(cache[index]!, words, prefix: prefix)
       }
     }
+  }
+
+  /// For each part of an `.and` of one-word phrases, the best of the first
+  /// three texts (name, keywords, path) that holds its word: "3" for the
+  /// name, "2" keywords, "1" path, "0" none, one character each.
+  public func fieldHits(_ texts: [String?]) -> String {
+    guard case .and(let parts) = self else { return "" }
+    let words = texts.prefix(3).map { Self.words(of: $0 ?? "") }
+    var hits = ""
+    for part in parts {
+      guard case .phrase(let phrase, let prefix, _) = part else {
+        hits += "0"
+        continue
+      }
+      let column = words.firstIndex { Self.contains($0, phrase, prefix: prefix) }
+      hits += column.map { String(3 - $0) } ?? "0"
+    }
+    return hits
   }
 
   /// The words of a stored text as the tokenizer splits them, folded the way
@@ -50,7 +88,7 @@ public indirect enum PhraseCheck: Equatable, Sendable {
   /// character, folded by hand, any other by Foundation, one word at a time
   /// (folding a whole man page at once took milliseconds, and a common
   /// character finds hundreds of candidates to check).
-  static func words(of text: String) -> [String] {
+  public static func words(of text: String) -> [String] {
     var words: [String] = []
     let scalars = text.unicodeScalars
     var start: String.UnicodeScalarView.Index?

@@ -28,8 +28,9 @@ struct FilterNarrowing {
       case .extensions(let extensions):
         let each = extensions.compactMap(Self.words)
         guard !each.isEmpty, each.count == extensions.count else { continue }
-        let terms = "name : (" + each.map(\.expression).joined(separator: " OR ") + ")"
-        names.append(terms)
+        let terms = "(" + each.map(\.expression).joined(separator: " OR ") + ")"
+        names.append("name : " + terms)
+        // The text index does not know columns: anywhere is still a superset.
         texts.append(terms)
         textPhrases += each.map(\.count).reduce(0, +)
       case .inFolder(let folder):
@@ -37,7 +38,7 @@ struct FilterNarrowing {
         // nothing to narrow by.
         guard let words = Self.words(folder.string) else { continue }
         names.append("path : \(words.expression)")
-        texts.append("path : \(words.expression)")
+        texts.append(words.expression)
         textPhrases += words.count
       case .range(.modified, let lower?, let upper?):
         guard let months = ItemFacets.monthTerms(from: lower, to: upper) else { continue }

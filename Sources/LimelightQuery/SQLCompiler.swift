@@ -34,20 +34,27 @@ struct SQLCompiler {
     return inner.count == parts.count ? "(" + inner.joined(separator: " \(op) ") + ")" : nil
   }
 
-  /// A text node as `item_text` can look for it, which knows words but not
-  /// their order: each phrase of several words becomes those words ANDed,
-  /// and `check` (nil when there is no such phrase) tells which candidates
-  /// really hold the phrases (``PhraseCheck``).
+  /// A text node as `item_text` can look for it, which knows which items
+  /// hold a word but not where: each phrase of several words becomes those
+  /// words ANDed, a word confined to a column a word anywhere, and `check`
+  /// (nil when there is neither) tells which candidates really hold the
+  /// phrases where asked (``PhraseCheck``).
   struct TextMatch {
     var match: String
     var check: String?
+    /// The match's words, one for each of its phrases in order, as an
+    /// encoded ``PhraseCheck`` (`limelight_field_hits` tells the ranking
+    /// which of them the item's name, keywords or path hold).
+    var words: String
 
     /// The condition on `item_text` with its arguments.
     func condition() -> Statement {
       guard let check else { return ("item_text MATCH ?", [match]) }
+      // Read from the item's words rather than through the index, which
+      // would inflate the text even when the name decides.
       return (
-        "item_text MATCH ? AND limelight_phrases(item_text.name, item_text.keywords,"
-          + " item_text.path, item_text.content, ?)", [match, check]
+        "item_text MATCH ? AND (SELECT limelight_phrases(w.name, w.keywords, w.path, w.text, ?)"
+          + " FROM item_words AS w WHERE w.rowid = item_text.rowid)", [match, check]
       )
     }
   }
@@ -57,7 +64,27 @@ struct SQLCompiler {
   /// `exact` drops the prefix stars: whole words only.
   static func textMatch(_ node: QueryNode, exact: Bool = false) -> TextMatch? {
     guard let (match, check) = textIndexParts(node, exact: exact) else { return nil }
-    return TextMatch(match: match, check: check.needsText ? check.encoded : nil)
+    return TextMatch(
+      match: match, check: check.needsText ? check.encoded : nil,
+      words: PhraseCheck.and(indexWords(node, exact: exact)).encoded)
+  }
+
+  /// Each word FTS5 makes a phrase of in a node's `item_text` expression,
+  /// in their order there.
+  private static func indexWords(_ node: QueryNode, exact: Bool) -> [PhraseCheck] {
+    switch node {
+    case .text(let text, let prefix, _):
+      let tokens = Self.tokens(of: SearchText.fold(text))
+      return tokens.enumerated().map { index, token in
+        .phrase(
+          [PhraseCheck.words(of: token).first ?? token.lowercased()],
+          prefix: prefix && !exact && index == tokens.count - 1, column: nil)
+      }
+    case .and(let parts), .or(let parts):
+      return parts.flatMap { indexWords($0, exact: exact) }
+    default:
+      return []
+    }
   }
 
   /// The `item_text` expression of a node, and the check that the candidates
@@ -73,9 +100,10 @@ struct SQLCompiler {
       let quoted = tokens.enumerated().map { index, token in
         "\"" + token + "\"" + (prefix && index == tokens.count - 1 ? " *" : "")
       }
-      var expression = quoted.count == 1 ? quoted[0] : "(" + quoted.joined(separator: " AND ") + ")"
-      if let column { expression = "\(column.rawValue) : \(expression)" }
-      // Several words are a phrase the index cannot place: checked in the text.
+      let expression =
+        quoted.count == 1 ? quoted[0] : "(" + quoted.joined(separator: " AND ") + ")"
+      // Several words are a phrase the index cannot place, and a column one
+      // it cannot tell: checked in the text.
       return (expression, .phrase(words, prefix: prefix, column: column?.position))
     case .and(let parts) where !parts.isEmpty:
       return combineTextIndex(parts, with: "AND", exact: exact)
@@ -113,7 +141,7 @@ struct SQLCompiler {
   /// folds case and accents itself, some differently from Foundation: ß):
   /// runs of letters, digits, private-use characters and the combining marks
   /// it strips as diacritics. Quoting one never makes a phrase, which the
-  /// text index (detail=column) refuses.
+  /// text index (detail=none) refuses.
   static func tokens(of text: String) -> [String] {
     var tokens: [String] = []
     var current = String.UnicodeScalarView()

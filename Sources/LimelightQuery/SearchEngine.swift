@@ -225,10 +225,13 @@ public struct SearchEngine: Sendable {
           ))
       ]
     }
-    // BM25 over the columns that hold each word (the text index records no
-    // counts; FTS5's bm25() would read and split every matching text again).
-    // The narrowing's terms come last in the match, and are not ranked.
-    let bm25 = "limelight_rank(item_text, 10.0, 6.0, 2.0, 1.0, \(narrowing.textPhrases))"
+    // BM25 over the words each item holds (the text index records no
+    // counts; FTS5's bm25() would read and split every matching text again),
+    // more for those its name, keywords or path hold. The narrowing's terms
+    // come last in the match, and are not ranked.
+    let bm25 =
+      "limelight_rank(item_text, \(narrowing.textPhrases), (SELECT limelight_field_hits("
+      + "w.name, w.keywords, w.path, ?) FROM item_words AS w WHERE w.rowid = item_text.rowid))"
     guard let textMatch = SQLCompiler.textMatch(text).map(narrowing.text) else { return [] }
     let (inText, textArguments) = textMatch.condition()
     guard SQLCompiler.fitsNames(text) else {
@@ -238,7 +241,7 @@ public struct SearchEngine: Sendable {
         Pass(
           statement: (
             "SELECT \(Self.columns), \(bm25) AS score \(from) ORDER BY item.hidden,\(Self.order)",
-            textArguments + filterArguments
+            [textMatch.words] + textArguments + filterArguments
           ),
           whenCrowded: (
             Crowding(index: "item_text", match: textMatch.match, limit: rankedTextLimit),
@@ -295,8 +298,8 @@ public struct SearchEngine: Sendable {
             )))
       }
       // Texts holding the words whole before those that hold only longer
-      // words starting with them: the ranking counts which fields hold a
-      // word, not how often, and a whole word says more.
+      // words starting with them: the ranking counts which words an item
+      // holds, not how often, and a whole word says more.
       for (tier, match) in textTiers.enumerated() {
         let (inTier, tierArguments) = match.condition()
         var from =
@@ -313,7 +316,7 @@ public struct SearchEngine: Sendable {
           Pass(
             statement: (
               "SELECT \(Self.columns), \(bm25) AS score \(from) ORDER BY\(Self.order)",
-              arguments + filterArguments
+              [match.words] + arguments + filterArguments
             ),
             whenCrowded: (
               Crowding(index: "item_text", match: match.match, limit: rankedTextLimit),

@@ -68,6 +68,7 @@ public final class IndexStore: Sendable {
         }
         db.add(function: Self.matchFunction)
         db.add(function: Self.phrasesFunction)
+        db.add(function: Self.fieldHitsFunction)
         db.add(function: StoredText.deflateFunction)
         db.add(function: StoredText.inflateFunction)
         db.add(function: StoredText.fileURIFunction)
@@ -149,21 +150,39 @@ public final class IndexStore: Sendable {
     return matcher.matches(value)
   }
 
-  /// `limelight_phrases(name, keywords, path, content, check)`: whether an
-  /// item's texts hold the phrases of an encoded ``PhraseCheck``.
+  /// `limelight_phrases(name, keywords, path, text, check)`: whether an
+  /// item's texts hold the phrases of an encoded ``PhraseCheck``; `text` is
+  /// the content as stored (deflated), inflated only when the other columns
+  /// do not decide.
   static let phrasesFunction = DatabaseFunction(
     "limelight_phrases", argumentCount: 5, pure: true
   ) { values in
-    guard let encoded = String.fromDatabaseValue(values[4]) else { return false }
-    let check = IndexStore.phraseChecks.withLock { cache in
+    guard let check = phraseCheck(values[4]) else { return false }
+    return check.matches(columns: 4) { index in
+      guard index == 3 else { return String.fromDatabaseValue(values[index]) }
+      return Data.fromDatabaseValue(values[3]).flatMap(StoredText.inflate)
+    }
+  }
+
+  /// `limelight_field_hits(name, keywords, path, words)`: which of an
+  /// item's name, keywords and path hold each of a text match's words
+  /// (``PhraseCheck/fieldHits(_:)``), for `limelight_rank`.
+  static let fieldHitsFunction = DatabaseFunction(
+    "limelight_field_hits", argumentCount: 4, pure: true
+  ) { values in
+    phraseCheck(values[3])?.fieldHits(values.prefix(3).map { String.fromDatabaseValue($0) })
+  }
+
+  /// An encoded ``PhraseCheck``, parsed once for all the rows of a query.
+  private static func phraseCheck(_ value: DatabaseValue) -> PhraseCheck? {
+    guard let encoded = String.fromDatabaseValue(value) else { return nil }
+    return phraseChecks.withLock { cache in
       if let known = cache[encoded] { return known }
       let made = PhraseCheck(encoded: encoded)
       if cache.count > 64 { cache.removeAll() }
       cache[encoded] = made
       return made
     }
-    guard let check else { return false }
-    return check.matches(values.prefix(4).map { String.fromDatabaseValue($0) })
   }
 
   static let phraseChecks = Mutex<[String: PhraseCheck?]>([:])

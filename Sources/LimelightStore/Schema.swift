@@ -10,8 +10,9 @@ import GRDB
 ///   `item.rowid`. Its name column also carries the name split at case and digit
 ///   changes, so later fuzzy matching has words to work on. It keeps no copy of
 ///   what it indexes (external content: `item_text_source`) and records which
-///   columns hold a word, not where (`detail=column`): phrases are checked on
-///   the text itself (`limelight_phrases`).
+///   items hold a word, not where nor in which column (`detail=none`): phrases
+///   and words confined to a column are checked on the item's words
+///   (`limelight_phrases`).
 /// - `item_words`: what both full-text indexes index, stored once: the name
 ///   (with its word parts, initials and reading), keywords, path, the
 ///   extracted text, deflated, and the item's facets (``ItemFacets``).
@@ -276,6 +277,20 @@ enum Schema {
           INSERT OR REPLACE INTO meta (key, value) VALUES ('compact', 1);
           """)
     }
+    // The text index records which items hold a word, no longer in which
+    // columns (`detail=none`): 656 bytes an entry became 277 on a home of
+    // real files. The columns served the ranking, which now counts the
+    // words an item holds (``limelight_rank``), and `name:` and `tag:`
+    // words, now checked on the item's words (``PhraseCheck``).
+    migrator.registerMigration("v9-text-rows") { db in
+      try db.execute(
+        sql: """
+          DROP TABLE item_vocab;
+          DROP TABLE item_text;
+          \(textIndex(detail: "none", prefixes: textPrefixes))
+          INSERT OR REPLACE INTO meta (key, value) VALUES ('compact', 1);
+          """)
+    }
     return migrator
   }
 
@@ -290,16 +305,23 @@ enum Schema {
     DROP TABLE item_name;
     \(nameIndex(columns: "name, keywords, path", prefixes: namePrefixes))
     INSERT INTO item_name (item_name) VALUES ('rebuild');
+    \(textIndex(detail: "column", prefixes: textPrefixes))
+    INSERT INTO item_name (item_name, rank) VALUES ('automerge', \(automerge));
+    """
+  }
+
+  /// The text index over `item_text_source`, built, with its vocabulary.
+  static func textIndex(detail: String, prefixes: String) -> String {
+    """
     CREATE VIRTUAL TABLE item_text USING fts5(
       name, keywords, path, content,
       content = 'item_text_source', content_rowid = 'rowid',
       tokenize = 'unicode61 remove_diacritics 2',
-      detail = column,
-      prefix = '\(textPrefixes)'
+      detail = \(detail),
+      prefix = '\(prefixes)'
     );
     INSERT INTO item_text (item_text) VALUES ('rebuild');
     CREATE VIRTUAL TABLE item_vocab USING fts5vocab(item_text, 'row');
-    INSERT INTO item_name (item_name, rank) VALUES ('automerge', \(automerge));
     INSERT INTO item_text (item_text, rank) VALUES ('automerge', \(automerge));
     """
   }

@@ -40,7 +40,7 @@ import Testing
       try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'item_text'")
     }
     #expect(prefixes?.contains("'\(Schema.textPrefixes)'") == true)
-    #expect(prefixes?.contains("detail = column") == true)
+    #expect(prefixes?.contains("detail = none") == true)
     // The text is kept once, deflated, and phrases are still found in it.
     let phrase = try SearchEngine(store: store).search(
       .text("constellations overhead", prefix: false, column: nil))

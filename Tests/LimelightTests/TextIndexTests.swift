@@ -135,7 +135,7 @@ import Testing
       try SearchEngine(store: store).count(.text("brown fox", prefix: false, column: nil)) == 1)
   }
 
-  @Test func textMatchesRankByBM25OverTheColumnsThatHoldTheWords() throws {
+  @Test func textMatchesRankByBM25OverTheWordsTheyHoldAndTheirFields() throws {
     let filler = Array(repeating: "words about other things", count: 200).joined(separator: " ")
     try store.write { writer in
       try writer.upsert(record("/d/long.txt", text: "falcon " + filler))
@@ -144,17 +144,46 @@ import Testing
       // A word in most texts says little (BM25's IDF): these make it rare.
       for i in 0..<20 { try writer.upsert(record("/d/other \(i).txt", text: "sparrow \(i)")) }
     }
-    // The short text first (BM25's length normalisation); of the two long
-    // ones, the one whose title holds the word too (a weighted column).
-    // (A word the query keeps to the text leaves the name tiers out: one
-    // ranked statement.)
+    // The text whose title holds the word too first (a field that says what
+    // the item is), then the short text before the long one (BM25's length
+    // normalisation). (A word the query keeps to the text leaves the name
+    // tiers out: one ranked statement.)
     let found = try SearchEngine(store: store).search(
       .and([
         .text("falcon", prefix: false, column: nil),
         .text("falcon", prefix: false, column: .content),
       ]))
-    #expect(found.map(\.displayName) == ["short.txt", "titled.txt", "long.txt"])
+    #expect(found.map(\.displayName) == ["titled.txt", "short.txt", "long.txt"])
     #expect(found.allSatisfy { $0.score < 0 })
+    // A word kept to a field the index does not tell apart is checked there.
+    let inTitle = try SearchEngine(store: store).search(
+      .and([
+        .text("falcon", prefix: false, column: .keywords),
+        .text("flew", prefix: false, column: .content),
+      ]))
+    #expect(inTitle.isEmpty)
+    let titled = try SearchEngine(store: store).search(
+      .and([
+        .text("falc", prefix: true, column: .keywords),
+        .text("falcon", prefix: false, column: .content),
+      ]))
+    #expect(titled.map(\.displayName) == ["titled.txt"])
+  }
+
+  /// Of two texts holding both words, the one whose name holds one of them
+  /// first, whatever their lengths.
+  @Test func aWordInTheNameLiftsATextMatch() throws {
+    let filler = Array(repeating: "words about other things", count: 200).joined(separator: " ")
+    try store.write { writer in
+      try writer.upsert(record("/d/heron.txt", text: "migration " + filler))
+      try writer.upsert(record("/d/birds.txt", text: "heron migration"))
+      for i in 0..<20 { try writer.upsert(record("/d/other \(i).txt", text: "sparrow \(i)")) }
+    }
+    let found = try SearchEngine(store: store).search(
+      .and([
+        .text("heron", prefix: true, column: nil), .text("migration", prefix: true, column: nil),
+      ]))
+    #expect(found.map(\.displayName) == ["heron.txt", "birds.txt"])
   }
 
   /// A word in very many names walks the index of their rank instead of
