@@ -256,10 +256,27 @@ public final class Watcher: ReconcileSink {
         "waitingForReads": "\(String(format: "%.1f", contentPass.waitingSeconds))",
         "writing": "\(String(format: "%.1f", contentPass.writingSeconds))",
       ])
+    let read = contentPass.read
     contentPass.finish()
     statusChanged = true
     flush()
+    compact(afterReading: read)
     passesDone()
+  }
+
+  /// Packs the index after a pass that grew many of its rows (see
+  /// ``IndexStore/compact(afterRewriting:)``); a failure (no room for the
+  /// packed copy) leaves the index as it was.
+  func compact(afterReading read: Int) {
+    let started = monotonicNow()
+    do {
+      guard try store.compact(afterRewriting: read) else { return }
+      logger.info(
+        "index packed after the content pass",
+        metadata: ["seconds": "\(String(format: "%.1f", monotonicNow() - started))"])
+    } catch {
+      logger.warning("the index could not be packed: \(error)")
+    }
   }
 
   /// Both passes are done: thumbnails follow, and the memory and log space
