@@ -26,6 +26,7 @@ let package = Package(
     .systemLibrary(name: "CMagic", pkgConfig: "libmagic", providers: [.apt(["libmagic-dev"])]),
     // zlib, from Debian's zlib1g-dev: inflating ZIP members within limits.
     .systemLibrary(name: "CInflate", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+    .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
     // poppler's GLib interface (libpoppler-glib-dev): PDF.
     .systemLibrary(
       name: "CPoppler", pkgConfig: "poppler-glib", providers: [.apt(["libpoppler-glib-dev"])]),
@@ -50,7 +51,8 @@ let package = Package(
     .target(
       name: "LimelightStore",
       dependencies: [
-        "LimelightModel", "CInflate", "CTextRank", .product(name: "GRDB", package: "GRDB.swift"),
+        "LimelightModel", "CInflate", "CZstd", "CTextRank",
+        .product(name: "GRDB", package: "GRDB.swift"),
       ]),
     // Query language and search over the index.
     .target(name: "LimelightQuery", dependencies: ["LimelightModel", "LimelightStore"]),

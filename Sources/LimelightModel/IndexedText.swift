@@ -11,8 +11,8 @@ public struct IndexedText: Sendable, Equatable {
   public var keywords: String
   public var path: String
   public var content: String
-  /// `content` as the index stores it (deflated), when made already.
-  public var deflatedContent: Data?
+  /// `content` as the index stores it (packed), when made already.
+  public var packedContent: Data?
 
   public init(name: String, keywords: String, path: String, content: String) {
     self.name = name

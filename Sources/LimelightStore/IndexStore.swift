@@ -15,6 +15,8 @@ public final class IndexStore: Sendable {
   /// A pool (the watcher, commands that write) or a single read-only connection
   /// (queries, which start once per search and must open fast).
   let pool: any DatabaseWriter
+  /// How this index packs the texts it stores.
+  public let texts: TextPacker
 
   /// Why the index could not be opened.
   public enum OpenError: Error, CustomStringConvertible {
@@ -58,6 +60,7 @@ public final class IndexStore: Sendable {
     let path = location.databasePath
     if !create && FileSystem.status(path) == nil { throw OpenError.missing(path) }
     if create { try location.createPrivateDirectories() }
+    let texts = TextPacker()
     do {
       var configuration = GRDB.Configuration()
       configuration.busyMode = .timeout(10)
@@ -71,6 +74,7 @@ public final class IndexStore: Sendable {
         db.add(function: Self.fieldHitsFunction)
         db.add(function: StoredText.deflateFunction)
         db.add(function: StoredText.inflateFunction)
+        db.add(function: StoredText.repackFunction(texts))
         db.add(function: StoredText.fileURIFunction)
         db.add(function: ItemFacets.function)
         let ranked = limelight_register_text_rank(db.sqliteConnection)
@@ -91,7 +95,7 @@ public final class IndexStore: Sendable {
           try Schema.migrator.hasCompletedMigrations($0)
             && String.fetchOne($0, sql: "PRAGMA journal_mode") == "wal"
         }) {
-          return IndexStore(location: location, pool: queue)
+          return IndexStore(location: location, pool: queue, texts: texts)
         }
       }
       let umask = Glibc.umask(0o077)
@@ -114,11 +118,12 @@ public final class IndexStore: Sendable {
       let migrator = Schema.migrator
       if try !pool.read({ try migrator.hasCompletedMigrations($0) }) {
         try migrator.migrate(pool)
-        try compactAfterUpgrade(pool)
+        try compactAfterUpgrade(pool, texts: texts)
       } else if try pool.read({ try migrator.hasBeenSuperseded($0) }) {
         throw OpenError.newer(path)
       }
-      return IndexStore(location: location, pool: pool)
+      try pool.read(texts.refresh)
+      return IndexStore(location: location, pool: pool, texts: texts)
     } catch let error as DatabaseError {
       if error.resultCode == .SQLITE_CORRUPT || error.resultCode == .SQLITE_NOTADB {
         throw OpenError.damaged(path, error.message ?? error.description)
@@ -160,7 +165,7 @@ public final class IndexStore: Sendable {
     guard let check = phraseCheck(values[4]) else { return false }
     return check.matches(columns: 4) { index in
       guard index == 3 else { return String.fromDatabaseValue(values[index]) }
-      return Data.fromDatabaseValue(values[3]).flatMap(StoredText.inflate)
+      return Data.fromDatabaseValue(values[3]).flatMap(TextPacker.unpack)
     }
   }
 
@@ -190,12 +195,12 @@ public final class IndexStore: Sendable {
   /// After an upgrade that rewrote tables (`meta.compact`), gives the space
   /// they left back to the file system: the index shrinks instead of
   /// keeping the old tables' pages as free space.
-  static func compactAfterUpgrade(_ pool: DatabasePool) throws {
+  static func compactAfterUpgrade(_ pool: DatabasePool, texts: TextPacker) throws {
     let wanted = try pool.read { db in
       try Bool.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'compact'") ?? false
     }
     guard wanted else { return }
-    try pool.writeWithoutTransaction(compact)
+    try pool.writeWithoutTransaction { db in try compact(db, texts: texts) }
   }
 
   /// Rewrites the index packed: each full-text index in one segment, every
@@ -203,7 +208,12 @@ public final class IndexStore: Sendable {
   /// pass adds the text and properties to what the first wrote) split their
   /// pages, which stay a quarter empty: 370 bytes an entry of a home read
   /// for the first time.
-  private static func compact(_ db: Database) throws {
+  private static func compact(_ db: Database, texts: TextPacker) throws {
+    // Texts deflated before the dictionary was trained are packed with it.
+    if texts.hasDictionary {
+      try db.execute(
+        sql: "UPDATE item_words SET text = limelight_repack(text) WHERE substr(text, 1, 1) = x'78'")
+    }
     try db.execute(sql: "INSERT INTO item_text (item_text) VALUES ('optimize')")
     try db.execute(sql: "INSERT INTO item_name (item_name) VALUES ('optimize')")
     // Pages that later merges and deletions free can then be given back
@@ -218,11 +228,13 @@ public final class IndexStore: Sendable {
   /// least a quarter of it (the first reading of a home, a large restore):
   /// the index's size once, for a gain that a few changes would not pay
   /// for. Returns whether it did. Readers go on meanwhile; writes wait.
-  public func compact(afterRewriting rewritten: Int) throws -> Bool {
+  public func compact(afterRewriting rewritten: Int, minimum: Int = compactionMinimum) throws
+    -> Bool
+  {
     try pool.writeWithoutTransaction { db in
       let items = try Int.fetchOne(db, sql: "SELECT count(*) FROM item") ?? 0
-      guard rewritten >= Self.compactionMinimum, rewritten * 4 >= items else { return false }
-      try Self.compact(db)
+      guard rewritten >= minimum, rewritten * 4 >= items else { return false }
+      try Self.compact(db, texts: texts)
       return true
     }
   }
@@ -240,9 +252,10 @@ public final class IndexStore: Sendable {
     if let pool = pool as? DatabasePool { pool.releaseMemory() }
   }
 
-  init(location: IndexLocation, pool: any DatabaseWriter) {
+  init(location: IndexLocation, pool: any DatabaseWriter, texts: TextPacker) {
     self.location = location
     self.pool = pool
+    self.texts = texts
   }
 
   /// Runs `body` in one write transaction that advances the index generation.
@@ -254,13 +267,19 @@ public final class IndexStore: Sendable {
         ?? 0
       try db.execute(
         sql: "UPDATE meta SET value = ? WHERE key = 'generation'", arguments: [generation + 1])
-      return try body(IndexWriter(db: db, generation: generation + 1))
+      let result = try body(IndexWriter(db: db, generation: generation + 1, texts: texts))
+      try texts.trainIfReady(db)
+      return result
     }
   }
 
   /// Runs `body` on a consistent snapshot of the index.
   public func read<T>(_ body: (Database) throws -> T) throws -> T {
-    try pool.read(body)
+    try pool.read { db in
+      // The watcher may have trained the dictionary of the index's texts since.
+      try texts.refresh(db)
+      return try body(db)
+    }
   }
 
   /// Whether indexing is paused (`limelight pause`), as the index remembers.

@@ -7,6 +7,8 @@ public struct IndexWriter {
   public let db: Database
   /// The generation this transaction creates.
   public let generation: Int64
+  /// How the index packs the texts it stores.
+  let texts: TextPacker
   /// The name terms this transaction has put in the deletion index.
   let seenTerms = SeenTerms()
 
@@ -388,7 +390,7 @@ public struct IndexWriter {
         INSERT INTO item_words (rowid, name, keywords, path, text, facets) VALUES (?, ?, ?, ?, ?, ?)
         """
     ).execute(arguments: [
-      rowID, text.name, text.keywords, text.path, Self.storedContent(text), facets,
+      rowID, text.name, text.keywords, text.path, storedContent(text), facets,
     ])
     try insertNames(rowID, text, facets: facets)
     try insertContent(rowID, text)
@@ -412,7 +414,7 @@ public struct IndexWriter {
         REPLACE INTO item_words (rowid, name, keywords, path, text, facets) VALUES (?, ?, ?, ?, ?, ?)
         """
     ).execute(arguments: [
-      rowID, text.name, text.keywords, text.path, Self.storedContent(text), facets,
+      rowID, text.name, text.keywords, text.path, storedContent(text), facets,
     ])
     if !sameNames { try insertNames(rowID, text, facets: facets) }
     try insertContent(rowID, text)
@@ -435,21 +437,21 @@ public struct IndexWriter {
     ])
   }
 
-  /// The stored form of an item's text: deflated already by the thread that
+  /// The stored form of an item's text: packed already by the thread that
   /// read it, or here.
-  static func storedContent(_ text: IndexedText) -> Data? {
+  func storedContent(_ text: IndexedText) -> Data? {
     if text.content.isEmpty { return nil }
-    return text.deflatedContent ?? StoredText.deflate(text.content)
+    return text.packedContent ?? texts.pack(text.content)
   }
 
-  /// Folds and deflates the text of a record that is about to be written, so
+  /// Folds and packs the text of a record that is about to be written, so
   /// that the thread that read it does the work rather than the one that
   /// writes, and lets the text as read go (the folded text is what is
   /// written: a slice waiting to be written held every text three times).
-  public static func prepare(_ record: inout FileRecord) {
+  public static func prepare(_ record: inout FileRecord, texts: TextPacker) {
     var text = record.indexedText ?? IndexedText(record.attributes, path: record.path)
-    if !text.content.isEmpty && text.deflatedContent == nil {
-      text.deflatedContent = StoredText.deflate(text.content)
+    if !text.content.isEmpty && text.packedContent == nil {
+      text.packedContent = texts.pack(text.content)
     }
     record.indexedText = text
     record.attributes.textContent = nil

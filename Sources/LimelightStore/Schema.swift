@@ -18,6 +18,8 @@ import GRDB
 ///   extracted text, deflated, and the item's facets (``ItemFacets``).
 /// - `item_text_source`: `item_words` with the text inflated, as `item_text`
 ///   reads it.
+/// - `text_dictionary`: the zstd dictionary the stored texts are packed with
+///   (``TextPacker``).
 /// - `meta`: the index generation and the watcher's status.
 /// - `request`: durable requests (reindex, pause, erase); `doneGeneration` is set in
 ///   the transaction that carries one out.
@@ -290,6 +292,12 @@ enum Schema {
           \(textIndex(detail: "none", prefixes: textPrefixes))
           INSERT OR REPLACE INTO meta (key, value) VALUES ('compact', 1);
           """)
+    }
+    // The dictionary the index's texts are packed with (``TextPacker``),
+    // trained once enough of them have been read.
+    migrator.registerMigration("v10-text-dictionary") { db in
+      try db.execute(
+        sql: "CREATE TABLE text_dictionary (id INTEGER PRIMARY KEY, dictionary BLOB NOT NULL)")
     }
     return migrator
   }

@@ -3,14 +3,15 @@ import Foundation
 import GRDB
 import LimelightModel
 
-/// An item's extracted text as the index keeps it: once, deflated (text
-/// compresses about fourfold), in `item_words`. The full-text index reads it
-/// back through `limelight_inflate` when it needs the words (snippets, phrase
-/// checks, removing an item's words).
+/// An item's extracted text as the index keeps it: once, packed (text
+/// compresses about fourfold: ``TextPacker``), in `item_words`. The
+/// full-text index reads it back through `limelight_inflate` when it needs
+/// the words (snippets, phrase checks, removing an item's words).
 enum StoredText {
-  /// The deflated bytes of `text` (zlib format).
-  static func deflate(_ text: String) -> Data {
-    var input = Array(text.utf8)
+  /// The deflated bytes of a text (zlib format): how texts are packed
+  /// until the index has a dictionary.
+  static func deflate(_ text: [UInt8]) -> Data {
+    var input = text
     var length = compressBound(uLong(input.count))
     var output = [UInt8](repeating: 0, count: Int(length))
     let status = input.withUnsafeMutableBufferPointer { source in
@@ -22,7 +23,7 @@ enum StoredText {
   }
 
   /// The text of deflated bytes; nil when they are not zlib data.
-  static func inflate(_ data: Data) -> String? {
+  static func inflate(_ data: [UInt8]) -> String? {
     var stream = z_stream()
     guard inflateInit_(&stream, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
       return nil
@@ -31,7 +32,7 @@ enum StoredText {
     var result = [UInt8]()
     result.reserveCapacity(data.count * 4)
     var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-    var input = Array(data)
+    var input = data
     return input.withUnsafeMutableBufferPointer { source -> String? in
       stream.next_in = source.baseAddress
       stream.avail_in = uInt(source.count)
@@ -52,7 +53,17 @@ enum StoredText {
   static let deflateFunction = DatabaseFunction("limelight_deflate", argumentCount: 1, pure: true) {
     values in
     guard let text = String.fromDatabaseValue(values[0]), !text.isEmpty else { return nil }
-    return deflate(text)
+    return deflate(Array(text.utf8))
+  }
+
+  /// `limelight_repack(blob)`: a stored text packed again as `texts` packs
+  /// now (with the dictionary trained since it was written).
+  static func repackFunction(_ texts: TextPacker) -> DatabaseFunction {
+    DatabaseFunction("limelight_repack", argumentCount: 1, pure: false) { values in
+      guard let data = Data.fromDatabaseValue(values[0]) else { return nil }
+      guard let text = TextPacker.unpack(data) else { return data }
+      return texts.pack(text)
+    }
   }
 
   /// `limelight_file_uri(path)`: the `file://` URI of a path (bytes), from
@@ -70,6 +81,6 @@ enum StoredText {
   static let inflateFunction = DatabaseFunction("limelight_inflate", argumentCount: 1, pure: true) {
     values in
     guard let data = Data.fromDatabaseValue(values[0]) else { return nil }
-    return inflate(data)
+    return TextPacker.unpack(data)
   }
 }

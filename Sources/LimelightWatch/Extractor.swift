@@ -18,11 +18,14 @@ struct ImportJob: Sendable {
 /// handle) per worker.
 final class Extractor: @unchecked Sendable {
   private let importers: [FileImporter]
+  /// How the index packs texts: the workers pack them.
+  private let texts: TextPacker
 
   init(
-    mime: MIMEDatabase, maxTextBytes: Int, workers: Int, programs: [ProgramImporter] = [],
-    thumbnails: ThumbnailCache? = nil
+    mime: MIMEDatabase, maxTextBytes: Int, workers: Int, texts: TextPacker,
+    programs: [ProgramImporter] = [], thumbnails: ThumbnailCache? = nil
   ) {
+    self.texts = texts
     importers = (0..<max(1, workers)).map { _ in
       FileImporter(
         mime: mime, maxTextBytes: maxTextBytes, programs: programs, thumbnails: thumbnails)
@@ -48,8 +51,8 @@ final class Extractor: @unchecked Sendable {
           job.nameOnly
           ? importer.nameRecord(for: job.path, status: job.status, hidden: job.hidden)
           : importer.record(for: job.path, status: job.status, hidden: job.hidden)
-        // Folded and deflated here, on the workers, not by the one thread that writes.
-        IndexWriter.prepare(&record)
+        // Folded and packed here, on the workers, not by the one thread that writes.
+        IndexWriter.prepare(&record, texts: self.texts)
         results.store(record, at: index)
       }
     }

@@ -86,7 +86,7 @@ public final class Watcher: ReconcileSink {
     let makeExtractor = {
       Extractor(
         mime: mime, maxTextBytes: configuration.maxTextBytes, workers: workers,
-        programs: programs,
+        texts: store.texts, programs: programs,
         thumbnails: ThumbnailCache(root: store.location.cacheHome.appending("thumbnails")))
     }
     self.extractor = makeExtractor()

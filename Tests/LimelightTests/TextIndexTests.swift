@@ -6,7 +6,7 @@ import Testing
 @testable import LimelightQuery
 @testable import LimelightStore
 
-/// The small index: text stored once, deflated; full-text indexes that read
+/// The small index: text stored once, packed; full-text indexes that read
 /// it from there; phrases checked in the text; files named first and read later.
 @Suite struct TextIndexTests {
   let store: IndexStore
@@ -101,7 +101,7 @@ import Testing
     let stored = try store.read { db in
       try Data.fetchOne(db, sql: "SELECT text FROM item_words WHERE name LIKE 'harbour%'")
     }
-    #expect(stored.flatMap(StoredText.inflate) == "the quay wall")
+    #expect(stored.flatMap(TextPacker.unpack) == "the quay wall")
   }
 
   @Test func phrasesAreCheckedInTheText() throws {
@@ -184,6 +184,56 @@ import Testing
         .text("heron", prefix: true, column: nil), .text("migration", prefix: true, column: nil),
       ]))
     #expect(found.map(\.displayName) == ["heron.txt", "birds.txt"])
+  }
+
+  /// Texts are deflated until enough have been read to train a dictionary
+  /// on, packed with it after; packing the index packs the first ones with
+  /// it too, and every text reads back whole, through the indexes too.
+  @Test func textsArePackedWithADictionaryTrainedOnTheFirstOnes() throws {
+    var generator = SystemRandomNumberGenerator()
+    let vocabulary = (0..<600).map { "w\(String($0 * 7919 % 100_003, radix: 36))" }
+    func text() -> String {
+      (0..<1_400).map { _ in vocabulary[Int(generator.next() as UInt64 % 600)] }
+        .joined(separator: " ")
+    }
+    func stored(_ name: String) throws -> [UInt8] {
+      try store.read { db in
+        try Data.fetchOne(
+          db,
+          sql: "SELECT text FROM item_words JOIN item USING (rowid) WHERE displayName = ?",
+          arguments: [name]
+        ).map(Array.init) ?? []
+      }
+    }
+    let zstd: [UInt8] = [0x28, 0xB5, 0x2F, 0xFD]
+    try store.write { writer in
+      try writer.upsert(record("/d/first.txt", text: "the quay wall " + text()))
+    }
+    for batch in 0..<6 {
+      try store.write { writer in
+        for i in 0..<100 { try writer.upsert(record("/d/note \(batch) \(i).txt", text: text())) }
+      }
+    }
+    let dictionaries = try store.read { db in
+      try Int.fetchOne(db, sql: "SELECT count(*) FROM text_dictionary")
+    }
+    #expect(dictionaries == 1)
+    try store.write { writer in
+      try writer.upsert(record("/d/last.txt", text: text() + " zebra crossing quietly"))
+    }
+    #expect(try stored("first.txt").first == 0x78)
+    #expect(try stored("last.txt").starts(with: zstd))
+    #expect(try names("zebra crossing quietly") == ["last.txt"])
+    #expect(try names("the quay wall") == ["first.txt"])
+    // A process that opens the index later reads them too.
+    let reader = try IndexStore.open(store.location, create: false, readOnly: true)
+    #expect(
+      try SearchEngine(store: reader).search(.text("zebra crossing", prefix: false, column: nil))
+        .count == 1)
+    #expect(try store.compact(afterRewriting: 602, minimum: 1))
+    #expect(try stored("first.txt").starts(with: zstd))
+    #expect(try names("the quay wall") == ["first.txt"])
+    try expectWholeIndexes("packing")
   }
 
   /// A word in very many names walks the index of their rank instead of

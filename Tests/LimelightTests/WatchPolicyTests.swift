@@ -1,5 +1,6 @@
 import Foundation
 import LimelightModel
+import LimelightStore
 import Testing
 
 @testable import LimelightWatch
@@ -59,7 +60,8 @@ import Testing
         toFile: path.string, atomically: false, encoding: .utf8)
       return ImportJob(path: path, status: try #require(FileSystem.status(path)), hidden: false)
     }
-    let extractor = Extractor(mime: MIMEDatabase(), maxTextBytes: 1 << 20, workers: 1)
+    let extractor = Extractor(
+      mime: MIMEDatabase(), maxTextBytes: 1 << 20, workers: 1, texts: TextPacker())
     // About 95 KB of text each: the third file would pass 150 KB.
     let records = extractor.extract(jobs, textBudget: 150_000)
     #expect(records.map(\.path) == Array(jobs.prefix(2).map(\.path)))
