@@ -209,7 +209,9 @@ public final class IndexStore: Sendable {
   /// pages, which stay a quarter empty: 370 bytes an entry of a home read
   /// for the first time.
   private static func compact(_ db: Database, texts: TextPacker) throws {
-    // Texts deflated before the dictionary was trained are packed with it.
+    // Texts deflated before the dictionary was trained are packed with it
+    // (trained now, when fewer texts than it waits for were read).
+    try texts.trainIfReady(db, early: true)
     if texts.hasDictionary {
       try db.execute(
         sql: "UPDATE item_words SET text = limelight_repack(text) WHERE substr(text, 1, 1) = x'78'")

@@ -5,23 +5,29 @@ import Synchronization
 
 /// How an index packs the texts it stores: with zstd and a dictionary
 /// trained on the user's own texts once enough of them have been read
-/// (a fifth smaller than deflate, and read back several times faster),
+/// (a sixth smaller than deflate, and read back several times faster),
 /// deflated before that.
 ///
-/// The dictionary is trained once per index, from the beginnings of the
-/// first texts the index stores, and kept in `text_dictionary` for as long
-/// as the index: every text packed with it names it (zstd's dictionary id,
-/// which its content decides), and any process that reads the index loads
-/// it from there (``refresh(_:)``).
+/// The dictionary is trained once per index, from the beginnings of texts
+/// picked at random among the first ones the index stores (the first few
+/// hundred alone, often one folder's, made a dictionary that packed the
+/// rest 8 % worse), and kept in `text_dictionary` for as long as the index:
+/// every text packed with it names it (zstd's dictionary id, which its
+/// content decides), and any process that reads the index loads it from
+/// there (``refresh(_:)``). Packing the index packs the texts deflated
+/// before it with it too (``IndexStore/compact(afterRewriting:minimum:)``).
 public final class TextPacker: Sendable {
   /// The dictionary's size in bytes: zstd's advice is about a
   /// hundredth of the samples it is trained on.
   static let dictionaryBytes = 64 * 1024
-  /// The samples a dictionary is trained on: the first bytes of each text
-  /// (its beginning, where the words each kind of file shares are), until
-  /// there are this many.
-  static let sampleBytes = 4 * 1024 * 1024
-  static let sampleLimit = 8 * 1024
+  /// The samples a dictionary is trained on: the beginning of each text
+  /// (where the words each kind of file shares are), this many of them at
+  /// most, picked evenly among the first `trainingTexts` texts.
+  static let sampleCount = 800
+  static let sampleLimit = 6 * 1024
+  static let trainingTexts = 10_000
+  /// Fewer samples than this teach a dictionary too little.
+  static let leastSampleBytes = 256 * 1024
   /// zstd's level: as fast as deflate's 6, and smaller.
   static let level: Int32 = 9
 
@@ -30,8 +36,10 @@ public final class TextPacker: Sendable {
     /// text packed (a query that only reads never needs it).
     var dictionary: [UInt8]?
     var packer: Packer?
-    var samples: [UInt8] = []
-    var sampleSizes: [Int] = []
+    /// A uniform sample of the texts packed so far (reservoir sampling).
+    var samples: [[UInt8]] = []
+    var seen = 0
+    var random = SystemRandomNumberGenerator()
     var trained = false
   }
 
@@ -39,47 +47,49 @@ public final class TextPacker: Sendable {
 
   public init() {}
 
-  /// The stored form of a text (its beginning kept as a training sample
-  /// while the index has no dictionary).
+  /// The stored form of a text (its beginning perhaps kept as a training
+  /// sample while the index has no dictionary).
   public func pack(_ text: String) -> Data {
     let bytes = Array(text.utf8)
     let packer = state.withLock { state -> Packer? in
       if let dictionary = state.dictionary {
         if state.packer == nil { state.packer = Packer(dictionary: dictionary, level: Self.level) }
-      } else if !state.trained && state.samples.count < Self.sampleBytes {
-        let sample = bytes.prefix(Self.sampleLimit)
-        state.samples += sample
-        state.sampleSizes.append(sample.count)
+      } else if !state.trained {
+        state.seen += 1
+        let sample = Array(bytes.prefix(Self.sampleLimit))
+        if state.samples.count < Self.sampleCount {
+          state.samples.append(sample)
+        } else {
+          let slot = Int.random(in: 0..<state.seen, using: &state.random)
+          if slot < Self.sampleCount { state.samples[slot] = sample }
+        }
       }
       return state.packer
     }
     return packer?.pack(bytes) ?? StoredText.deflate(bytes)
   }
 
-  /// Whether enough samples wait to train a dictionary.
-  var isReadyToTrain: Bool {
-    state.withLock { $0.dictionary == nil && !$0.trained && $0.samples.count >= Self.sampleBytes }
-  }
-
   /// Trains the index's dictionary from the samples gathered, stores it and
-  /// packs with it from now on, when enough samples wait and the index has
-  /// none yet. Called by the one connection that writes.
-  func trainIfReady(_ db: Database) throws {
-    guard isReadyToTrain else { return }
-    let (samples, sizes) = state.withLock { state in
+  /// packs with it from now on, when the index has none yet and
+  /// `trainingTexts` texts have been packed (or, `early`, when samples
+  /// enough to learn from wait). Called by the one connection that writes.
+  func trainIfReady(_ db: Database, early: Bool = false) throws {
+    let samples = state.withLock { state -> [[UInt8]]? in
+      guard state.dictionary == nil, !state.trained else { return nil }
+      let bytes = state.samples.reduce(0) { $0 + $1.count }
+      guard state.seen >= Self.trainingTexts || early && bytes >= Self.leastSampleBytes else {
+        return nil
+      }
       state.trained = true
-      defer { (state.samples, state.sampleSizes) = ([], []) }
-      return (state.samples, state.sampleSizes)
+      defer { state.samples = [] }
+      return state.samples
     }
+    guard let samples else { return }
+    let joined = samples.flatMap { $0 }
+    let sizes = samples.map(\.count)
     var dictionary = [UInt8](repeating: 0, count: Self.dictionaryBytes)
     let length = dictionary.withUnsafeMutableBytes { out in
-      samples.withUnsafeBytes { input in
-        sizes.withUnsafeBufferPointer { sizes in
-          ZDICT_trainFromBuffer(
-            out.baseAddress, out.count, input.baseAddress, sizes.baseAddress,
-            UInt32(sizes.count))
-        }
-      }
+      ZDICT_trainFromBuffer(out.baseAddress, out.count, joined, sizes, UInt32(sizes.count))
     }
     // Texts too alike or too few to learn from: deflate goes on.
     guard ZDICT_isError(length) == 0 else { return }
@@ -97,7 +107,7 @@ public final class TextPacker: Sendable {
       state.dictionary = dictionary
       state.packer = nil
       state.trained = true
-      (state.samples, state.sampleSizes) = ([], [])
+      state.samples = []
     }
   }
 
@@ -123,6 +133,9 @@ public final class TextPacker: Sendable {
   /// The dictionaries this process has met, by zstd's id (which their
   /// content decides: one id, one dictionary, whichever index it is from).
   private static let unpackers = Mutex<[UInt32: Unpacker]>([:])
+
+  /// Forgets the dictionaries met, as a process that has met none (tests).
+  static func forgetDictionaries() { unpackers.withLock { $0.removeAll() } }
 
   private static func register(_ dictionary: [UInt8]) {
     let id = ZDICT_getDictID(dictionary, dictionary.count)
