@@ -157,34 +157,26 @@ public final class TextPacker: Sendable {
 }
 
 /// A zstd dictionary ready to pack with (zstd's compression dictionaries
-/// may be shared by threads), and contexts to pack in, one per thread at work.
+/// may be shared by threads).
 private final class Packer: @unchecked Sendable {
   private let dictionary: OpaquePointer
-  private let contexts = Mutex<[Context]>([])
-
-  /// A compression context, used by one thread at a time.
-  private struct Context: @unchecked Sendable { let pointer: OpaquePointer }
 
   init?(dictionary: [UInt8], level: Int32) {
     guard let made = ZSTD_createCDict(dictionary, dictionary.count, level) else { return nil }
     self.dictionary = made
   }
 
-  deinit {
-    ZSTD_freeCDict(dictionary)
-    for context in contexts.withLock({ $0 }) { ZSTD_freeCCtx(context.pointer) }
-  }
+  deinit { ZSTD_freeCDict(dictionary) }
 
+  /// A context for each text, let go after: its tables grow with the text
+  /// (13 MB for half a megabyte), and contexts kept for later held the
+  /// largest each worker had met.
   func pack(_ bytes: [UInt8]) -> Data? {
-    guard
-      let context = contexts.withLock({ $0.popLast() })
-        ?? ZSTD_createCCtx().map(Context.init(pointer:))
-    else { return nil }
-    defer { contexts.withLock { $0.append(context) } }
+    guard let context = ZSTD_createCCtx() else { return nil }
+    defer { ZSTD_freeCCtx(context) }
     var out = [UInt8](repeating: 0, count: ZSTD_compressBound(bytes.count))
     let length = out.withUnsafeMutableBytes { out in
-      ZSTD_compress_usingCDict(
-        context.pointer, out.baseAddress, out.count, bytes, bytes.count, dictionary)
+      ZSTD_compress_usingCDict(context, out.baseAddress, out.count, bytes, bytes.count, dictionary)
     }
     guard ZSTD_isError(length) == 0 else { return nil }
     return Data(out.prefix(length))
