@@ -79,7 +79,7 @@ struct TypoExpander {
     // Two edits in words of eight letters or more: a typed word of seven may
     // be one of eight that lost a letter.
     let allowed = letters.count >= 7 ? 2 : 1
-    let keys = Array(TermDeletions.deletions(of: letters, depth: allowed))
+    let keys = Array(TermDeletions.keys(of: letters, depth: allowed))
     var close: [String: Int] = [:]
     var abbreviated: [String] = []
     try forEachParameterSlice(of: keys) { slice, marks in

@@ -42,8 +42,9 @@ import GRDB
 ///   column; its band is a facet of the name index, so that a word in half
 ///   the names lists its best matches without ranking them all.
 /// - `term_deletion`: every name term under the strings one or two deleted
-///   letters make of it (SymSpell): typos and abbreviations are found by looking
-///   up the query word's own deletions, never by scanning the vocabulary.
+///   letters make of its first seven (SymSpell): typos and abbreviations are
+///   found by looking up the query word's own deletions, never by scanning
+///   the vocabulary.
 enum Schema {
   static var migrator: DatabaseMigrator {
     var migrator = DatabaseMigrator()
@@ -298,6 +299,14 @@ enum Schema {
     migrator.registerMigration("v10-text-dictionary") { db in
       try db.execute(
         sql: "CREATE TABLE text_dictionary (id INTEGER PRIMARY KEY, dictionary BLOB NOT NULL)")
+    }
+    // Typo keys made of a term's first seven letters (``TermDeletions``).
+    migrator.registerMigration("v11-short-typo-keys") { db in
+      try db.execute(sql: "DELETE FROM term_deletion")
+      let terms = try String.fetchCursor(db, sql: "SELECT term FROM item_name_vocab")
+      let deletions = TermDeletions(db: db)
+      while let term = try terms.next() { try deletions.add(term: term) }
+      try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('compact', 1)")
     }
     return migrator
   }

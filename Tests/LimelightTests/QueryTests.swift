@@ -209,15 +209,22 @@ import Testing
 
   @Test func deletionKeysMeetForEveryKindOfEdit() {
     func keys(_ word: String, _ depth: Int) -> Set<String> {
-      TermDeletions.deletions(of: Array(word), depth: depth)
+      TermDeletions.keys(of: Array(word), depth: depth)
     }
     #expect(keys("abc", 1) == ["abc", "bc", "ac", "ab"])
     #expect(keys("abcd", 2).count == 1 + 4 + 6)
+    // Only the first seven letters make keys.
+    #expect(keys("configuration", 0) == ["configu"])
     // A typo and the term it means share a key: substitution, transposition,
-    // insertion, deletion, and two edits at depth two.
+    // insertion, deletion, and two edits at depth two; in long words, before,
+    // across and after the seventh letter.
     for (typo, term, depth) in [
       ("quack", "quick", 1), ("qiuck", "quick", 1), ("quicck", "quick", 1), ("quik", "quick", 1),
-      ("yelowstnoe", "yellowstone", 2),
+      ("yelowstnoe", "yellowstone", 2), ("xconfiguration", "configuration", 1),
+      ("onfiguration", "configuration", 1), ("confiugration", "configuration", 1),
+      ("configruation", "configuration", 1), ("configuratoin", "configuration", 1),
+      ("cnofiguratin", "configuration", 2), ("confgiruation", "configuration", 2),
+      ("configuation", "configuration", 1), ("configgure", "configure", 1),
     ] {
       #expect(!keys(typo, depth).isDisjoint(with: keys(term, depth)), "\(typo)")
     }
