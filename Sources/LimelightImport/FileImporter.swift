@@ -49,9 +49,16 @@ public final class FileImporter {
     let name = path.lastComponent.string
     var attributes = Self.fileAttributes(path, status: status)
     var failure: String?
-    // The head serves both typing and, for a small file, the text: read it once.
-    let head =
-      status.kind == .regular ? try? FileSystem.readPrefix(path, limit: Self.headSize) : nil
+    // The head serves both typing and, for a small file, the text: read it
+    // once. A file that cannot be opened is named, and says why.
+    var head: [UInt8]?
+    if status.kind == .regular {
+      do {
+        head = try FileSystem.readPrefix(path, limit: Self.headSize)
+      } catch {
+        failure = "\(error)"
+      }
+    }
     let type = given?.first ?? contentType(of: path, status: status, name: name, head: head)
     attributes.contentType = type
     attributes.contentTypeTree = given ?? mime.ancestors(of: type)

@@ -36,10 +36,12 @@ public struct StoredFileState: Sendable, Equatable {
   public var modified: Int64
   public var changed: Int64
   public var isFolder: Bool
+  /// The file could not be read, or the folder listed, when last tried.
+  public var failed: Bool
 
   public init(
     rowID: Int64, device: UInt64, inode: UInt64, size: Int64, modified: Int64, changed: Int64,
-    isFolder: Bool
+    isFolder: Bool, failed: Bool = false
   ) {
     self.rowID = rowID
     self.device = device
@@ -48,6 +50,13 @@ public struct StoredFileState: Sendable, Equatable {
     self.modified = modified
     self.changed = changed
     self.isFolder = isFolder
+    self.failed = failed
+  }
+
+  /// Whether the entry must be read again: its content may differ, or it
+  /// could not be read and its permissions (or other metadata) changed since.
+  public func needsReading(for status: FileStatus) -> Bool {
+    contentDiffers(from: status) || failed && metadataDiffers(from: status)
   }
 
   /// Whether the content may differ from what was indexed (identity, size or modification time).

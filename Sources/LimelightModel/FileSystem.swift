@@ -121,6 +121,14 @@ public enum FileSystem {
     if result != 0 && errno != EEXIST { throw SystemError("cannot create folder", path: path) }
   }
 
+  /// Why a file cannot be opened for reading now, nil when it can.
+  public static func unreadable(_ path: RawPath) -> String? {
+    let fd = path.withCString { open($0, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK) }
+    guard fd >= 0 else { return SystemError("cannot open", path: path).description }
+    close(fd)
+    return nil
+  }
+
   /// Reads at most `limit` bytes from the start of a regular file.
   public static func readPrefix(_ path: RawPath, limit: Int) throws(SystemError) -> [UInt8] {
     let fd = path.withCString { open($0, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK) }

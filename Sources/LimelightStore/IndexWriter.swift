@@ -306,7 +306,8 @@ public struct IndexWriter {
   public func fileStates(under root: RawPath) throws -> [RawPath: StoredFileState] {
     let (low, high) = Self.subtreeBounds(root)
     var result: [RawPath: StoredFileState] = [:]
-    let columns = "SELECT rowid, path, device, inode, size, mtimeNs, ctimeNs, isFolder FROM item"
+    let columns =
+      "SELECT rowid, path, device, inode, size, mtimeNs, ctimeNs, isFolder, \(Self.failedColumn) FROM item"
     let rows =
       try Row.fetchAll(db, sql: "\(columns) WHERE path = ?", arguments: [Data(root.bytes)])
       + Row.fetchAll(db, sql: "\(columns) WHERE path > ? AND path < ?", arguments: [low, high])
@@ -318,7 +319,10 @@ public struct IndexWriter {
   public func fileState(at path: RawPath) throws -> StoredFileState? {
     try Row.fetchOne(
       db,
-      sql: "SELECT rowid, device, inode, size, mtimeNs, ctimeNs, isFolder FROM item WHERE path = ?",
+      sql: """
+        SELECT rowid, device, inode, size, mtimeNs, ctimeNs, isFolder, \(Self.failedColumn)
+        FROM item WHERE path = ?
+        """,
       arguments: [Data(path.bytes)]
     ).map(Self.storedState)
   }
@@ -327,7 +331,24 @@ public struct IndexWriter {
     StoredFileState(
       rowID: row["rowid"], device: UInt64(bitPattern: row["device"] ?? 0),
       inode: UInt64(bitPattern: row["inode"] ?? 0), size: row["size"] ?? -1,
-      modified: row["mtimeNs"] ?? 0, changed: row["ctimeNs"] ?? 0, isFolder: row["isFolder"])
+      modified: row["mtimeNs"] ?? 0, changed: row["ctimeNs"] ?? 0, isFolder: row["isFolder"],
+      failed: row["failed"])
+  }
+
+  /// Whether an item could not be read when last tried: a file's extraction
+  /// error, a folder's failure to list (looked up for folders alone).
+  static let failedColumn = """
+    CASE WHEN isFolder THEN EXISTS (SELECT 1 FROM failure WHERE failure.path = item.path)
+      ELSE extractionError IS NOT NULL END AS failed
+    """
+
+  /// Marks the file at `path` as one that cannot be read now, keeping what
+  /// was read of it before (its item stays until the file is gone).
+  public func markUnreadable(_ path: RawPath, message: String) throws {
+    try db.cachedStatement(
+      sql: "UPDATE item SET extractionError = ?, generation = ? WHERE path = ?"
+    ).execute(arguments: [message, generation, Data(path.bytes)])
+    try recordFailure(path, message: message)
   }
 
   /// Removes file items under no root at all (after roots were removed from the configuration).

@@ -12,6 +12,8 @@ enum IndexOperation {
   case move(RawPath, RawPath)
   case remove(RawPath)
   case failure(RawPath, String)
+  /// A file indexed before that cannot be read now: it keeps its item.
+  case unreadable(RawPath, String)
   case complete(IndexRequest, String)
 }
 
@@ -80,6 +82,8 @@ struct BatchWriter {
           try writer.removeTree(path)
         case .failure(let path, let message):
           try writer.recordFailure(path, message: message)
+        case .unreadable(let path, let message):
+          try writer.markUnreadable(path, message: message)
         case .complete(let request, let outcome):
           try writer.complete(request, outcome: outcome)
         }

@@ -67,7 +67,7 @@ struct Reconciler {
       if stored[path] != nil { seen.insert(path) }
       sink.countEntry()
       if let old = stored[path] {
-        if force || old.contentDiffers(from: status) {
+        if force || old.needsReading(for: status) {
           sink.emit(.importFile(job(path, status)))
         } else if old.metadataDiffers(from: status) {
           sink.emit(.metadata(path, status))

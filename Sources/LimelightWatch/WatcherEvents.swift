@@ -132,12 +132,22 @@ extension Watcher {
       if stored != nil { batch.append(.remove(path)) }
       return
     }
-    if status.isDirectory && !watches.isWatched(path) && watches.inotify != nil && stored == nil {
+    // A folder not watched yet, or one that could not be listed and whose
+    // permissions changed: crawled (and watched) now.
+    if status.isDirectory && !watches.isWatched(path) && watches.inotify != nil
+      && stored.map({ $0.needsReading(for: status) }) ?? true
+    {
       rescanQueue.append(path)
       return
     }
-    if let stored, !force, !stored.contentDiffers(from: status) {
-      if stored.metadataDiffers(from: status) { batch.append(.metadata(path, status)) }
+    if let stored, !force, !stored.needsReading(for: status) {
+      if stored.metadataDiffers(from: status) {
+        batch.append(.metadata(path, status))
+        // Its permissions taken away: it keeps its item, and says so.
+        if !stored.isFolder, status.kind == .regular, let problem = FileSystem.unreadable(path) {
+          batch.append(.unreadable(path, problem))
+        }
+      }
       return
     }
     batch.append(.importFile(ImportJob(path: path, status: status, hidden: isHidden(path))))

@@ -130,11 +130,21 @@ final class Instance: @unchecked Sendable {
     #expect(result.status == 0, "limelightd --once failed: \(result.stderr)")
   }
 
-  /// Starts the watcher and waits for its first crawl to finish.
-  func startWatcher(_ extra: [String] = []) throws {
+  /// Starts the watcher and waits for its first crawl to finish. With
+  /// `boundByPermissions`, a watcher run by root runs without the
+  /// capabilities that let root read what its permissions forbid, so that
+  /// a file's mode binds it as it binds the user who owns the file.
+  func startWatcher(_ extra: [String] = [], boundByPermissions: Bool = false) throws {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: Self.binDirectory + "/limelightd")
-    process.arguments = ["--verbose"] + extra
+    let program = Self.binDirectory + "/limelightd"
+    if boundByPermissions && geteuid() == 0 {
+      process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+      process.arguments =
+        ["--bounding-set", "-dac_override,-dac_read_search", "--", program, "--verbose"] + extra
+    } else {
+      process.executableURL = URL(fileURLWithPath: program)
+      process.arguments = ["--verbose"] + extra
+    }
     process.environment = environment
     _ = FileManager.default.createFile(atPath: watcherLog, contents: nil)
     let log = FileHandle(forWritingAtPath: watcherLog)
@@ -170,6 +180,18 @@ final class Instance: @unchecked Sendable {
   }
 
   var log: String { (try? String(contentsOfFile: watcherLog, encoding: .utf8)) ?? "" }
+
+  /// Fails the test unless the index lists exactly the entries below the
+  /// home folder that are on disk (hidden ones left out), entry by entry.
+  func expectIndexMatchesDisk(_ sourceLocation: SourceLocation = #_sourceLocation) throws {
+    let disk = try FileManager.default.subpathsOfDirectory(atPath: home).filter {
+      !$0.split(separator: "/").contains { $0.hasPrefix(".") }
+    }
+    let indexed = relativePaths(try run("find-in", ["in:" + home]).lines)
+    #expect(Set(indexed) == Set(disk), sourceLocation: sourceLocation)
+    #expect(
+      indexed.count == Set(indexed).count, "an entry listed twice", sourceLocation: sourceLocation)
+  }
 
   /// Polls `condition` until it holds; fails the test (with the watcher's log
   /// and the last error) after `seconds`. A condition that throws has not held
