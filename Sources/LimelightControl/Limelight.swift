@@ -116,6 +116,7 @@ struct Status: ParsableCommand {
         ? ", \(status.failingExtensions) failing: see 'limelight extensions'" : ""
       lines.append(("extensions", "\(status.extensions)\(failing)"))
     }
+    if let blocked = status.writeBlocked { lines.append(("WRITES", blocked.description)) }
     if status.paused { lines.append(("paused", "yes: 'limelight resume' continues")) }
     if status.overflows > 0 { lines.append(("overflows", "\(status.overflows) (each rescanned)")) }
     lines.append(("errors", "\(status.failures)"))

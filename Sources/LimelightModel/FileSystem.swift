@@ -121,6 +121,14 @@ public enum FileSystem {
     if result != 0 && errno != EEXIST { throw SystemError("cannot create folder", path: path) }
   }
 
+  /// The bytes an unprivileged writer may still use on the file system
+  /// holding `path`; nil when it cannot be asked.
+  public static func freeBytes(_ path: RawPath) -> UInt64? {
+    var info = statvfs()
+    guard path.withCString({ statvfs($0, &info) }) == 0 else { return nil }
+    return UInt64(info.f_bavail) * UInt64(info.f_frsize)
+  }
+
   /// Why a file cannot be opened for reading now, nil when it can.
   public static func unreadable(_ path: RawPath) -> String? {
     let fd = path.withCString { open($0, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK) }

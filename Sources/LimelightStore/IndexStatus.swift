@@ -43,6 +43,8 @@ public struct IndexStatus: Sendable, Codable {
   public var failures: Int
   public var recentFailures: [Failure]
   public var lastError: String?
+  /// Writes to the index fail, and the watcher keeps what it would write.
+  public var writeBlocked: WriteBlock?
   public var databaseBytes: Int64
   public var updated: Date?
 
@@ -57,6 +59,7 @@ extension IndexStore {
   /// lock (see ``IndexLocation/watcherPID()``), nil when none runs.
   public func status(watcherPID: Int?) throws -> IndexStatus {
     let running = watcherPID != nil
+    let blocked = running ? WriteBlock.load(location) : nil
     return try read { db in
       func meta<T: DatabaseValueConvertible>(_ key: String) throws -> T? {
         try T.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key])
@@ -122,9 +125,10 @@ extension IndexStore {
         contentRead: running ? try meta("status.contentRead") : nil,
         contentRate: rate,
         contentSecondsLeft: rate.map { Double(waiting) / max($0, 0.001) },
-        contentDone: crawlDone && waiting == 0,
+        // Not done while changes wait to be written.
+        contentDone: crawlDone && waiting == 0 && blocked == nil,
         paused: paused, roots: roots, failures: failures, recentFailures: recent,
-        lastError: try meta("status.lastError"), databaseBytes: size,
+        lastError: try meta("status.lastError"), writeBlocked: blocked, databaseBytes: size,
         updated: (try meta("status.updated") as Double?).map { Date(timeIntervalSince1970: $0) })
     }
   }

@@ -60,6 +60,8 @@ public final class Watcher: ReconcileSink {
   var crawlDone = false
   var lastError: String?
   var statusChanged = true
+  /// Set while writes to the index fail: what waits, and when to try again.
+  var writeRetry: WriteRetry?
 
   /// Commit after this many operations while crawling.
   static let batchSize = 512
@@ -184,6 +186,10 @@ public final class Watcher: ReconcileSink {
     if !paused || !watching { initialCrawl() }
     if !watching {
       while contentPass.nextDue != nil && !StopSignal.isRequested {
+        if writeRetry != nil {
+          waitForWrites()
+          continue
+        }
         if let due = contentPass.nextDue, due > monotonicNow() {
           usleep(UInt32(min(1, due - monotonicNow()) * 1_000_000))
           continue
@@ -195,6 +201,14 @@ public final class Watcher: ReconcileSink {
     if !watching && !StopSignal.isRequested { extensions.runPendingOnce() }
     extensions.stop()
     flush()
+    if let retry = writeRetry {
+      // Stopped before the index could be written: the next start's crawl
+      // compares the disk with the index and finds these changes again.
+      logger.warning(
+        "stopping with changes not written",
+        metadata: ["waiting": "\(batch.count)", "reason": "\(retry.block.reason)"])
+      WriteBlock.clear(store.location)
+    }
     try? store.write { writer in
       try writer.setMeta("status.state", "stopped")
       try writer.pruneRemovals()
@@ -208,6 +222,7 @@ public final class Watcher: ReconcileSink {
     store.prepareForWrites(.crawl)
     for root in roots where !StopSignal.isRequested { reconcile(root, force: false) }
     flush()
+    waitForWrites()
     if StopSignal.isRequested { return }
     crawlDone = true
     statusChanged = true
@@ -239,6 +254,8 @@ public final class Watcher: ReconcileSink {
   /// Reads the content of the next slice of files the first pass indexed by
   /// name, at the lowest priority; logs the pass's figures when none is left.
   func readContentSlice() {
+    // Nothing more is read while what was read cannot be written.
+    if writeRetry != nil { return }
     if contentPass.mergeStep() { return }
     if let outcome = contentPass.step(now: monotonicNow()) {
       let started = monotonicNow()
@@ -362,6 +379,9 @@ public final class Watcher: ReconcileSink {
     }
     if !rescanQueue.isEmpty { return 0 }
     if crawlDone, let content = contentPass.nextDue { next = min(next, content) }
+    // Failing writes: tried again when due, and the free space looked at
+    // every second.
+    if let retry = writeRetry { next = min(next, retry.nextAttempt, monotonicNow() + 1) }
     if let helpers = HelperPool.shared.nextIdleStop { next = min(next, helpers) }
     guard next.isFinite else { return -1 }
     return Int32(max(0, min(3_600_000, ((next - monotonicNow()) * 1000).rounded(.up))))
@@ -375,7 +395,10 @@ public final class Watcher: ReconcileSink {
 
   func emit(_ operation: IndexOperation) {
     batch.append(operation)
-    if batch.count >= Self.batchSize { flush() }
+    if batch.count >= Self.batchSize {
+      flush()
+      waitForWrites()
+    }
   }
 
   func countEntry() { crawlSeen += 1 }
@@ -408,16 +431,63 @@ public final class Watcher: ReconcileSink {
   // MARK: - Writing
 
   /// Commits the batch in one transaction (which advances the generation).
+  /// Writes the batch. A write that fails for a while (``WriteRetry``)
+  /// keeps it, and the changes that follow, until a later attempt goes
+  /// through; one that fails for good is tried a change at a time, so that
+  /// only the change that cannot be written is lost, and said so.
   func flush() {
     guard !batch.isEmpty || statusChanged else { return }
+    let now = monotonicNow()
+    if let retry = writeRetry, !retry.isDue(now: now) { return }
     let operations = batch
     batch.removeAll(keepingCapacity: true)
     do {
       let records = try batchWriter.write(operations) { try writeStatus($0) }
       statusChanged = false
       if records.contains(where: \.contentPending) { contentPass.noteNamesWritten() }
+      if let retry = writeRetry {
+        writeRetry = nil
+        WriteBlock.clear(store.location)
+        logger.info(
+          "the index can be written again",
+          metadata: ["attempts": "\(retry.attempts + 1)", "written": "\(operations.count)"])
+      }
+    } catch  where WriteBlock.isTransient(error) {
+      batch = operations + batch
+      if writeRetry == nil {
+        writeRetry = WriteRetry(
+          error, waiting: batch.count, folder: store.location.dataDirectory, now: now)
+        logger.warning(
+          "\(writeRetry!.block.description); the watcher keeps them and tries again",
+          metadata: ["error": "\(error)"])
+      } else {
+        writeRetry!.failedAgain(error, waiting: batch.count, now: now)
+      }
+      writeRetry!.block.save(store.location)
     } catch {
-      note("cannot write to the index: \(error)")
+      writeOneByOne(operations, after: error)
+    }
+  }
+
+  /// Writes the operations of a batch that failed for good one at a time;
+  /// those that fail alone are logged and left out.
+  func writeOneByOne(_ operations: [IndexOperation], after error: any Error) {
+    note("cannot write to the index: \(error); writing its changes one at a time")
+    for operation in operations {
+      do {
+        _ = try batchWriter.write([operation]) { try writeStatus($0) }
+      } catch {
+        note("a change was left out of the index: \(operation): \(error)")
+      }
+    }
+  }
+
+  /// Waits (and tries again) until what waits to be written is written:
+  /// a crawl does not go on reading what it cannot keep.
+  func waitForWrites() {
+    while writeRetry != nil && !StopSignal.isRequested {
+      usleep(100_000)
+      flush()
     }
   }
 

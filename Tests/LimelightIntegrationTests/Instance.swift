@@ -184,13 +184,24 @@ final class Instance: @unchecked Sendable {
   /// Fails the test unless the index lists exactly the entries below the
   /// home folder that are on disk (hidden ones left out), entry by entry.
   func expectIndexMatchesDisk(_ sourceLocation: SourceLocation = #_sourceLocation) throws {
-    let disk = try FileManager.default.subpathsOfDirectory(atPath: home).filter {
-      !$0.split(separator: "/").contains { $0.hasPrefix(".") }
-    }
-    let indexed = relativePaths(try run("find-in", ["in:" + home]).lines)
+    let (indexed, disk) = try indexAndDisk()
     #expect(Set(indexed) == Set(disk), sourceLocation: sourceLocation)
     #expect(
       indexed.count == Set(indexed).count, "an entry listed twice", sourceLocation: sourceLocation)
+  }
+
+  /// Whether the index lists exactly the entries on disk (see above).
+  func indexMatchesDisk() throws -> Bool {
+    let (indexed, disk) = try indexAndDisk()
+    return indexed.count == disk.count && Set(indexed) == Set(disk)
+  }
+
+  /// What the index lists below the home folder, and what is there.
+  private func indexAndDisk() throws -> (indexed: [String], disk: [String]) {
+    let disk = try FileManager.default.subpathsOfDirectory(atPath: home).filter {
+      !$0.split(separator: "/").contains { $0.hasPrefix(".") }
+    }
+    return (relativePaths(try run("find-in", ["in:" + home]).lines), disk)
   }
 
   /// Polls `condition` until it holds; fails the test (with the watcher's log

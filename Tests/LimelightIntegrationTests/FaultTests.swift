@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Faults the watcher must come through without losing what it saw.
+@Suite struct FaultTests {
+  /// Whether this process may mount a file system (root, and a kernel and
+  /// container that allow it): the full-disk test needs one of its own.
+  static let canMount: Bool = {
+    guard geteuid() == 0 else { return false }
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "limelight-mount-\(getpid())"
+    ).path
+    try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    guard run("/bin/mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", folder]) == 0 else {
+      return false
+    }
+    return run("/bin/umount", [folder]) == 0
+  }()
+
+  @discardableResult
+  static func run(_ program: String, _ arguments: [String]) -> Int32 {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: program)
+    process.arguments = arguments
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    guard (try? process.run()) != nil else { return -1 }
+    process.waitUntilExit()
+    return process.terminationStatus
+  }
+
+  /// The index on a small file system that fills up: the watcher keeps
+  /// what it cannot write, says so, and writes it all once there is room.
+  @Test(
+    .enabled(
+      if: FaultTests.canMount, "mounting a small file system for the index needs root"))
+  func whatAFullDiskHeldBackIsWrittenOnceThereIsRoom() throws {
+    let instance = try Instance()
+    let data = instance.base + "/xdg/data"
+    #expect(Self.run("/bin/mount", ["-t", "tmpfs", "-o", "size=1536k", "tmpfs", data]) == 0)
+    defer {
+      _ = instance.stopWatcher()
+      Self.run("/bin/umount", ["-l", data])
+    }
+    try instance.write("first.txt", "aardvark")
+    try instance.startWatcher()
+    for i in 0..<3_000 {
+      try instance.write(
+        "many/note \(i).txt", "kiwi\(i) " + String(repeating: "pohutukawa ", count: 20))
+    }
+    try instance.waitFor("the status to say the index cannot be written", seconds: 60) {
+      try instance.run("limelight", ["status"]).stdout.contains(
+        "the index cannot be written: no space left on the device holding it (")
+    }
+    let status = try instance.run("limelight", ["status", "--json"]).stdout
+    #expect(status.contains("\"contentDone\":false"), "\(status)")
+    #expect(Self.run("/bin/mount", ["-o", "remount,size=256m", data]) == 0)
+    try instance.waitFor("everything written", seconds: 60) {
+      let status = try instance.run("limelight", ["status", "--json"]).stdout
+      let found = try instance.findPaths("kiwi2999")
+      let matches = try instance.indexMatchesDisk()
+      return status.contains("\"contentDone\":true") && !status.contains("writeBlocked")
+        && matches && found == ["many/note 2999.txt"]
+    }
+    #expect(try instance.findPaths("kiwi2999") == ["many/note 2999.txt"])
+    #expect(try instance.findPaths("kiwi0") == ["many/note 0.txt"])
+    #expect(try !instance.run("limelight", ["status"]).stdout.contains("cannot be written"))
+    try instance.expectIndexMatchesDisk()
+  }
+}
