@@ -136,6 +136,8 @@ public struct FindInSearch {
       try context.store
       ?? IndexStore.open(location, create: false, readOnly: !options.open)
     let engine = SearchEngine(store: store)
+    // While the index is built, an empty or short answer may not be the truth.
+    if let note = store.buildingNote() { printError(note, to: context.errors) }
     if options.count {
       let total = try engine.count(node)
       let output = OutputBuffer(fd: context.output, abandoned: context.abandoned)

@@ -117,6 +117,7 @@ struct Status: ParsableCommand {
       lines.append(("extensions", "\(status.extensions)\(failing)"))
     }
     if let blocked = status.writeBlocked { lines.append(("WRITES", blocked.description)) }
+    if let rebuilt = status.rebuilt { lines.append(("rebuilt", rebuilt.description)) }
     if status.paused { lines.append(("paused", "yes: 'limelight resume' continues")) }
     if status.overflows > 0 { lines.append(("overflows", "\(status.overflows) (each rescanned)")) }
     lines.append(("errors", "\(status.failures)"))

@@ -45,6 +45,8 @@ public struct IndexStatus: Sendable, Codable {
   public var lastError: String?
   /// Writes to the index fail, and the watcher keeps what it would write.
   public var writeBlocked: WriteBlock?
+  /// The index was last found damaged and built again then, for this reason.
+  public var rebuilt: IndexRebuild?
   public var databaseBytes: Int64
   public var updated: Date?
 
@@ -128,7 +130,8 @@ extension IndexStore {
         // Not done while changes wait to be written.
         contentDone: crawlDone && waiting == 0 && blocked == nil,
         paused: paused, roots: roots, failures: failures, recentFailures: recent,
-        lastError: try meta("status.lastError"), writeBlocked: blocked, databaseBytes: size,
+        lastError: try meta("status.lastError"), writeBlocked: blocked,
+        rebuilt: IndexRebuild.fromStored(try meta("status.rebuilt")), databaseBytes: size,
         updated: (try meta("status.updated") as Double?).map { Date(timeIntervalSince1970: $0) })
     }
   }

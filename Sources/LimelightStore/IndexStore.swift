@@ -263,6 +263,12 @@ public final class IndexStore: Sendable {
   /// Runs `body` in one write transaction that advances the index generation.
   @discardableResult
   public func write<T>(_ body: (IndexWriter) throws -> T) throws -> T {
+    try damageReported {
+      try writeTransaction(body)
+    }
+  }
+
+  private func writeTransaction<T>(_ body: (IndexWriter) throws -> T) throws -> T {
     try pool.write { db in
       let generation =
         try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'generation'")
@@ -277,10 +283,25 @@ public final class IndexStore: Sendable {
 
   /// Runs `body` on a consistent snapshot of the index.
   public func read<T>(_ body: (Database) throws -> T) throws -> T {
-    try pool.read { db in
-      // The watcher may have trained the dictionary of the index's texts since.
-      try texts.refresh(db)
-      return try body(db)
+    try damageReported {
+      try pool.read { db in
+        // The watcher may have trained the dictionary of the index's texts since.
+        try texts.refresh(db)
+        return try body(db)
+      }
+    }
+  }
+
+  /// Runs `body`; SQLite finding the file damaged is reported to the
+  /// watcher (``IndexDamage``) and thrown as ``OpenError/damaged(_:_:)``,
+  /// which says what happens next.
+  private func damageReported<T>(_ body: () throws -> T) throws -> T {
+    do {
+      return try body()
+    } catch  where IndexDamage.isDamage(error) {
+      let reason = IndexDamage.reason(error)
+      IndexDamage.report(location, reason: reason)
+      throw OpenError.damaged(location.databasePath, reason)
     }
   }
 

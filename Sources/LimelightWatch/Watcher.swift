@@ -44,6 +44,8 @@ public final class Watcher: ReconcileSink {
   var nextUnwatchedRescan = 0.0
   /// When the "changed in the last week" flags are next brought up to date.
   var nextRecencyExpiry = 0.0
+  /// When the index's structure is checked next (monotonic seconds).
+  var nextIntegrityCheck = Double.infinity
   /// Whether the start left items whose week is over for the event loop.
   var recencyBacklog = false
   static let recencyExpirySeconds = 3_600.0
@@ -154,6 +156,8 @@ public final class Watcher: ReconcileSink {
       _ = wake.addWatch(location.runtimeDirectory, mask: Self.wakeMask)
       wakeInotify = wake
       watchDescriptorFolders()
+      // Damage no query has met yet is found in the background.
+      startIntegrityCheck()
     }
     paused = (try? store.isPaused()) ?? false
     try store.write { writer in
@@ -345,6 +349,7 @@ public final class Watcher: ReconcileSink {
       processDue()
       processRescans()
       expireRecencyIfDue()
+      if monotonicNow() >= nextIntegrityCheck { startIntegrityCheck() }
       flush()
       HelperPool.shared.stopIdle()
       // What was due is done: the second pass reads on between events.
@@ -382,6 +387,7 @@ public final class Watcher: ReconcileSink {
     // Failing writes: tried again when due, and the free space looked at
     // every second.
     if let retry = writeRetry { next = min(next, retry.nextAttempt, monotonicNow() + 1) }
+    next = min(next, nextIntegrityCheck)
     if let helpers = HelperPool.shared.nextIdleStop { next = min(next, helpers) }
     guard next.isFinite else { return -1 }
     return Int32(max(0, min(3_600_000, ((next - monotonicNow()) * 1000).rounded(.up))))
@@ -436,6 +442,7 @@ public final class Watcher: ReconcileSink {
   /// through; one that fails for good is tried a change at a time, so that
   /// only the change that cannot be written is lost, and said so.
   func flush() {
+    rebuildIfDamaged()
     guard !batch.isEmpty || statusChanged else { return }
     let now = monotonicNow()
     if let retry = writeRetry, !retry.isDue(now: now) { return }
@@ -452,6 +459,8 @@ public final class Watcher: ReconcileSink {
           "the index can be written again",
           metadata: ["attempts": "\(retry.attempts + 1)", "written": "\(operations.count)"])
       }
+    } catch IndexStore.OpenError.damaged(_, let reason) {
+      rebuild(after: reason)
     } catch  where WriteBlock.isTransient(error) {
       batch = operations + batch
       if writeRetry == nil {
@@ -500,6 +509,8 @@ public final class Watcher: ReconcileSink {
     try writer.setMeta("status.overflows", overflows)
     try writer.setMeta("status.crawlSeen", crawlSeen)
     try writer.setMeta("status.crawlDone", crawlDone)
+    // Built: every entry named once (queries stop saying results may be missing).
+    if crawlDone { try writer.setMeta("status.built", true) }
     try writer.setMeta("status.namesSeconds", namesPass?.seconds)
     try writer.setMeta("status.namesRate", namesPass?.rate)
     try writer.setMeta("status.contentRead", contentPass.started == nil ? nil : contentPass.read)

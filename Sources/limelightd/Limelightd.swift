@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import LimelightCLI
 import LimelightModel
 import LimelightService
@@ -77,14 +78,17 @@ struct Limelightd: ParsableCommand {
     let store: IndexStore
     do {
       store = try IndexStore.open(location, create: true)
-    } catch IndexStore.OpenError.damaged(let path, let reason) {
+    } catch IndexStore.OpenError.damaged(_, let reason) {
       // Kept for a post-mortem; a new index is built from the disk, and the
       // reindex extensions give the applications' items back.
-      let aside = path.string + ".damaged"
-      for suffix in ["", "-wal", "-shm"] { _ = rename(path.string + suffix, aside + suffix) }
-      logger.error("the index is damaged (\(reason)): moved to \(aside); building a new one")
+      let aside = IndexDamage.setAside(location)
+      logger.error("the index is damaged (\(reason)): moved to \(aside.string); building a new one")
+      IndexRebuild(reason: reason, time: Date()).leave(location)
       store = try IndexStore.open(location, create: true)
     }
+    // A rebuild (this start's, or the one the watcher before this process
+    // began) is recorded in the new index, for `limelight status`.
+    if let rebuild = IndexRebuild.take(location) { try? store.record(rebuild) }
     logger.info(
       "indexing",
       metadata: ["roots": "\(rootPaths.map(\.string).joined(separator: ", "))", "once": "\(once)"])
@@ -101,6 +105,9 @@ struct Limelightd: ParsableCommand {
     defer { service?.stop() }
     do {
       try watcher.run()
+    } catch IndexStore.OpenError.damaged(_, let reason) {
+      service?.stop()
+      Watcher.rebuild(location, after: reason, logger: logger)
     } catch {
       throw CommandFailure("\(error)", status: 1)
     }

@@ -72,4 +72,40 @@ import Testing
     #expect(try !instance.run("limelight", ["status"]).stdout.contains("cannot be written"))
     try instance.expectIndexMatchesDisk()
   }
+
+  /// Garbage in the middle of the index, and then in its header, while the
+  /// watcher is stopped: each time the watcher finds it at start, sets the
+  /// damaged file aside, builds a new index from the disk, and says so.
+  @Test func aDamagedIndexIsSetAsideAndBuiltAgain() throws {
+    let instance = try Instance()
+    for i in 0..<2_000 {
+      try instance.write("notes/walrus \(i).txt", "walrus\(i) tusks and ivory \(i)")
+    }
+    try instance.startWatcher()
+    try instance.waitFor("the notes read") {
+      try instance.findPaths("walrus1999") == ["notes/walrus 1999.txt"]
+    }
+    #expect(instance.stopWatcher() == 0)
+    let index = instance.base + "/xdg/data/limelight/index.sqlite"
+    let aside = index + ".damaged"
+    for (offset, damage) in [("the middle", -1), ("the header", 0)] {
+      let size = (try FileManager.default.attributesOfItem(atPath: index)[.size] as? Int) ?? 0
+      let handle = try #require(FileHandle(forWritingAtPath: index))
+      try handle.seek(toOffset: UInt64(damage < 0 ? size / 2 : damage))
+      var garbage = SystemRandomNumberGenerator()
+      try handle.write(
+        contentsOf: Data((0..<65_536).map { _ in UInt8.random(in: 0...255, using: &garbage) }))
+      try handle.close()
+      try? FileManager.default.removeItem(atPath: aside)
+      try instance.startWatcher()
+      try instance.waitFor("a new index after damage in \(offset)", seconds: 60) {
+        let found = try instance.findPaths("walrus1999")
+        let status = try instance.run("limelight", ["status"]).stdout
+        return found == ["notes/walrus 1999.txt"] && status.contains("rebuilt:")
+          && FileManager.default.fileExists(atPath: aside)
+      }
+      try instance.expectIndexMatchesDisk()
+      #expect(instance.stopWatcher() == 0)
+    }
+  }
 }
