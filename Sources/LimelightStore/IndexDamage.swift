@@ -74,41 +74,25 @@ public struct IndexRebuild: Sendable, Codable, Equatable {
       + " the damaged copy is kept beside it as index.sqlite.damaged"
   }
 
-  static func note(_ location: IndexLocation) -> String {
-    location.runtimeDirectory.appending("rebuilt.json").string
-  }
+  static let note = "rebuilt.json"
 
   /// Left for the watcher that builds the new index (the one that found
   /// the damage starts again in its place).
-  public func leave(_ location: IndexLocation) {
-    let encoder = JSONEncoder()
-    encoder.dateEncodingStrategy = .secondsSince1970
-    guard let data = try? encoder.encode(self) else { return }
-    try? data.write(to: URL(fileURLWithPath: Self.note(location)), options: .atomic)
-  }
+  public func leave(_ location: IndexLocation) { RuntimeNote.write(self, Self.note, location) }
 
   /// The rebuild left for this watcher, taken (the note goes).
   public static func take(_ location: IndexLocation) -> IndexRebuild? {
-    let path = note(location)
-    guard let data = FileManager.default.contents(atPath: path) else { return nil }
-    unlink(path)
-    let decoder = JSONDecoder()
-    decoder.dateDecodingStrategy = .secondsSince1970
-    return try? decoder.decode(IndexRebuild.self, from: data)
+    defer { RuntimeNote.remove(note, location) }
+    return RuntimeNote.read(IndexRebuild.self, note, location)
   }
 
   /// As stored in the index's `meta`.
   var stored: String? {
-    let encoder = JSONEncoder()
-    encoder.dateEncodingStrategy = .secondsSince1970
-    return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) }
+    RuntimeNote.encoded(self).map { String(decoding: $0, as: UTF8.self) }
   }
 
   static func fromStored(_ text: String?) -> IndexRebuild? {
-    guard let data = text?.data(using: .utf8) else { return nil }
-    let decoder = JSONDecoder()
-    decoder.dateDecodingStrategy = .secondsSince1970
-    return try? decoder.decode(IndexRebuild.self, from: data)
+    RuntimeNote.decoded(IndexRebuild.self, from: text?.data(using: .utf8))
   }
 }
 

@@ -46,29 +46,17 @@ public struct WriteBlock: Sendable, Codable, Equatable {
     return "\(error)"
   }
 
-  static func file(_ location: IndexLocation) -> String {
-    location.runtimeDirectory.appending("write-blocked.json").string
-  }
+  static let note = "write-blocked.json"
 
   /// Records the block for `limelight status` (the runtime folder is apart
   /// from the index's: usually a memory file system).
-  public func save(_ location: IndexLocation) {
-    let encoder = JSONEncoder()
-    encoder.dateEncodingStrategy = .secondsSince1970
-    guard let data = try? encoder.encode(self) else { return }
-    try? data.write(to: URL(fileURLWithPath: Self.file(location)), options: .atomic)
-  }
+  public func save(_ location: IndexLocation) { RuntimeNote.write(self, Self.note, location) }
 
   /// The block the watcher recorded, if any.
   public static func load(_ location: IndexLocation) -> WriteBlock? {
-    guard let data = FileManager.default.contents(atPath: file(location)) else { return nil }
-    let decoder = JSONDecoder()
-    decoder.dateDecodingStrategy = .secondsSince1970
-    return try? decoder.decode(WriteBlock.self, from: data)
+    RuntimeNote.read(WriteBlock.self, note, location)
   }
 
   /// Writes go through again (or the watcher stops).
-  public static func clear(_ location: IndexLocation) {
-    unlink(file(location))
-  }
+  public static func clear(_ location: IndexLocation) { RuntimeNote.remove(note, location) }
 }
