@@ -157,7 +157,7 @@ public final class IndexStore: Sendable {
 
   /// `limelight_phrases(name, keywords, path, text, check)`: whether an
   /// item's texts hold the phrases of an encoded ``PhraseCheck``; `text` is
-  /// the content as stored (deflated), inflated only when the other columns
+  /// the content as stored (packed), unpacked only when the other columns
   /// do not decide.
   static let phrasesFunction = DatabaseFunction(
     "limelight_phrases", argumentCount: 5, pure: true

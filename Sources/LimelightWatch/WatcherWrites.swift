@@ -1,0 +1,97 @@
+import Foundation
+import LimelightModel
+import LimelightStore
+
+/// The watcher's writes: its batch of changes, committed in one
+/// transaction, kept and tried again while writes fail, and its own
+/// account of what it does (the index's `meta`), for `limelight status`.
+extension Watcher {
+  /// Writes the batch in one transaction (which advances the generation).
+  /// A write that fails for a while (``WriteRetry``) keeps it, and the
+  /// changes that follow, until a later attempt goes through; one that
+  /// fails for good is tried a change at a time, so that only the change
+  /// that cannot be written is lost, and said so.
+  func flush() {
+    rebuildIfDamaged()
+    guard !batch.isEmpty || statusChanged else { return }
+    let now = monotonicNow()
+    if let retry = writeRetry, !retry.isDue(now: now) { return }
+    let operations = batch
+    batch.removeAll(keepingCapacity: true)
+    do {
+      let records = try batchWriter.write(operations) { try writeStatus($0) }
+      statusChanged = false
+      if records.contains(where: \.contentPending) { contentPass.noteNamesWritten() }
+      if let retry = writeRetry {
+        writeRetry = nil
+        WriteBlock.clear(store.location)
+        logger.info(
+          "the index can be written again",
+          metadata: ["attempts": "\(retry.attempts + 1)", "written": "\(operations.count)"])
+      }
+    } catch IndexStore.OpenError.damaged(_, let reason) {
+      rebuild(after: reason)
+    } catch  where WriteBlock.isTransient(error) {
+      batch = operations + batch
+      if writeRetry == nil {
+        writeRetry = WriteRetry(
+          error, waiting: batch.count, folder: store.location.dataDirectory, now: now)
+        logger.warning(
+          "\(writeRetry!.block.description); the watcher keeps them and tries again",
+          metadata: ["error": "\(error)"])
+      } else {
+        writeRetry!.failedAgain(error, waiting: batch.count, now: now)
+      }
+      writeRetry!.block.save(store.location)
+    } catch {
+      writeOneByOne(operations, after: error)
+    }
+  }
+
+  /// Writes the operations of a batch that failed for good one at a time;
+  /// those that fail alone are logged and left out.
+  func writeOneByOne(_ operations: [IndexOperation], after error: any Error) {
+    note("cannot write to the index: \(error); writing its changes one at a time")
+    for operation in operations {
+      do {
+        _ = try batchWriter.write([operation]) { try writeStatus($0) }
+      } catch {
+        note("a change was left out of the index: \(operation): \(error)")
+      }
+    }
+  }
+
+  /// Waits (and tries again) until what waits to be written is written:
+  /// a crawl does not go on reading what it cannot keep.
+  func waitForWrites() {
+    while writeRetry != nil && !StopSignal.isRequested {
+      usleep(100_000)
+      flush()
+    }
+  }
+
+  func writeStatus(_ writer: IndexWriter) throws {
+    try writer.setMeta("status.state", paused ? "paused" : (crawlDone ? "watching" : "crawling"))
+    try writer.setMeta("status.queue", settling.count + rescanQueue.count + moves.count)
+    try writer.setMeta("status.watches", watches.count)
+    try writer.setMeta("status.unwatched", watches.unwatched.count)
+    try writer.setMeta("status.watchLimit", watches.limitReached)
+    try writer.setMeta("status.overflows", overflows)
+    try writer.setMeta("status.crawlSeen", crawlSeen)
+    try writer.setMeta("status.crawlDone", crawlDone)
+    // Built: every entry named once (queries stop saying results may be missing).
+    if crawlDone { try writer.setMeta("status.built", true) }
+    try writer.setMeta("status.namesSeconds", namesPass?.seconds)
+    try writer.setMeta("status.namesRate", namesPass?.rate)
+    try writer.setMeta("status.contentRead", contentPass.started == nil ? nil : contentPass.read)
+    try writer.setMeta("status.contentRate", contentPass.rate(now: monotonicNow()))
+    try writer.setMeta("status.lastError", lastError)
+    try writer.setMeta("status.updated", Date().timeIntervalSince1970)
+  }
+
+  func note(_ message: String) {
+    logger.warning("\(message)")
+    lastError = message
+    statusChanged = true
+  }
+}
