@@ -212,6 +212,10 @@ public final class Watcher: ReconcileSink {
         "stopping with changes not written",
         metadata: ["waiting": "\(batch.count)", "reason": "\(retry.block.reason)"])
       WriteBlock.clear(store.location)
+      // A one-off run ends with the reason and a failure.
+      var block = retry.block
+      block.waiting = batch.count
+      if !watching { throw WriteFailure(description: block.description) }
     }
     try? store.write { writer in
       try writer.setMeta("status.state", "stopped")
@@ -250,6 +254,11 @@ public final class Watcher: ReconcileSink {
         "entries": "\(crawlSeen)", "seconds": "\(String(format: "%.1f", seconds))",
         "rate": "\(Int(namesPass!.rate))/s", "watches": "\(watches.count)",
       ])
+  }
+
+  /// Writes that never went through, the reason a one-off run fails.
+  struct WriteFailure: Error, CustomStringConvertible {
+    var description: String
   }
 
   /// How long the first pass took and its rate (entries a second).

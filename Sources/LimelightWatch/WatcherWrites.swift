@@ -62,13 +62,22 @@ extension Watcher {
   }
 
   /// Waits (and tries again) until what waits to be written is written:
-  /// a crawl does not go on reading what it cannot keep.
+  /// a crawl does not go on reading what it cannot keep. A one-off run
+  /// (`--once`) that nobody may be there to make room for gives up after
+  /// `onceWriteSeconds` and ends with the reason, rather than wait forever.
   func waitForWrites() {
-    while writeRetry != nil && !StopSignal.isRequested {
+    while let retry = writeRetry, !StopSignal.isRequested {
+      if !watching && monotonicNow() - retry.started > Self.onceWriteSeconds {
+        StopSignal.requested = 1
+        return
+      }
       usleep(100_000)
       flush()
     }
   }
+
+  /// How long a one-off run waits for writes that fail.
+  static let onceWriteSeconds = 60.0
 
   func writeStatus(_ writer: IndexWriter) throws {
     try writer.setMeta("status.state", paused ? "paused" : (crawlDone ? "watching" : "crawling"))

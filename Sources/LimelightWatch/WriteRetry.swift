@@ -19,8 +19,12 @@ struct WriteRetry {
   static let firstDelay = 0.5
   static let longestDelay = 30.0
 
+  /// When writes began to fail (monotonic seconds).
+  let started: Double
+
   init(_ error: any Error, waiting: Int, folder: RawPath, now: Double) {
     block = WriteBlock(reason: WriteBlock.reason(error), waiting: waiting, since: Date())
+    started = now
     self.folder = folder
     freeBytes = FileSystem.freeBytes(folder)
     nextAttempt = now + Self.firstDelay
