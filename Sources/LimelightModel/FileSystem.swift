@@ -131,10 +131,12 @@ public enum FileSystem {
 
   /// Why a file cannot be opened for reading now, nil when it can.
   public static func unreadable(_ path: RawPath) -> String? {
-    let fd = path.withCString { open($0, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK) }
-    guard fd >= 0 else { return SystemError("cannot open", path: path).description }
-    close(fd)
-    return nil
+    do {
+      _ = try readPrefix(path, limit: 0)
+      return nil
+    } catch {
+      return error.description
+    }
   }
 
   /// Reads at most `limit` bytes from the start of a regular file.

@@ -106,7 +106,7 @@ extension IndexStore {
   /// first pass of its first crawl not done): results may be missing. Nil
   /// once built, or when no watcher runs.
   public func buildingNote() -> String? {
-    guard location.watcherPID() != nil,
+    guard
       let meta = try? read({ db in
         try Row.fetchAll(
           db,
@@ -118,7 +118,10 @@ extension IndexStore {
     else { return nil }
     var values: [String: DatabaseValue] = [:]
     for row in meta { values[row["key"]] = row["value"] }
+    // A built index (the common case) is told by the one read, without
+    // asking whether a watcher holds its lock.
     if values["status.built"].flatMap(Bool.fromDatabaseValue) == true { return nil }
+    guard location.watcherPID() != nil else { return nil }
     let seen = values["status.crawlSeen"].flatMap(Int.fromDatabaseValue) ?? 0
     let rebuilt = values["status.rebuilt"].flatMap(String.fromDatabaseValue) != nil
     return

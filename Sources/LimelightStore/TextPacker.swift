@@ -58,12 +58,18 @@ public final class TextPacker: Sendable {
         if state.packer == nil { state.packer = Packer(dictionary: dictionary, level: Self.level) }
       } else if !state.trained {
         state.seen += 1
-        let sample = Array(bytes.prefix(Self.sampleLimit))
-        if state.samples.count < Self.sampleCount {
-          state.samples.append(sample)
-        } else {
-          let slot = Int.random(in: 0..<state.seen, using: &state.random)
-          if slot < Self.sampleCount { state.samples[slot] = sample }
+        // Reservoir sampling: the text replaces a kept sample, if any, at
+        // random; its beginning is copied only when kept.
+        let slot =
+          state.samples.count < Self.sampleCount
+          ? state.samples.count : Int.random(in: 0..<state.seen, using: &state.random)
+        if slot < Self.sampleCount {
+          let sample = Array(bytes.prefix(Self.sampleLimit))
+          if slot == state.samples.count {
+            state.samples.append(sample)
+          } else {
+            state.samples[slot] = sample
+          }
         }
       }
       return state.packer
@@ -78,10 +84,10 @@ public final class TextPacker: Sendable {
   func trainIfReady(_ db: Database, early: Bool = false) throws {
     let samples = state.withLock { state -> [[UInt8]]? in
       guard state.dictionary == nil, !state.trained else { return nil }
-      let bytes = state.samples.reduce(0) { $0 + $1.count }
-      guard state.seen >= Self.trainingTexts || early && bytes >= Self.leastSampleBytes else {
-        return nil
-      }
+      let enough =
+        state.seen >= Self.trainingTexts
+        || early && state.samples.reduce(0) { $0 + $1.count } >= Self.leastSampleBytes
+      guard enough else { return nil }
       state.trained = true
       defer { state.samples = [] }
       return state.samples
@@ -118,8 +124,9 @@ public final class TextPacker: Sendable {
   /// Cheap when nothing is new: every read of the index calls it, since
   /// another process may have trained the dictionary meanwhile.
   public func refresh(_ db: Database) throws {
-    let known = Self.unpackers.withLock { Set($0.keys) }
     let ids = try Int64.fetchAll(db, sql: "SELECT id FROM text_dictionary")
+    if ids.isEmpty { return }
+    let known = Self.unpackers.withLock { Set($0.keys) }
     for id in ids where !known.contains(UInt32(truncatingIfNeeded: id)) || !hasDictionary {
       guard
         let data = try Data.fetchOne(
