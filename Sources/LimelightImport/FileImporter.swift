@@ -9,7 +9,7 @@ import LimelightModel
 /// Turns one file into a ``FileRecord``: content type from libmagic checked
 /// against the name, a human kind, tags, and text for text-like files.
 ///
-/// Not thread-safe (it owns a libmagic handle): use one per worker.
+/// Not thread-safe (its helper is one process): use one per worker.
 public final class FileImporter {
   private let magic: Magic
   private let mime: MIMEDatabase
@@ -20,12 +20,13 @@ public final class FileImporter {
   /// `contained` are the importers of ``HelperFormats`` when this process is
   /// the helper itself; otherwise those formats go to the helper program.
   /// `thumbnails`: the shared cache whose current thumbnails items take.
+  /// `magic`: the libmagic handle, which importers on several threads may share.
   public init(
     mime: MIMEDatabase, maxTextBytes: Int, contained: [any ContentImporter]? = nil,
-    programs: [ProgramImporter] = [], thumbnails: ThumbnailCache? = nil
+    programs: [ProgramImporter] = [], thumbnails: ThumbnailCache? = nil, magic: Magic = Magic()
   ) {
     self.thumbnails = thumbnails
-    self.magic = Magic()
+    self.magic = magic
     self.mime = mime
     self.limits = ImportLimits(maxTextBytes: maxTextBytes)
     let helper: [any ContentImporter] = contained ?? [HelperImporter()]

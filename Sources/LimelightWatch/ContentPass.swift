@@ -15,7 +15,7 @@ final class ContentPass {
   let store: IndexStore
   /// Importers of its own: a slice is read while the watcher's own
   /// importers read the user's changes. Made when a pass begins, let go
-  /// when it ends (their libmagic databases are megabytes each).
+  /// when it ends (with their helpers).
   private let makeExtractor: () -> Extractor
   private var extractor: Extractor?
   private let isHidden: (RawPath) -> Bool
@@ -25,9 +25,9 @@ final class ContentPass {
   static let sliceSize = 512
   static let sliceSeconds = 0.25
   /// Bytes of text a slice reads at most: one slice is read while the one
-  /// before waits to be written, and a slice of 512 large documents held
-  /// tens of megabytes.
-  static let sliceTextBytes = 4 << 20
+  /// before waits to be written, each held folded and packed, and a slice
+  /// of 512 large documents held tens of megabytes.
+  static let sliceTextBytes = 2 << 20
 
   /// Whether the index may hold files waiting (cleared when none is found).
   private(set) var mayHaveWork = true

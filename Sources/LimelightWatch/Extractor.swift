@@ -14,8 +14,8 @@ struct ImportJob: Sendable {
   var nameOnly = false
 }
 
-/// Runs importers on several files at once, one importer (and so one libmagic
-/// handle) per worker.
+/// Runs importers on several files at once, one importer (and so one import
+/// helper) per worker; they share one libmagic handle.
 final class Extractor: @unchecked Sendable {
   private let importers: [FileImporter]
   /// How the index packs texts: the workers pack them.
@@ -23,12 +23,13 @@ final class Extractor: @unchecked Sendable {
 
   init(
     mime: MIMEDatabase, maxTextBytes: Int, workers: Int, texts: TextPacker,
-    programs: [ProgramImporter] = [], thumbnails: ThumbnailCache? = nil
+    programs: [ProgramImporter] = [], thumbnails: ThumbnailCache? = nil, magic: Magic = Magic()
   ) {
     self.texts = texts
     importers = (0..<max(1, workers)).map { _ in
       FileImporter(
-        mime: mime, maxTextBytes: maxTextBytes, programs: programs, thumbnails: thumbnails)
+        mime: mime, maxTextBytes: maxTextBytes, programs: programs, thumbnails: thumbnails,
+        magic: magic)
     }
   }
 
