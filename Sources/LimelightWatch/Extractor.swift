@@ -15,7 +15,9 @@ struct ImportJob: Sendable {
 }
 
 /// Runs importers on several files at once, one importer (and so one import
-/// helper) per worker; they share one libmagic handle.
+/// helper) per worker; they share one libmagic handle, let go with the
+/// extractor (the second pass's, at its end: what its rules compiled for a
+/// pass is megabytes).
 final class Extractor: @unchecked Sendable {
   private let importers: [FileImporter]
   /// How the index packs texts: the workers pack them.

@@ -87,14 +87,11 @@ public final class Watcher: ReconcileSink {
       from: store.location.descriptorFolders("importers.d"))
     for problem in problems { logger.warning("importer descriptor ignored: \(problem)") }
     let mime = MIMEDatabase()
-    // One libmagic handle for the watcher's importers and the second pass's.
-    let magic = Magic()
     let makeExtractor = {
       Extractor(
         mime: mime, maxTextBytes: configuration.maxTextBytes, workers: workers,
         texts: store.texts, programs: programs,
-        thumbnails: ThumbnailCache(root: store.location.cacheHome.appending("thumbnails")),
-        magic: magic)
+        thumbnails: ThumbnailCache(root: store.location.cacheHome.appending("thumbnails")))
     }
     self.extractor = makeExtractor()
     self.watches = WatchTable(inotify: nil, maxWatches: configuration.maxWatches)
