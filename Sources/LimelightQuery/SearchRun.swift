@@ -34,6 +34,12 @@ final class SearchRun {
     switch instead.instead {
     case .statements(let statements):
       for statement in statements where !isDone { try run(statement) }
+    case .fewFiltered(let filtered, let narrowed, let otherwise):
+      if try isCrowded(filtered) {
+        for statement in otherwise where !isDone { try run(statement) }
+      } else {
+        try run(narrowed)
+      }
     case .byRankBand(let statement):
       // Best bands first; a coarse band with few matches sorted at once,
       // one with many fine band by fine band.

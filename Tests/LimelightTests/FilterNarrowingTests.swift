@@ -69,6 +69,13 @@ import Testing
     var crowded = SearchEngine(store: store)
     crowded.rankedNameLimit = 3
     crowded.rankBandSplit = 2
+    // Texts crowded (listed newest first), the filters' items read first
+    // or not: the same list.
+    var crowdedTexts = SearchEngine(store: store)
+    crowdedTexts.rankedTextLimit = 1
+    crowdedTexts.fewFilteredLimit = 0
+    var fewFiltered = crowdedTexts
+    fewFiltered.fewFilteredLimit = 1_000
     var found = 0
     for query in Self.queries {
       for limit in [nil, 4] {
@@ -77,6 +84,11 @@ import Testing
         let narrowed = try SearchEngine(store: store).search(query, limit: limit).map(\.id)
         #expect(narrowed == expected, "\(step): \(query) limit \(String(describing: limit))")
         #expect(try crowded.search(query, limit: limit).map(\.id) == expected, "\(step): \(query)")
+        let newestFirst = try crowdedTexts.search(query, limit: limit).map(\.id)
+        #expect(
+          try fewFiltered.search(query, limit: limit).map(\.id) == newestFirst, "\(step): \(query)")
+        #expect(Set(newestFirst).count == newestFirst.count)
+        if limit == nil { #expect(Set(newestFirst) == Set(expected), "\(step): \(query)") }
       }
       #expect(try SearchEngine(store: store).count(query) == checked.count(query))
     }
