@@ -116,6 +116,17 @@ public struct SearchEngine: Sendable {
     return text.count == 1 ? text[0] : .and(text)
   }
 
+  /// Whether a text is words ANDed (no alternative, no exclusion): every
+  /// text its match finds holds each of its phrases, which the ranking then
+  /// only counts.
+  static func isConjunction(_ text: QueryNode) -> Bool {
+    switch text {
+    case .text: true
+    case .and(let parts): parts.allSatisfy(isConjunction)
+    default: false
+    }
+  }
+
   /// One SQL statement and its arguments.
   typealias Statement = SQLCompiler.Statement
 
@@ -242,7 +253,8 @@ public struct SearchEngine: Sendable {
     // come last in the match, and are not ranked.
     let bm25 =
       "limelight_rank(item_text, \(narrowing.textPhrases), (SELECT limelight_field_hits("
-      + "w.name, w.keywords, w.path, ?) FROM item_words AS w WHERE w.rowid = item_text.rowid))"
+      + "w.name, w.keywords, w.path, ?) FROM item_words AS w WHERE w.rowid = item_text.rowid),"
+      + " \(Self.isConjunction(text) ? 1 : 0))"
     guard let textMatch = SQLCompiler.textMatch(text).map(narrowing.text) else { return [] }
     let (inText, textArguments) = textMatch.condition()
     guard SQLCompiler.fitsNames(text) else {

@@ -186,6 +186,30 @@ import Testing
     #expect(found.map(\.displayName) == ["heron.txt", "birds.txt"])
   }
 
+  /// Words ANDed: the ranking counts a common word's texts only so far,
+  /// and estimates the rest; a rare word in the name still lifts a text
+  /// above a common one, and a word excluded or offered as an alternative
+  /// is still told apart row by row.
+  @Test func aCommonWordIsCountedOnlySoFar() throws {
+    try store.write { writer in
+      for i in 0..<2_500 { try writer.upsert(record("/d/c\(i).txt", text: "common \(i)")) }
+      try writer.upsert(record("/d/common.txt", text: "common rarity"))
+      try writer.upsert(record("/d/rarity.txt", text: "common rarity"))
+      try writer.upsert(record("/d/other.txt", text: "rarity alone"))
+    }
+    let engine = SearchEngine(store: store)
+    let common = QueryNode.text("common", prefix: false, column: nil)
+    let rarity = QueryNode.text("rarity", prefix: false, column: nil)
+    #expect(SearchEngine.isConjunction(.and([common, rarity])))
+    #expect(!SearchEngine.isConjunction(.or([common, rarity])))
+    #expect(!SearchEngine.isConjunction(.and([rarity, .not(common)])))
+    #expect(
+      try engine.search(.and([common, rarity])).map(\.displayName) == ["rarity.txt", "common.txt"])
+    #expect(try engine.search(.and([rarity, .not(common)])).map(\.displayName) == ["other.txt"])
+    let either = try engine.search(.or([rarity, .text("alone", prefix: false, column: nil)]))
+    #expect(Set(either.map(\.displayName)) == ["rarity.txt", "common.txt", "other.txt"])
+  }
+
   /// Texts are deflated until enough have been read to train a dictionary
   /// on; packing the index trains it when fewer were read and packs them
   /// with it; texts written after are packed with it too, and every text
