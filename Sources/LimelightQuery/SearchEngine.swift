@@ -136,6 +136,10 @@ public struct SearchEngine: Sendable {
   struct Pass {
     var statement: Statement
     var whenCrowded: (crowding: Crowding, instead: Crowded)?
+    /// It lists hidden items only: skipped when the index holds none (the
+    /// usual case; a word with a filter no item passes read every text
+    /// holding the word once more for them).
+    var onlyHidden = false
   }
 
   /// How a crowded step lists its results.
@@ -317,7 +321,7 @@ public struct SearchEngine: Sendable {
               .byRankBand { band in
                 (statement, ["(\(match)) AND \(band)"] + arguments.dropFirst())
               }
-            )))
+            ), onlyHidden: hidden == 1))
       }
       // Texts holding the words whole before those that hold only longer
       // words starting with them: the ranking counts which words an item
@@ -345,7 +349,7 @@ public struct SearchEngine: Sendable {
               crowdedText(
                 ("SELECT \(Self.columns), 0.0 AS score \(from)", arguments + filterArguments),
                 order: " ORDER BY item_text.rowid DESC", narrowing: narrowing)
-            )))
+            ), onlyHidden: hidden == 1))
       }
     }
     return passes

@@ -25,8 +25,22 @@ final class SearchRun {
   /// Whether the results asked for are all found.
   var isDone: Bool { limit.map { results.count >= $0 } ?? false }
 
+  /// Whether the index holds any hidden item, asked once: a seek in the
+  /// index of hidden items (without it, a scan of every item: 15 ms at
+  /// 100,000).
+  private var holdsHidden: Bool?
+
   /// Runs one step of the plan, until the results asked for are found.
   func run(_ pass: SearchEngine.Pass) throws {
+    if pass.onlyHidden {
+      if holdsHidden == nil {
+        holdsHidden =
+          try Bool.fetchOne(
+            db, sql: "SELECT EXISTS (SELECT 1 FROM item INDEXED BY item_hidden WHERE hidden = 1)")
+          ?? true
+      }
+      if holdsHidden == false { return }
+    }
     guard let instead = pass.whenCrowded, try isCrowded(instead.crowding) else {
       try run(pass.statement)
       return

@@ -210,6 +210,24 @@ import Testing
     #expect(Set(either.map(\.displayName)) == ["rarity.txt", "common.txt", "other.txt"])
   }
 
+  /// Hidden items come after the others, in every tier; they are looked
+  /// for apart only while the index holds some.
+  @Test func hiddenItemsComeLastAndAreLookedForOnlyWhenThere() throws {
+    var hidden = record("/h/.cache/osprey.txt", text: "fish eagle")
+    hidden.hidden = true
+    try store.write { writer in
+      try writer.upsert(hidden)
+      try writer.upsert(record("/h/notes.txt", text: "an osprey over the lake"))
+      try writer.upsert(record("/h/osprey.md", text: nil))
+    }
+    let engine = SearchEngine(store: store)
+    let osprey = QueryNode.text("osprey", prefix: true, column: nil)
+    #expect(try engine.search(osprey).map(\.displayName) == ["osprey.md", "notes.txt", "osprey.txt"])
+    #expect(try engine.search(osprey, limit: 2).map(\.displayName) == ["osprey.md", "notes.txt"])
+    try store.write { writer in try writer.removeTree(RawPath("/h/.cache")) }
+    #expect(try engine.search(osprey).map(\.displayName) == ["osprey.md", "notes.txt"])
+  }
+
   /// Texts are deflated until enough have been read to train a dictionary
   /// on; packing the index trains it when fewer were read and packs them
   /// with it; texts written after are packed with it too, and every text
