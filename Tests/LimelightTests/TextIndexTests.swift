@@ -222,7 +222,8 @@ import Testing
     }
     let engine = SearchEngine(store: store)
     let osprey = QueryNode.text("osprey", prefix: true, column: nil)
-    #expect(try engine.search(osprey).map(\.displayName) == ["osprey.md", "notes.txt", "osprey.txt"])
+    #expect(
+      try engine.search(osprey).map(\.displayName) == ["osprey.md", "notes.txt", "osprey.txt"])
     #expect(try engine.search(osprey, limit: 2).map(\.displayName) == ["osprey.md", "notes.txt"])
     try store.write { writer in try writer.removeTree(RawPath("/h/.cache")) }
     #expect(try engine.search(osprey).map(\.displayName) == ["osprey.md", "notes.txt"])
