@@ -170,15 +170,18 @@ static void text_rank(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_con
   sqlite3_result_double(context, -score);
 }
 
-int limelight_register_text_rank(sqlite3 *db) {
+fts5_api *limelight_fts5_api(sqlite3 *db) {
   fts5_api *fts = 0;
   sqlite3_stmt *statement = 0;
-  int rc = sqlite3_prepare_v2(db, "SELECT fts5(?1)", -1, &statement, 0);
-  if (rc != SQLITE_OK) return rc;
+  if (sqlite3_prepare_v2(db, "SELECT fts5(?1)", -1, &statement, 0) != SQLITE_OK) return 0;
   sqlite3_bind_pointer(statement, 1, (void *)&fts, "fts5_api_ptr", 0);
   sqlite3_step(statement);
-  rc = sqlite3_finalize(statement);
-  if (rc != SQLITE_OK) return rc;
-  if (!fts || fts->iVersion < 2) return SQLITE_ERROR;
+  if (sqlite3_finalize(statement) != SQLITE_OK) return 0;
+  return fts && fts->iVersion >= 2 ? fts : 0;
+}
+
+int limelight_register_text_rank(sqlite3 *db) {
+  fts5_api *fts = limelight_fts5_api(db);
+  if (!fts) return SQLITE_ERROR;
   return fts->xCreateFunction(fts, "limelight_rank", 0, text_rank, 0);
 }

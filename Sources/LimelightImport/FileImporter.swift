@@ -167,8 +167,13 @@ public final class FileImporter {
       return mime.isSubclass(glob, of: "text/plain") ? glob : found
     }
     // Close relatives: libmagic often names the generic form (application/xml
-    // for an SVG, application/zip for an OpenDocument file).
-    if mime.isSubclass(found, of: glob) { return found }
+    // for an SVG), or a specific one the name knows better: C source it
+    // guesses is C++ (it cannot tell them apart), a text file that looks like
+    // a program. For text the name is right; otherwise the content (an
+    // OpenDocument file named .zip).
+    if mime.isSubclass(found, of: glob) {
+      return mime.isSubclass(glob, of: "text/plain") ? glob : found
+    }
     if found.hasPrefix("text/") && mime.isSubclass(glob, of: "text/plain") { return glob }
     return found
   }

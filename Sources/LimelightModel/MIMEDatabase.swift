@@ -179,7 +179,7 @@ public final class MIMEDatabase: @unchecked Sendable {
         break
       }
     }
-    if found.isEmpty { found = Self.fallbackComments[type] ?? "" }
+    if found.isEmpty { found = Self.fallbackComments[type] ?? Self.derivedComment(for: type) }
     comments[type] = found
     return found.isEmpty ? nil : found
   }
@@ -190,6 +190,29 @@ public final class MIMEDatabase: @unchecked Sendable {
     "inode/blockdevice": "block device", "application/octet-stream": "unknown",
     "application/x-zerosize": "empty document", "text/plain": "plain text document",
   ]
+
+  /// Programming languages the database may not describe, by their types'
+  /// names after `x-`: "text/x-swift" is "Swift source code".
+  private static let languageNames = [
+    "swift": "Swift", "kotlin": "Kotlin", "rust": "Rust", "go": "Go", "typescript": "TypeScript",
+    "zig": "Zig", "nim": "Nim", "dart": "Dart", "elixir": "Elixir", "julia": "Julia",
+    "groovy": "Groovy", "protobuf": "Protocol Buffers", "hcl": "HCL", "cmake": "CMake",
+    "toml": "TOML",
+  ]
+
+  /// A description for a type the database has none for, so that no item
+  /// has an empty kind: "Swift source code" for a language, else the type's
+  /// name ("application/x-foo-bar" is a "foo bar document").
+  static func derivedComment(for type: String) -> String {
+    guard let slash = type.firstIndex(of: "/") else { return type }
+    var name = String(type[type.index(after: slash)...])
+    for prefix in ["x-", "vnd."] where name.hasPrefix(prefix) { name.removeFirst(prefix.count) }
+    if let language = languageNames[name] {
+      return name == "toml" ? "\(language) document" : "\(language) source code"
+    }
+    let words = name.split { "-._+".contains($0) }.joined(separator: " ")
+    return words.isEmpty ? type : "\(words) document"
+  }
 
   static func unescapeXML(_ text: String) -> String {
     text.replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")

@@ -24,6 +24,47 @@ public enum SearchText {
     return String(out)
   }
 
+  /// The pairs of Chinese, Japanese or Korean characters side by side in a
+  /// folded text ("硬盘分区" → 硬盘, 盘分, 分区), which the text index holds
+  /// as terms of their own: two characters the tokenizer keeps as words,
+  /// with only the two spaces the folding put between them (a space or
+  /// punctuation in the text makes no pair). The text index's tokenizer
+  /// (`limelight_pairs`) makes the same.
+  public static func cjkPairs(ofFolded folded: String) -> [String] {
+    if folded.utf8.allSatisfy({ $0 < 0x80 }) { return [] }
+    var pairs: [String] = []
+    var previous: Unicode.Scalar?
+    var spaces = 0
+    for scalar in folded.unicodeScalars {
+      if scalar == " " {
+        spaces += 1
+        continue
+      }
+      let isCharacter = isCJK(scalar) && isWordCharacter(scalar)
+      if isCharacter, let first = previous, spaces == 2 {
+        var pair = String.UnicodeScalarView()
+        pair.append(first)
+        pair.append(scalar)
+        pairs.append(String(pair))
+      }
+      previous = isCharacter ? scalar : nil
+      spaces = 0
+    }
+    return pairs
+  }
+
+  /// Whether the tokenizer keeps a character in words: letters, digits,
+  /// private use.
+  static func isWordCharacter(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.properties.generalCategory {
+    case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+      .decimalNumber, .letterNumber, .otherNumber, .privateUse:
+      return true
+    default:
+      return false
+    }
+  }
+
   /// The words of a text as the tokenizer stores them: lower case, without
   /// accents, split at anything that is not a letter or digit.
   public static func terms(of text: String) -> [String] {

@@ -74,12 +74,16 @@ struct SQLCompiler {
   private static func indexWords(_ node: QueryNode, exact: Bool) -> [PhraseCheck] {
     switch node {
     case .text(let text, let prefix, _):
-      let tokens = Self.tokens(of: SearchText.fold(text))
+      let folded = SearchText.fold(text)
+      let tokens = Self.tokens(of: folded)
       return tokens.enumerated().map { index, token in
         .phrase(
           [PhraseCheck.words(of: token).first ?? token.lowercased()],
           prefix: prefix && !exact && index == tokens.count - 1, column: nil)
       }
+        + SearchText.cjkPairs(ofFolded: folded).map { pair in
+          .phrase(pair.unicodeScalars.map { String($0) }, prefix: false, column: nil)
+        }
     case .and(let parts), .or(let parts):
       return parts.flatMap { indexWords($0, exact: exact) }
     default:
@@ -97,11 +101,21 @@ struct SQLCompiler {
       let tokens = Self.tokens(of: folded)
       let words = SearchText.terms(of: folded)
       guard !tokens.isEmpty, !words.isEmpty else { return nil }
-      let quoted = tokens.enumerated().map { index, token in
-        "\"" + token + "\"" + (prefix && index == tokens.count - 1 ? " *" : "")
-      }
+      // A Chinese or Japanese character begins no longer word (only the
+      // pairs it begins, which would all be read).
+      let starred = prefix && !(tokens.last?.unicodeScalars.last.map(SearchText.isCJK) ?? false)
+      // Characters side by side are looked up by their pairs too: the index
+      // then finds few texts to read for the run.
+      let pairs = SearchText.cjkPairs(ofFolded: folded)
+      let quoted =
+        tokens.enumerated().map { index, token in
+          "\"" + token + "\"" + (starred && index == tokens.count - 1 ? " *" : "")
+        } + pairs.map { "\"" + $0 + "\"" }
       let expression =
         quoted.count == 1 ? quoted[0] : "(" + quoted.joined(separator: " AND ") + ")"
+      // Two characters side by side anywhere are their pair: the index
+      // decides.
+      if column == nil && words.count == 2 && pairs.count == 1 { return (expression, .and([])) }
       // Several words are a phrase the index cannot place, and a column one
       // it cannot tell: checked in the text.
       return (expression, .phrase(words, prefix: prefix, column: column?.position))

@@ -30,13 +30,21 @@ struct TypoExpander {
     switch node {
     case .text(let text, let prefix, let column):
       guard budget > 0, let word = Self.singleWord(text),
-        (4...Self.longestWord).contains(word.count), try !hasPrefixMatch(word)
+        (4...Self.longestWord).contains(word.count), try !hasPrefixMatch(word, in: "item_name")
       else { return node }
       budget -= 1
-      let variants = try self.variants(of: word)
-      // A word that no item holds, nor anything near it, matches nothing: the
-      // query needs no text index merge to learn that.
-      if variants.isEmpty { return .nothing }
+      // A word that only starts words of texts may still be a typo of a
+      // name's word, which is the likelier meaning (a name says what the
+      // item is): those are looked for too, never a text's near misses. A
+      // text's whole word is taken as typed.
+      let inTexts = try hasPrefixMatch(word, in: "item_text")
+      if inTexts, try isTextTerm(word) { return node }
+      let variants = try self.variants(of: word, namesOnly: inTexts)
+      if variants.isEmpty {
+        // A word that no item holds, nor anything near it, matches nothing:
+        // the query needs no text index merge to learn that.
+        return inTexts ? node : .nothing
+      }
       return .or(
         [node] + variants.map { .text($0, prefix: prefix && $0.count >= 6, column: column) })
     case .and(let parts):
@@ -57,24 +65,28 @@ struct TypoExpander {
     return folded
   }
 
-  /// Whether any item holds a word starting with `word`: FTS lookups that
-  /// stop at the first match (the vocabulary table would total every
-  /// segment), in the names first: their index holds prefixes of up to six
-  /// letters, one list each, where the text's would gather every term.
-  func hasPrefixMatch(_ word: String) throws -> Bool {
-    for index in ["item_name", "item_text"] {
-      let found = try Bool.fetchOne(
-        db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM \(index) WHERE \(index) MATCH ?)"),
-        arguments: ["\"" + word + "\" *"])
-      if found == true { return true }
-    }
-    return false
+  /// Whether any item holds a word starting with `word` in a full-text
+  /// `index`: an FTS lookup that stops at the first match (the vocabulary
+  /// table would total every segment). The names' index holds prefixes of
+  /// up to six letters, one list each, where the text's gathers every term.
+  func hasPrefixMatch(_ word: String, in index: String) throws -> Bool {
+    try Bool.fetchOne(
+      db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM \(index) WHERE \(index) MATCH ?)"),
+      arguments: ["\"" + word + "\" *"]) == true
+  }
+
+  /// Whether some text holds `word` whole.
+  func isTextTerm(_ word: String) throws -> Bool {
+    try Bool.fetchOne(
+      db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM item_text WHERE item_text MATCH ?)"),
+      arguments: ["\"" + word + "\""]) == true
   }
 
   /// Terms within the allowed distance (or abbreviated by the word), most
   /// frequent first: name terms from the deletion index, then, when no name term
-  /// is close, text terms one edit away looked up one candidate at a time.
-  func variants(of word: String) throws -> [String] {
+  /// is close and not `namesOnly`, text terms one edit away looked up one
+  /// candidate at a time.
+  func variants(of word: String, namesOnly: Bool = false) throws -> [String] {
     let letters = Array(word)
     // Two edits in words of eight letters or more: a typed word of seven may
     // be one of eight that lost a letter.
@@ -103,7 +115,7 @@ struct TypoExpander {
       found = found.filter { close[$0.key] == nearest }
     }
     if found.isEmpty { found = try documentCounts(abbreviated, table: "item_name_vocab") }
-    if found.isEmpty {
+    if found.isEmpty && !namesOnly {
       found = try documentCounts(Self.oneEditCandidates(letters), table: "item_vocab")
       if letters.count >= 7 { try found.merge(twoEditTextTerms(letters)) { a, _ in a } }
     }

@@ -77,8 +77,10 @@ public final class IndexStore: Sendable {
         db.add(function: StoredText.repackFunction(texts))
         db.add(function: StoredText.fileURIFunction)
         db.add(function: ItemFacets.function)
-        let ranked = limelight_register_text_rank(db.sqliteConnection)
-        if ranked != SQLITE_OK { throw DatabaseError(resultCode: ResultCode(rawValue: ranked)) }
+        for register in [limelight_register_text_rank, limelight_register_cjk_pairs] {
+          let code = register(db.sqliteConnection)
+          if code != SQLITE_OK { throw DatabaseError(resultCode: ResultCode(rawValue: code)) }
+        }
       }
       if readOnly && !create {
         var reading = configuration

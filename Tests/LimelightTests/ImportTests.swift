@@ -111,6 +111,13 @@ import Testing
     #expect(
       FileImporter.reconcile(magic: "application/octet-stream", glob: "image/x-foo", mime: mime)
         == "image/x-foo")
+    // libmagic cannot tell C from C++: the name can.
+    #expect(
+      FileImporter.reconcile(magic: "text/x-c++src", glob: "text/x-csrc", mime: mime)
+        == "text/x-csrc")
+    #expect(
+      FileImporter.reconcile(magic: "text/x-c++src", glob: "text/plain", mime: mime)
+        == "text/plain")
   }
 }
 

@@ -156,7 +156,9 @@ import Testing
   @Test func humanKinds() {
     #expect(mime.comment(for: "image/png") == "PNG image")
     #expect(mime.comment(for: "inode/directory") != nil)
-    #expect(mime.comment(for: "application/x-no-such-type") == nil)
+    // A type the database does not describe still has a kind.
+    #expect(mime.comment(for: "application/x-no-such-type") == "no such type document")
+    #expect(mime.comment(for: mime.type(forFileName: "main.swift")!) == "Swift source code")
   }
 
   @Test func kindClasses() {

@@ -135,6 +135,40 @@ import Testing
       try SearchEngine(store: store).count(.text("brown fox", prefix: false, column: nil)) == 1)
   }
 
+  @Test func charactersSideBySideAreLookedUpByTheirPairs() throws {
+    try store.write { writer in
+      try writer.upsert(record("/d/run.txt", text: "Linux硬盘分区工具"))
+      try writer.upsert(record("/d/apart.txt", text: "硬、盘 and 盘分 apart: 硬盘 then 分"))
+      try writer.upsert(record("/d/reversed.txt", text: "盘硬"))
+      try writer.upsert(record("/d/分区 notes.txt", text: nil))
+    }
+    // Each pair is a term of the text index; characters apart make none.
+    let pairs = try store.read { db in
+      try String.fetchAll(db, sql: "SELECT term FROM item_vocab WHERE length(term) = 2 ORDER BY term")
+    }
+    #expect(Set(pairs).isSuperset(of: ["硬盘", "盘分", "分区", "区工", "工具", "盘硬"]))
+    #expect(!pairs.contains("具l") && !pairs.contains("x硬"))
+    #expect(SearchText.cjkPairs(ofFolded: SearchText.fold("Linux硬盘 分・区")) == ["硬盘"])
+    // Two characters are decided by the index; a longer run is read.
+    let two = try #require(SQLCompiler.textMatch(.text("硬盘", prefix: true, column: nil)))
+    #expect(two.match == #"("硬" AND "盘" AND "硬盘")"#)
+    #expect(two.check == nil)
+    #expect(SQLCompiler.textMatch(.text("硬盘分", prefix: false, column: nil))?.check != nil)
+    #expect(try names("硬盘", prefix: true) == ["apart.txt", "run.txt"])
+    #expect(try names("硬盘分") == ["run.txt"])
+    #expect(try names("linux硬盘") == ["run.txt"])
+    #expect(try names("盘硬") == ["reversed.txt"])
+    #expect(try names("分区") == ["run.txt", "分区 notes.txt"])
+    try expectWholeIndexes("pairs written")
+    try store.write { writer in
+      try writer.upsert(record("/d/run.txt", text: "工具 only"))
+      try writer.move(from: RawPath("/d/分区 notes.txt"), to: RawPath("/d/区分 notes.txt"), hidden: { _ in false })
+    }
+    try expectWholeIndexes("pairs replaced")
+    #expect(try names("分区").isEmpty)
+    #expect(try names("区分") == ["区分 notes.txt"])
+  }
+
   @Test func textMatchesRankByBM25OverTheWordsTheyHoldAndTheirFields() throws {
     let filler = Array(repeating: "words about other things", count: 200).joined(separator: " ")
     try store.write { writer in

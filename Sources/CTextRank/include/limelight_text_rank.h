@@ -8,4 +8,12 @@
 /// Returns SQLITE_OK, or an error when the connection has no FTS5.
 int limelight_register_text_rank(sqlite3 *db);
 
+/// Registers the `limelight_pairs` tokenizer: unicode61 (given the same
+/// arguments), which also indexes two Chinese, Japanese or Korean characters
+/// written side by side as one term (see cjk_pairs.c).
+int limelight_register_cjk_pairs(sqlite3 *db);
+
+/// The connection's FTS5 interface, or null when it has none.
+fts5_api *limelight_fts5_api(sqlite3 *db);
+
 #endif
