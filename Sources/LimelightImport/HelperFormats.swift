@@ -25,7 +25,14 @@ public enum HelperFormats {
     "video/mp4", "video/quicktime", "video/x-m4v", "video/3gpp", "video/3gpp2",
     "video/x-matroska", "video/webm", "video/x-msvideo", "video/vnd.avi", "video/avi",
   ]
-  public static var all: [String] { pdf + audio + archives + video }
+  /// A single compressed file, read as what it holds (a compressed tar is
+  /// an archive: its more specific type goes to the archives).
+  public static let compressed = [
+    "application/gzip", "application/x-bzip", "application/x-bzip2", "application/x-xz",
+    "application/zstd", "application/x-zstd", "application/x-lzma", "application/x-lzip",
+    "application/x-compress",
+  ]
+  public static var all: [String] { pdf + audio + archives + video + compressed }
 
   /// The helper's path: beside the running executable.
   public static func helperPath() -> String {

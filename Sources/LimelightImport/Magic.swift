@@ -43,6 +43,15 @@ public final class Magic: Sendable {
     }
   }
 
+  /// The MIME type libmagic finds in a buffer, or nil when it cannot tell.
+  public func mimeType(of bytes: ArraySlice<UInt8>) -> String? {
+    guard let cookie = cookie?.pointer else { return nil }
+    return turn.withLock { _ in
+      bytes.withUnsafeBytes { magic_buffer(cookie, $0.baseAddress, $0.count) }
+        .map { String(cString: $0) }
+    }
+  }
+
   /// The character set libmagic finds in a buffer ("utf-8", "iso-8859-1", "binary", …).
   public func encoding(of bytes: ArraySlice<UInt8>) -> String? {
     guard let cookie = cookie?.pointer else { return nil }

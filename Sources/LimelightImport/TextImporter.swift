@@ -1,26 +1,43 @@
 import LimelightModel
 
 /// Plain text and source code in any common encoding (detected, never binary
-/// garbage), and Markdown, whose first heading is its title.
-struct TextImporter: ContentImporter {
-  var contentTypes: [String] { ["text/plain"] }
+/// garbage); Markdown, whose first heading is its title; manual pages, as
+/// they read (``ManPageText``).
+public struct TextImporter: ContentImporter {
+  public var contentTypes: [String] { ["text/plain"] }
   let magic: Magic
 
-  func importContent(_ request: ImportRequest, into attributes: inout AttributeSet) throws {
+  public init(magic: Magic) { self.magic = magic }
+
+  public func importContent(_ request: ImportRequest, into attributes: inout AttributeSet) throws {
     let max = request.limits.maxTextBytes
     let wholeFileInHead = request.head.count < FileImporter.headSize
     let bytes =
       wholeFileInHead ? request.head : try FileSystem.readPrefix(request.path, limit: max + 1)
-    let truncated = bytes.count > max
-    let body = truncated ? Array(bytes.prefix(max)) : bytes
+    describe(bytes, limit: max, types: request.contentTypeTree, into: &attributes)
+  }
+
+  /// Sets what text `bytes` hold (at most `limit` of them are read) says of
+  /// itself, as a file of these types: its text, summary and title.
+  public func describe(
+    _ bytes: [UInt8], limit: Int, types: [String], into attributes: inout AttributeSet
+  ) {
+    let truncated = bytes.count > limit
+    let body = truncated ? Array(bytes.prefix(limit)) : bytes
     let needsCharset = String(validating: body.prefix(65_536), as: UTF8.self) == nil
     let charset = needsCharset ? magic.encoding(of: body.prefix(65_536)) : nil
     guard let text = TextDecoder.decode(body, truncated: truncated, charset: charset) else {
       return
     }
+    if types.contains("application/x-troff-man"), let page = ManPageText(source: text) {
+      attributes.textContent = page.text
+      attributes.title = page.name
+      attributes.contentDescription = page.name ?? AttributeSet.summary(of: page.text)
+      return
+    }
     attributes.textContent = text
     attributes.contentDescription = AttributeSet.summary(of: text)
-    if request.contentTypeTree.first == "text/markdown" {
+    if types.first == "text/markdown" {
       attributes.title = FileImporter.markdownTitle(text)
     }
   }

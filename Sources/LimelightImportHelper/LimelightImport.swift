@@ -85,7 +85,7 @@ struct LimelightImportHelper: ParsableCommand {
     let mime = MIMEDatabase()
     let importer = FileImporter(
       mime: mime, maxTextBytes: limit,
-      contained: [PDFImporter(), AudioImporter(), ArchiveImporter(), VideoImporter()])
+      contained: ContainedImporters.all(mime: mime))
     let given = type ?? environment["LIMELIGHT_CONTENT_TYPE"].flatMap { $0.isEmpty ? nil : $0 }
     let record = importer.record(
       for: path, status: status, hidden: false, contentType: given.map { mime.ancestors(of: $0) })
@@ -118,7 +118,7 @@ struct LimelightImportHelper: ParsableCommand {
         importers[limit]
         ?? FileImporter(
           mime: mime, maxTextBytes: limit,
-          contained: [PDFImporter(), AudioImporter(), ArchiveImporter(), VideoImporter()])
+          contained: ContainedImporters.all(mime: mime))
       importers[limit] = importer
       var reply: [UInt8]
       if let status = FileSystem.status(path), status.kind == .regular {

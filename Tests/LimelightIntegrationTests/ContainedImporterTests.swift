@@ -107,6 +107,66 @@ import Testing
     #expect((tar["memberCount"] as? Int).map { $0 >= 3 } == true)
   }
 
+  /// Files compressed by Python's own gzip, bz2 and lzma modules, and the
+  /// repository's own manual page, as is and gzipped as Debian ships them.
+  @Test func compressedFilesAndManualPagesReadAsWhatTheyHold() throws {
+    let page = try String(
+      contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../../man/man1/find-in.1"), encoding: .utf8)
+    try instance.write("Man/find-in.1", page)
+    try instance.write("Man/man1/ls.1", page.replacingOccurrences(of: "find-in", with: "lookup"))
+    try instance.write("Notes/changelog", "version 2: the capybara release\n")
+    try instance.write("Notes/notes.txt", "the quokka notes\n")
+    try instance.write("Notes/README", "read about the axolotl\n")
+    try instance.write("Notes/syslog.1", "Nov 24 kernel: wombat detected\n")
+    try instance.write("Notes/big.txt", String(repeating: "pangolin ", count: 3_000_000))
+    try Self.compress(
+      [
+        ("Notes/changelog", "gzip", "Notes/changelog.gz"),
+        ("Notes/notes.txt", "lzma", "Notes/notes.txt.xz"),
+        ("Notes/README", "bz2", "Notes/README.bz2"),
+        ("Man/man1/ls.1", "gzip", "Man/man1/ls.1.gz"),
+        ("Notes/big.txt", "gzip", "Notes/big.txt.gz"),
+      ], in: instance)
+    try instance.indexOnce()
+    for (word, path) in [
+      ("capybara", "Notes/changelog.gz"), ("quokka", "Notes/notes.txt.xz"),
+      ("axolotl", "Notes/README.bz2"), ("wombat", "Notes/syslog.1"),
+    ] {
+      #expect(try instance.findPaths(word) == [path], "\(word)")
+    }
+    // A manual page reads as the page: its NAME line is its title, and
+    // what roff writes as requests and escapes is no text.
+    for path in ["Man/find-in.1", "Man/man1/ls.1.gz"] {
+      let shown = try instance.show(path)
+      let title = try #require(shown["title"] as? String, "\(path)")
+      #expect(title.hasSuffix("- find files and application items in the Limelight index"))
+      #expect(shown["contentDescription"] as? String == title)
+    }
+    #expect(try instance.findPaths("lookup").first == "Man/man1/ls.1.gz")
+    // A compressed text expands no further than a text is read.
+    let big = try instance.show("Notes/big.txt.gz")
+    #expect(big["compressedContentType"] as? String == "text/plain")
+    #expect(try instance.findPaths("pangolin").contains("Notes/big.txt.gz"))
+  }
+
+  /// Compresses files with Python's standard modules: (source, module, target).
+  static func compress(_ files: [(String, String, String)], in instance: Instance) throws {
+    let script = files.map { source, module, target in
+      "import \(module); open('\(instance.path(target))', 'wb').write("
+        + "\(module).compress(open('\(instance.path(source))', 'rb').read()))"
+    }.joined(separator: "\n")
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["python3", "-c", script]
+    try process.run()
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0)
+    for (source, _, _) in files {
+      try FileManager.default.removeItem(atPath: instance.path(source))
+    }
+  }
+
   @Test func brokenFilesAreRecordedAndCostOnlyThemselves() throws {
     try instance.indexOnce()
     for path in [

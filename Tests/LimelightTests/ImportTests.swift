@@ -98,6 +98,36 @@ import Testing
     }
   }
 
+  /// The repository's own manual page, and the shapes of roff it lacks.
+  @Test func manualPagesReadAsTheyShow() throws {
+    let source = try String(
+      contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../../man/man1/find-in.1"), encoding: .utf8)
+    let page = try #require(ManPageText(source: source))
+    #expect(page.name == "find-in - find files and application items in the Limelight index")
+    for roff in [".TH", ".SH", ".B ", "\\f", "\\-", "\\(", ".RB"] {
+      #expect(!page.text.contains(roff), "\(roff)")
+    }
+    #expect(page.text.contains("[ --json | -0 ]"))
+    let mdoc = try #require(
+      ManPageText(
+        source: """
+          .Dd June 1, 2024
+          .Dt LS 1
+          .Sh NAME
+          .Nm ls
+          .Nd list directory contents
+          .Sh DESCRIPTION
+          For each operand that names a \\fIfile\\fP, \\*(Lqls\\*(Rq writes
+          .Ar file
+          \\(em its name \\" a comment
+          """))
+    #expect(mdoc.name == "ls - list directory contents")
+    #expect(mdoc.text.contains("For each operand that names a file, ls writes\nfile\n— its name"))
+    // Without a header or a section it is no page: a rotated log.
+    #expect(ManPageText(source: "Nov 24 kernel: started\n.profile read\n") == nil)
+  }
+
   @Test func reconcileRules() {
     #expect(
       FileImporter.reconcile(magic: "text/plain", glob: "text/markdown", mime: mime)

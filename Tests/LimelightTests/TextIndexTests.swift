@@ -144,7 +144,8 @@ import Testing
     }
     // Each pair is a term of the text index; characters apart make none.
     let pairs = try store.read { db in
-      try String.fetchAll(db, sql: "SELECT term FROM item_vocab WHERE length(term) = 2 ORDER BY term")
+      try String.fetchAll(
+        db, sql: "SELECT term FROM item_vocab WHERE length(term) = 2 ORDER BY term")
     }
     #expect(Set(pairs).isSuperset(of: ["硬盘", "盘分", "分区", "区工", "工具", "盘硬"]))
     #expect(!pairs.contains("具l") && !pairs.contains("x硬"))
@@ -162,7 +163,8 @@ import Testing
     try expectWholeIndexes("pairs written")
     try store.write { writer in
       try writer.upsert(record("/d/run.txt", text: "工具 only"))
-      try writer.move(from: RawPath("/d/分区 notes.txt"), to: RawPath("/d/区分 notes.txt"), hidden: { _ in false })
+      try writer.move(
+        from: RawPath("/d/分区 notes.txt"), to: RawPath("/d/区分 notes.txt"), hidden: { _ in false })
     }
     try expectWholeIndexes("pairs replaced")
     #expect(try names("分区").isEmpty)
