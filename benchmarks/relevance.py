@@ -182,6 +182,42 @@ def abbreviate(word, rng):
     return "".join(w)
 
 
+def abbreviates(query, word):
+    """`query` is `word` with one or two letters after the first left out."""
+    if not (0 < len(word) - len(query) <= 2) or query[:1] != word[:1]:
+        return False
+    rest = iter(word[1:])
+    return all(c in rest for c in query[1:])
+
+
+def edits(a, b, limit):
+    """The optimal string alignment distance of two words (adjacent letters
+    swapped count once), or more than `limit` when it is."""
+    if abs(len(a) - len(b)) > limit:
+        return limit + 1
+    previous2, previous = None, list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        current = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            cost = a[i - 1] != b[j - 1]
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                current[j] = min(current[j], previous2[j - 2] + 1)
+        if min(current) > limit:
+            return limit + 1
+        previous2, previous = previous, current
+    return previous[-1]
+
+
+def ancestors(folder, root):
+    """A folder and the folders above it, up to (not including) `root`."""
+    out = []
+    while folder.startswith(root + "/"):
+        out.append(folder)
+        folder = os.path.dirname(folder)
+    return out
+
+
 def text_of(path):
     try:
         if os.path.getsize(path) > 300_000:
@@ -197,7 +233,11 @@ def make_cases(root, paths, rng, per_kind):
     typos, abbreviations and initials that are themselves the start of another
     name word, and text words that start a word of another file, are left out
     (another file would rightly come first)."""
-    name_freq = collections.Counter(w.lower() for p in paths for w in set(words_of(os.path.basename(p))))
+    # Folders are found by name too: a word that names one is no file's own.
+    folders = {os.path.dirname(p) for p in paths}
+    folders = {f for d in folders for f in ancestors(d, root)}
+    name_freq = collections.Counter(w.lower() for p in paths + sorted(folders)
+                                    for w in set(words_of(os.path.basename(p))))
     path_words = collections.Counter(w.lower() for p in paths for w in set(words_of(p)))
     name_vocabulary = Vocabulary(strip_accents(w) for w in name_freq)
     initials_of = lambda p: "".join(x[0] for x in words_of(os.path.splitext(os.path.basename(p))[0])).lower()
@@ -227,6 +267,26 @@ def make_cases(root, paths, rng, per_kind):
 
     def starts_a_name_word(query):
         return bool(name_vocabulary.starting_with(query, 1))
+
+    # The words a name search knows besides the words themselves: the
+    # initials of names.
+    by_first_letter = collections.defaultdict(list)
+    for w in set(name_vocabulary.words) | set(initials_freq):
+        if w:
+            by_first_letter[w[0]].append(w)
+
+    def reads_as_another(query, word):
+        """Whether a search would rightly read `query` as another name word
+        than `word`: one it is a typo of (one edit, two when either has eight
+        letters or more and the query seven or more), or that it abbreviates
+        too (a typo is the likelier reading)."""
+        for other in by_first_letter[query[0]]:
+            if other == word or abs(len(other) - len(query)) > 2:
+                continue
+            limit = 2 if len(query) >= 7 and max(len(query), len(other)) >= 8 else 1
+            if edits(query, other, limit) <= limit or abbreviates(query, other):
+                return True
+        return False
 
     # Which files hold each run of three Chinese or Japanese characters.
     cjk_holders = collections.defaultdict(set)
@@ -266,7 +326,7 @@ def make_cases(root, paths, rng, per_kind):
                         add(kind, [t], path)
             if 6 <= len(w) <= 10:
                 a = abbreviate(w, rng)
-                if not starts_a_name_word(a):
+                if not starts_a_name_word(a) and not reads_as_another(a, w):
                     add("abbreviation", [a], path)
             if ext:
                 add("filtered", [w, f"ext:{ext[1:]}"], path)

@@ -119,7 +119,9 @@ public enum SearchText {
   /// together ("星球" → "xing qiu xingqiu"), so that "xingqiu" and "qiu" find it,
   /// and of words in other alphabets (Москва → "moskva"); nil when there are
   /// none. `fromEverySyllable` also runs each run together from every syllable
-  /// on ("wendang" then finds 中文文档, for names). Reads at most `limit`
+  /// on ("wendang" then finds 中文文档, for names) and reads characters
+  /// with two common readings both ways (长城 → "changcheng" as well as
+  /// "zhangcheng"). Reads at most `limit`
   /// characters of such runs.
   ///
   /// Kana make a text Japanese: its kanji are read as Japanese, word by word
@@ -147,7 +149,13 @@ public enum SearchText {
       }
     }
     for run in Set(runs.filter { !(japanese && hasKana && $0.isJapanese) }.map(\.text)).sorted() {
-      add(latinWords(run))
+      let words = latinWords(run)
+      add(words)
+      // A name is short: its characters with two common readings are read
+      // both ways (``ChinesePolyphones``).
+      if fromEverySyllable {
+        for variant in ChinesePolyphones.variants(of: run, syllables: words) { add(variant) }
+      }
     }
     if japanese {
       let readings = Set(japaneseSentences(runs)).sorted().compactMap(JapaneseReadings.words)

@@ -193,6 +193,15 @@ import Testing
     #expect(SearchText.romanized("こんにちは")?.contains("konnichiha") == true)
     #expect(SearchText.romanized("东京タワー")?.split(separator: " ").contains("tawa") == true)
     #expect(SearchText.romanized("no cjk here") == nil)
+    // A name's characters with two common readings are read both ways; a
+    // text's the first way only.
+    let name = Set(
+      (SearchText.romanized("长城旅游", fromEverySyllable: true) ?? "").split(separator: " "))
+    #expect(
+      name.contains { $0.hasPrefix("changcheng") } && name.contains { $0.hasPrefix("zhangcheng") })
+    let music = SearchText.romanized("音乐收藏", fromEverySyllable: true) ?? ""
+    #expect(music.contains("yinyueshoucang") && music.contains("yinleshoucang"))
+    #expect(SearchText.romanized("音乐")?.contains("yue") == false)
   }
 
   @Test func kanjiBesideKanaAreReadAsJapanese() throws {
