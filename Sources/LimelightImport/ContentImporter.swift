@@ -38,6 +38,8 @@ public enum ImportFailure: Error, CustomStringConvertible {
   case malformed(String)
   /// An importer program failed: its name and how.
   case program(String, String)
+  /// The reason an importer in another process gave, as it described it.
+  case reported(String)
 
   public var description: String {
     switch self {
@@ -45,6 +47,7 @@ public enum ImportFailure: Error, CustomStringConvertible {
       return "\(size) bytes is over the \(limit)-byte limit for this type"
     case .malformed(let why): return "malformed: \(why)"
     case .program(let name, let why): return "importer \(name) \(why)"
+    case .reported(let why): return why
     }
   }
 }

@@ -33,7 +33,8 @@ public struct HelperImporter: ContentImporter {
     }
     let body = Data(reply.dropFirst())
     if kind == UInt8(ascii: "F") {
-      throw ImportFailure.malformed(String(decoding: body, as: UTF8.self))
+      // The helper's own importer said why, in full ("malformed: …").
+      throw ImportFailure.reported(String(decoding: body, as: UTF8.self))
     }
     guard kind == UInt8(ascii: "A"),
       let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any]

@@ -175,7 +175,9 @@ import Testing
     ] {
       let item = try instance.show(path)
       #expect(item["displayName"] as? String == (path as NSString).lastPathComponent)
-      #expect(item["extractionError"] is String, "\(path): \(item)")
+      let reason = try #require(item["extractionError"] as? String, "\(path): \(item)")
+      // Said once, as the helper's importer said it.
+      #expect(reason.components(separatedBy: "malformed").count <= 2, "\(reason)")
     }
     #expect(try instance.findPaths(["narwhal"]) == ["Docs/report.pdf"])
   }
