@@ -219,13 +219,34 @@ def ancestors(folder, root):
 
 
 def text_of(path):
+    """The text a user sees in a file: a manual page's without roff."""
     try:
         if os.path.getsize(path) > 300_000:
             return None
         with open(path, encoding="utf-8") as f:
-            return f.read()
+            text = f.read()
     except (UnicodeDecodeError, OSError):
         return None
+    return roff_text(text) if re.search(r"^\.(TH|SH|Dd) ", text, re.M) else text
+
+
+ROFF_LAYOUT = ("TH", "de", "ds", "nr", "if", "ie", "el", "so", "ig", "Dd", "Dt", "Os")
+
+
+def roff_text(text):
+    """A manual page's words: requests' arguments without the requests,
+    escapes (fonts, named characters, strings, sizes) taken out."""
+    lines = []
+    for line in text.split("\n"):
+        if line.startswith((".", "'")):
+            parts = line[1:].split(None, 1)
+            if not parts or parts[0].startswith('\\"') or parts[0] in ROFF_LAYOUT:
+                continue
+            line = parts[1] if len(parts) > 1 else ""
+        line = re.sub(r'\\".*', "", line)
+        line = re.sub(r"\\[fF*](\[[^\]]*\]|\(..|.)|\\\((..)|\\\[[^\]]*\]|\\s[-+]?\d+|\\.", " ", line)
+        lines.append(line)
+    return "\n".join(lines)
 
 
 def make_cases(root, paths, rng, per_kind):

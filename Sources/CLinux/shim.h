@@ -153,3 +153,25 @@ static inline void limelight_page_out_program(void) {
     madvise((void *)start, end - start, 21 /* MADV_PAGEOUT */);
   }
 }
+
+/// Where `needle` first occurs in `haystack`, or null: memmem(3), which
+/// the Glibc module leaves out (a GNU extension). It looks for the needle's
+/// last byte: in UTF-8 the first is shared by thousands of characters.
+static inline const void *limelight_memmem(const void *haystack, size_t haystack_length,
+                                           const void *needle, size_t needle_length) {
+  if (needle_length == 0) return haystack;
+  if (haystack_length < needle_length) return 0;
+  const unsigned char *h = (const unsigned char *)haystack;
+  const unsigned char *n = (const unsigned char *)needle;
+  const unsigned char last = n[needle_length - 1];
+  const unsigned char *from = h + needle_length - 1;
+  const unsigned char *end = h + haystack_length;
+  while (from < end) {
+    const unsigned char *hit = (const unsigned char *)memchr(from, last, (size_t)(end - from));
+    if (!hit) return 0;
+    const unsigned char *start = hit - (needle_length - 1);
+    if (memcmp(start, n, needle_length) == 0) return start;
+    from = hit + 1;
+  }
+  return 0;
+}

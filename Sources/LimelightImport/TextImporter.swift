@@ -29,7 +29,10 @@ public struct TextImporter: ContentImporter {
     guard let text = TextDecoder.decode(body, truncated: truncated, charset: charset) else {
       return
     }
-    if types.contains("application/x-troff-man"), let page = ManPageText(source: text) {
+    // Manual pages by name (`ls.1`), or roff that is one (`Test.3perl`).
+    if types.contains("application/x-troff-man") || types.contains("text/troff"),
+      let page = ManPageText(source: text)
+    {
       attributes.textContent = page.text
       attributes.title = page.name
       attributes.contentDescription = page.name ?? AttributeSet.summary(of: page.text)

@@ -1,3 +1,5 @@
+import CLinux
+
 /// Whether an item's texts hold a query's phrases in order.
 ///
 /// The text index records which items hold a word but not where nor in
@@ -33,33 +35,75 @@ public indirect enum PhraseCheck: Equatable, Sendable {
   /// `text` at most once and only when needed (the content is inflated
   /// only when the small columns do not decide).
   public func matches(columns: Int, text: (Int) -> String?) -> Bool {
-    var texts: [Int: String] = [:]
-    var words: [Int: [String]] = [:]
-    func column(_ index: Int) -> String {
-      if let known = texts[index] { return known }
-      let read = text(index) ?? ""
-      texts[index] = read
-      return read
-    }
-    return matches(columns: columns, text: column, words: &words)
+    matches(columns: columns, text: text, utf8: { _ in nil })
   }
 
-  private func matches(
-    columns: Int, text: (Int) -> String, words cache: inout [Int: [String]]
-  ) -> Bool {
+  /// The same, where `utf8` may give a text's bytes instead (nil: ask
+  /// `text`): a phrase with a Chinese or Japanese character is looked for
+  /// in the bytes, which a large text need not be made a string for.
+  public func matches(columns: Int, text: (Int) -> String?, utf8: (Int) -> [UInt8]?) -> Bool {
+    withoutActuallyEscaping(text) { text in
+      withoutActuallyEscaping(utf8) { utf8 in
+        var texts = Texts(string: text, utf8: utf8)
+        return matches(columns: columns, texts: &texts)
+      }
+    }
+  }
+
+  /// An item's texts, each read once, as a string, its bytes or its words.
+  private struct Texts {
+    let string: (Int) -> String?
+    let utf8: (Int) -> [UInt8]?
+    var strings: [Int: String] = [:]
+    var bytes: [Int: [UInt8]] = [:]
+    var words: [Int: [String]] = [:]
+
+    init(string: @escaping (Int) -> String?, utf8: @escaping (Int) -> [UInt8]?) {
+      self.string = string
+      self.utf8 = utf8
+    }
+
+    mutating func text(_ index: Int) -> String {
+      if let known = strings[index] { return known }
+      let read = bytes[index].map { String(decoding: $0, as: UTF8.self) } ?? string(index) ?? ""
+      strings[index] = read
+      return read
+    }
+
+    mutating func utf8(_ index: Int) -> [UInt8] {
+      if let known = bytes[index] { return known }
+      let read = strings[index].map { Array($0.utf8) } ?? utf8(index) ?? Array(text(index).utf8)
+      bytes[index] = read
+      return read
+    }
+
+    mutating func words(_ index: Int) -> [String] {
+      if let known = words[index] { return known }
+      let made = PhraseCheck.words(of: text(index))
+      words[index] = made
+      return made
+    }
+  }
+
+  private func matches(columns: Int, texts: inout Texts) -> Bool {
     switch self {
     case .and(let parts):
-      return parts.allSatisfy { $0.matches(columns: columns, text: text, words: &cache) }
+      return parts.allSatisfy { $0.matches(columns: columns, texts: &texts) }
     case .or(let parts):
-      return parts.contains { $0.matches(columns: columns, text: text, words: &cache) }
+      return parts.contains { $0.matches(columns: columns, texts: &texts) }
     case .phrase(let words, let prefix, let column):
       let indices = column.map { [$0] } ?? Array(0..<columns)
       let characters = Self.singleCJKCharacters(words)
+      let anchor = characters == nil ? Self.anchor(of: words) : nil
       return indices.contains { index in
         guard index < columns else { return false }
-        if let characters { return Self.contains(text(index), characters) }
-        if cache[index] == nil { cache[index] = Self.words(of: text(index)) }
-        return Self.contains(cache[index]!, words, prefix: prefix)
+        if let characters { return Self.contains(texts.text(index), characters) }
+        if texts.words[index] == nil, let anchor {
+          return texts.utf8(index).withUnsafeBufferPointer {
+            Self.contains($0, words, prefix: prefix, around: anchor)
+          }
+        }
+        return Self.contains(texts.words(index), words, prefix: prefix)
       }
     }
   }
@@ -135,6 +179,199 @@ public indirect enum PhraseCheck: Equatable, Sendable {
       characters.append(scalar)
     }
     return characters
+  }
+
+  /// A phrase's first word that is one Chinese or Japanese character, and
+  /// how many bytes of the phrase come before and after it: the phrase can
+  /// only be where the text holds that character.
+  struct Anchor {
+    var character: [UInt8]
+    var before: Int
+    var after: Int
+    /// The phrase's words after the character, and whether the character
+    /// is its first word.
+    var following: [String]
+    var isFirst: Bool
+  }
+
+  static func anchor(of words: [String]) -> Anchor? {
+    guard
+      let position = words.firstIndex(where: { word in
+        word.unicodeScalars.count == 1 && word.unicodeScalars.first.map(isFoldedAlready) == true
+      })
+    else { return nil }
+    let bytes = words.map(\.utf8.count)
+    return Anchor(
+      character: Array(words[position].utf8), before: bytes[..<position].reduce(0, +),
+      after: bytes[(position + 1)...].reduce(0, +),
+      following: Array(words[(position + 1)...]), isFirst: position == 0)
+  }
+
+  /// Whether `text` holds the phrase, looked for only around each place
+  /// that holds the anchor's character: a man page's every word made into
+  /// a string took a millisecond, for each of hundreds of candidates of a
+  /// Latin word glued to a common character ("一个linux"). The phrase's
+  /// words may be folded from longer text (accents, case) and stand apart,
+  /// so each side of a window is four times the phrase's bytes and more.
+  static func contains(_ text: String, _ words: [String], prefix: Bool, around anchor: Anchor)
+    -> Bool
+  {
+    var text = text
+    return text.withUTF8 { contains($0, words, prefix: prefix, around: anchor) }
+  }
+
+  static func contains(
+    _ bytes: UnsafeBufferPointer<UInt8>, _ words: [String], prefix: Bool, around anchor: Anchor
+  ) -> Bool {
+    let count = bytes.count
+    var index = 0
+    while index + anchor.character.count <= count, let base = bytes.baseAddress {
+      guard
+        let found = anchor.character.withUnsafeBytes({
+          limelight_memmem(base + index, count - index, $0.baseAddress, $0.count)
+        })
+      else { break }
+      index = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+      // The character as a word of its own, not inside a longer one.
+      if !isWholeWord(bytes, index, index + anchor.character.count) {
+        index += anchor.character.count
+        continue
+      }
+      // Most places that hold a common character are not followed by
+      // the phrase's next words: told from the bytes, without words.
+      switch follows(bytes, at: index + anchor.character.count, anchor.following, prefix: prefix)
+      {
+      case .no:
+        index += anchor.character.count
+        continue
+      case .yes where anchor.isFirst: return true
+      default: break
+      }
+      var start = max(0, index - anchor.before * 4 - 64)
+      var end = min(count, index + anchor.character.count + anchor.after * 4 + 64)
+      // Whole characters, then whole words: a word cut in two could
+      // pass for another.
+      while start > 0 && bytes[start] & 0xC0 == 0x80 { start -= 1 }
+      while end < count && bytes[end] & 0xC0 == 0x80 { end += 1 }
+      while start > 0 && isWordByte(bytes[start - 1]) { start -= 1 }
+      while end < count && isWordByte(bytes[end]) { end += 1 }
+      let window = String(
+        decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+      if contains(Self.words(of: window), words, prefix: prefix) { return true }
+      index += anchor.character.count
+    }
+    return false
+  }
+
+  /// Whether a text's bytes say that words follow a place.
+  enum Follows: Equatable {
+    case yes
+    case no
+    /// A word with letters that folding may change: the words must tell.
+    case unknown
+  }
+
+  /// Whether `words` come next in `bytes` from `offset` on, the last a
+  /// prefix when `prefix`, told for words of ASCII and of one Chinese or
+  /// Japanese character.
+  static func follows(
+    _ bytes: UnsafeBufferPointer<UInt8>, at offset: Int, _ words: [String], prefix: Bool
+  ) -> Follows {
+    var index = offset
+    for (position, word) in words.enumerated() {
+      guard let start = nextWord(in: bytes, from: index) else { return .no }
+      let expected = Array(word.utf8)
+      if expected.allSatisfy({ $0 < 0x80 }) {
+        // An ASCII word: the text's, lower-cased, up to its end.
+        var end = start
+        while end < bytes.count && bytes[end] < 0x80 && isWordByte(bytes[end]) { end += 1 }
+        let isLast = position == words.count - 1
+        // A Chinese or Japanese character folds to nothing of ASCII: the
+        // word is another (longer) one; an accented letter may fold to one.
+        var longer = false
+        if end < bytes.count && bytes[end] >= 0x80 {
+          guard let (next, _) = scalar(in: bytes, at: end), isFoldedAlready(next) else {
+            return .unknown
+          }
+          longer = true
+        }
+        let length = end - start
+        if length < expected.count
+          || ((length > expected.count || longer) && !(isLast && prefix))
+        {
+          return .no
+        }
+        // The phrase's words are folded already: lower case.
+        guard expected.indices.allSatisfy({ (bytes[start + $0] | 0x20) == expected[$0] }) else {
+          return .no
+        }
+        index = end
+        continue
+      }
+      guard word.unicodeScalars.count == 1, let only = word.unicodeScalars.first,
+        isFoldedAlready(only)
+      else { return .unknown }
+      guard start + expected.count <= bytes.count,
+        expected.indices.allSatisfy({ bytes[start + $0] == expected[$0] })
+      else { return .no }
+      // One character, not the start of a longer word.
+      let after = start + expected.count
+      if !isWholeWord(bytes, start, after) { return .no }
+      index = after
+    }
+    return .yes
+  }
+
+  /// Whether `bytes[start..<end]` is no part of a longer word: no word
+  /// character before it, none (nor a mark) after it.
+  static func isWholeWord(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Bool {
+    if end < bytes.count {
+      guard let (next, _) = scalar(in: bytes, at: end) else { return false }
+      if isWordScalar(next) || isMark(next) { return false }
+    }
+    guard start > 0 else { return true }
+    var previous = start - 1
+    while previous > 0 && bytes[previous] & 0xC0 == 0x80 { previous -= 1 }
+    guard let (before, _) = scalar(in: bytes, at: previous) else { return false }
+    return !isWordScalar(before)
+  }
+
+  /// Where the next word starts at or after `index`: past ASCII that is no
+  /// letter or digit, and characters that belong to no word.
+  static func nextWord(in bytes: UnsafeBufferPointer<UInt8>, from index: Int) -> Int? {
+    var index = index
+    while index < bytes.count {
+      let byte = bytes[index]
+      if byte < 0x80 {
+        if isWordByte(byte) { return index }
+        index += 1
+        continue
+      }
+      guard let (scalar, length) = scalar(in: bytes, at: index) else { return index }
+      if isWordScalar(scalar) || isMark(scalar) { return index }
+      index += length
+    }
+    return nil
+  }
+
+  /// The character whose UTF-8 starts at `index`, and its length.
+  static func scalar(in bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> (Unicode.Scalar, Int)?
+  {
+    let lead = bytes[index]
+    let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1
+    guard index + length <= bytes.count else { return nil }
+    var value = UInt32(lead) & (length == 1 ? 0x7F : length == 2 ? 0x1F : length == 3 ? 0x0F : 0x07)
+    if length > 1 {
+      for offset in 1..<length { value = value << 6 | UInt32(bytes[index + offset] & 0x3F) }
+    }
+    return Unicode.Scalar(value).map { ($0, length) }
+  }
+
+  /// Whether a byte may belong to a word: an ASCII letter or digit, or any
+  /// byte of a character beyond ASCII (a space or punctuation of ASCII ends
+  /// the word; beyond it, the window only reaches a little further).
+  static func isWordByte(_ byte: UInt8) -> Bool {
+    byte >= 0x80 || (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A)
   }
 
   /// Whether `text` holds `characters` as consecutive one-character words.

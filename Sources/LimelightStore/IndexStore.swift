@@ -165,10 +165,15 @@ public final class IndexStore: Sendable {
     "limelight_phrases", argumentCount: 5, pure: true
   ) { values in
     guard let check = phraseCheck(values[4]) else { return false }
-    return check.matches(columns: 4) { index in
-      guard index == 3 else { return String.fromDatabaseValue(values[index]) }
-      return Data.fromDatabaseValue(values[3]).flatMap(TextPacker.unpack)
-    }
+    return check.matches(
+      columns: 4,
+      text: { index in
+        guard index == 3 else { return String.fromDatabaseValue(values[index]) }
+        return Data.fromDatabaseValue(values[3]).flatMap(TextPacker.unpack)
+      },
+      utf8: { index in
+        index == 3 ? Data.fromDatabaseValue(values[3]).flatMap(TextPacker.unpackUTF8) : nil
+      })
   }
 
   /// `limelight_field_hits(name, keywords, path, words)`: which of an

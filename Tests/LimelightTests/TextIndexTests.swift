@@ -399,6 +399,39 @@ import Testing
     #expect(PhraseCheck(encoded: "garbage") == nil)
   }
 
+  /// A phrase with a Chinese or Japanese character is looked for around
+  /// that character only: it finds what a look at every word finds.
+  @Test func aPhraseIsLookedForAroundItsCharacter() throws {
+    let texts = [
+      "建立 一  个 Linux 交换区", "建立 一  个 xlinux", "一  个 linuxes 与 一  个 Linux",
+      "Réseau  一  个 linux", String(repeating: "filler words ", count: 500) + "一  个 linux",
+      "一  个", "linux 一  个", "一  个 ,,,,, Linux", "一  个、Linux", "一  个 LINUX2", "一  个 linuxé",
+      "一  个Linux", "一 個 linux", "一  个  个 linux", "一  个 lin", "一个 linux", "x一  个 linux",
+      "一  个 文件 linux", "一  个 Línux", "一  个 linux文",
+    ]
+    let phrases: [([String], Bool)] = [
+      (["一", "个", "linux"], false), (["一", "个", "lin"], true), (["reseau", "一", "个"], false),
+      (["个", "linux"], false), (["建立", "一"], false), (["linux", "交", "换"], false),
+      (["一", "个", "个"], false), (["个", "lin"], true), (["一", "个", "linux2"], false),
+    ]
+    for text in texts {
+      for (words, prefix) in phrases {
+        let everyWord = PhraseCheck.contains(PhraseCheck.words(of: text), words, prefix: prefix)
+        let anchor = try #require(PhraseCheck.anchor(of: words))
+        #expect(
+          PhraseCheck.contains(text, words, prefix: prefix, around: anchor) == everyWord,
+          "\(words) in \(text)")
+      }
+    }
+    #expect(PhraseCheck.anchor(of: ["plain", "words"]) == nil)
+    #expect(
+      PhraseCheck.phrase(["一", "个", "linux"], prefix: false, column: 3)
+        .matches(["", "", "", "建立 一  个 Linux 交换区"]))
+    #expect(
+      !PhraseCheck.phrase(["一", "个", "linux"], prefix: false, column: 3)
+        .matches(["", "", "", "建立 一  个 xlinux"]))
+  }
+
   @Test func aTextIsSplitIntoWordsAsFoldingItWholeWouldSplitIt() {
     // The words a phrase is checked against, made a word at a time, are those
     // that folding the whole text and splitting it make.
