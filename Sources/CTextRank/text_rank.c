@@ -170,18 +170,25 @@ static void text_rank(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_con
   sqlite3_result_double(context, -score);
 }
 
-fts5_api *limelight_fts5_api(sqlite3 *db) {
+int limelight_fts5_api(sqlite3 *db, fts5_api **out) {
   fts5_api *fts = 0;
   sqlite3_stmt *statement = 0;
-  if (sqlite3_prepare_v2(db, "SELECT fts5(?1)", -1, &statement, 0) != SQLITE_OK) return 0;
+  // A damaged file fails here first: its code (not a database, corrupt)
+  // is what tells the caller so.
+  int rc = sqlite3_prepare_v2(db, "SELECT fts5(?1)", -1, &statement, 0);
+  if (rc != SQLITE_OK) return rc;
   sqlite3_bind_pointer(statement, 1, (void *)&fts, "fts5_api_ptr", 0);
   sqlite3_step(statement);
-  if (sqlite3_finalize(statement) != SQLITE_OK) return 0;
-  return fts && fts->iVersion >= 2 ? fts : 0;
+  rc = sqlite3_finalize(statement);
+  if (rc != SQLITE_OK) return rc;
+  if (!fts || fts->iVersion < 2) return SQLITE_ERROR;
+  *out = fts;
+  return SQLITE_OK;
 }
 
 int limelight_register_text_rank(sqlite3 *db) {
-  fts5_api *fts = limelight_fts5_api(db);
-  if (!fts) return SQLITE_ERROR;
+  fts5_api *fts = 0;
+  int rc = limelight_fts5_api(db, &fts);
+  if (rc != SQLITE_OK) return rc;
   return fts->xCreateFunction(fts, "limelight_rank", 0, text_rank, 0);
 }

@@ -13,7 +13,8 @@ int limelight_register_text_rank(sqlite3 *db);
 /// written side by side as one term (see cjk_pairs.c).
 int limelight_register_cjk_pairs(sqlite3 *db);
 
-/// The connection's FTS5 interface, or null when it has none.
-fts5_api *limelight_fts5_api(sqlite3 *db);
+/// Sets `out` to the connection's FTS5 interface. Returns SQLITE_OK, or
+/// SQLite's error (SQLITE_NOTADB for a damaged file, SQLITE_ERROR without FTS5).
+int limelight_fts5_api(sqlite3 *db, fts5_api **out);
 
 #endif
