@@ -91,16 +91,28 @@ public struct OfficeImporter: ContentImporter {
       }
     }
     // The text parts, in reading order: the document body, shared strings of a
-    // workbook, slides by number.
+    // workbook, then its sheets' own strings (openpyxl, and pandas through
+    // it, write every cell's text inline and no shared strings), slides by
+    // number.
     let names = reader.memberNames
     var parts = ["word/document.xml", "xl/sharedStrings.xml"].filter(names.contains)
+    let sheets = names.filter { $0.hasPrefix("xl/worksheets/sheet") && $0.hasSuffix(".xml") }
+      .sorted { $0.slideNumber < $1.slideNumber }
+    parts += sheets
     parts += names.filter { $0.hasPrefix("ppt/slides/slide") && $0.hasSuffix(".xml") }
       .sorted { $0.slideNumber < $1.slideNumber }
     guard !parts.isEmpty else { throw ImportFailure.malformed("no document part") }
     var text = ""
     for part in parts {
       guard let xml = try reader.text(part) else { continue }
-      text += MarkupText(xml).text + "\n"
+      if sheets.contains(part) {
+        // A sheet's inline strings (`<is><t>`); its values and formulas
+        // are numbers and references.
+        let strings = MarkupText(xml, keep: ["t"]).elements["t"] ?? []
+        if !strings.isEmpty { text += strings.joined(separator: " ") + "\n" }
+      } else {
+        text += MarkupText(xml).text + "\n"
+      }
       if text.utf8.count > reader.limits.maxTextBytes { break }
     }
     attributes.textContent = text

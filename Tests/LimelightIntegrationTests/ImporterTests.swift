@@ -199,6 +199,43 @@ import ZIPFoundation
     #expect(try instance.run("limelight", ["show", "Nowhere/at-all.txt"]).status == 1)
   }
 
+  /// A workbook as openpyxl (and pandas through it) writes one: every
+  /// cell's text inline, no shared strings.
+  @Test func workbooksWrittenByOpenpyxlGiveTheirCells() throws {
+    let instance = try Instance()
+    let path = instance.path("Office/pantry.xlsx")
+    try FileManager.default.createDirectory(
+      atPath: instance.path("Office"), withIntermediateDirectories: true)
+    let process = Process()
+    // Debian's Python, which has Debian's openpyxl.
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+    process.arguments = [
+      "-c",
+      """
+      import openpyxl, sys
+      book = openpyxl.Workbook()
+      sheet = book.active
+      sheet["A1"] = "Marmalade jars"
+      sheet["B1"] = 42
+      book.create_sheet("Cellar")["C3"] = "quince jelly"
+      book.properties.title = "Pantry Stock"
+      book.properties.creator = "Isabella Beeton"
+      book.save(sys.argv[1])
+      """,
+      path,
+    ]
+    try process.run()
+    process.waitUntilExit()
+    try #require(process.terminationStatus == 0, "openpyxl (python3-openpyxl) wrote no workbook")
+    try instance.indexOnce()
+    #expect(try instance.findPaths("marmalade") == ["Office/pantry.xlsx"])
+    #expect(try instance.findPaths("quince", "jelly") == ["Office/pantry.xlsx"])
+    let shown = try instance.show("Office/pantry.xlsx")
+    #expect(shown["title"] as? String == "Pantry Stock")
+    #expect(shown["authors"] as? [String] == ["Isabella Beeton"])
+    #expect(!(shown["extractionError"] is String))
+  }
+
   @Test func malformedFilesCostOnlyThemselves() throws {
     for path in ["Office/broken.docx", "Pictures/truncated.jpg", "Office/bomb.docx"] {
       let item = try instance.show(path)
