@@ -190,7 +190,7 @@ def abbreviates(query, word):
     return all(c in rest for c in query[1:])
 
 
-def edits(a, b, limit):
+def edit_distance(a, b, limit):
     """The optimal string alignment distance of two words (adjacent letters
     swapped count once), or more than `limit` when it is."""
     if abs(len(a) - len(b)) > limit:
@@ -305,7 +305,7 @@ def make_cases(root, paths, rng, per_kind):
             if other == word or abs(len(other) - len(query)) > 2:
                 continue
             limit = 2 if len(query) >= 7 and max(len(query), len(other)) >= 8 else 1
-            if edits(query, other, limit) <= limit or abbreviates(query, other):
+            if edit_distance(query, other, limit) <= limit or abbreviates(query, other):
                 return True
         return False
 
