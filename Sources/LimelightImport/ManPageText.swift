@@ -86,6 +86,19 @@ public struct ManPageText: Equatable, Sendable {
     "aa": "´", "lB": "[", "rB": "]", "lC": "{", "rC": "}", "la": "⟨", "ra": "⟩",
   ]
 
+  /// Drops an escape's argument: a two-letter `(xx`, a `[name]`, or else
+  /// what `other` drops.
+  static func dropName(_ rest: inout Substring, other: (Substring) -> Substring) {
+    if rest.first == "(" {
+      rest = rest.dropFirst(3)
+    } else if rest.first == "[" {
+      let end = rest.firstIndex(of: "]") ?? rest.endIndex
+      rest = end < rest.endIndex ? rest[rest.index(after: end)...] : rest[end...]
+    } else {
+      rest = other(rest)
+    }
+  }
+
   /// A line with its escapes resolved and an inline comment (`\"`) cut.
   static func plain(_ line: Substring) -> String {
     guard line.contains("\\") else { return String(line) }
@@ -111,25 +124,11 @@ public struct ManPageText: Equatable, Sendable {
         rest = end < rest.endIndex ? rest[rest.index(after: end)...] : rest[end...]
       case "f", "*", "n", "F", "m", "M", "g", "k", "V", "Y":
         // A font, string or register by a one-letter, (xx or [name] name.
-        if rest.first == "(" {
-          rest = rest.dropFirst(3)
-        } else if rest.first == "[" {
-          let end = rest.firstIndex(of: "]") ?? rest.endIndex
-          rest = end < rest.endIndex ? rest[rest.index(after: end)...] : rest[end...]
-        } else {
-          rest = rest.dropFirst()
-        }
+        dropName(&rest) { $0.dropFirst() }
       case "s":
         // A size change: \s0, \s-1, \s+2, \s(12, \s[12].
         if rest.first == "+" || rest.first == "-" { rest = rest.dropFirst() }
-        if rest.first == "(" {
-          rest = rest.dropFirst(3)
-        } else if rest.first == "[" {
-          let end = rest.firstIndex(of: "]") ?? rest.endIndex
-          rest = end < rest.endIndex ? rest[rest.index(after: end)...] : rest[end...]
-        } else {
-          rest = rest.drop(while: \.isNumber)
-        }
+        dropName(&rest) { $0.drop(while: \.isNumber) }
       case "h", "v", "w", "o", "l", "L", "D", "X", "b", "x", "N", "Z", "A", "B", "R", "C", "S", "H":
         // A quoted argument that draws or moves rather than writes.
         if let quote = rest.first, quote == "'" {
