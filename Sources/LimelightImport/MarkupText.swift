@@ -53,7 +53,10 @@ public struct MarkupText {
           if closing && name == skip { skipUntil = nil }
           continue
         }
-        if !closing && (name == "script" || name == "style") && !tag.hasSuffix("/") {
+        // FictionBook's `binary` holds a picture, in Base64.
+        if !closing && (name == "script" || name == "style" || name == "binary")
+          && !tag.hasSuffix("/")
+        {
           skipUntil = name
           continue
         }

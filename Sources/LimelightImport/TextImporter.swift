@@ -38,6 +38,13 @@ public struct TextImporter: ContentImporter {
       attributes.contentDescription = page.name ?? AttributeSet.summary(of: page.text)
       return
     }
+    if let reading = TextFormats.read(text, types: types) {
+      attributes.textContent = reading.text
+      attributes.contentDescription = AttributeSet.summary(of: reading.text)
+      attributes.title = reading.title
+      attributes.authors = reading.authors
+      return
+    }
     attributes.textContent = text
     attributes.contentDescription = AttributeSet.summary(of: text)
     if types.first == "text/markdown" {

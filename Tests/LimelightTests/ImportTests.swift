@@ -128,6 +128,42 @@ import Testing
     #expect(ManPageText(source: "Nov 24 kernel: started\n.profile read\n") == nil)
   }
 
+  /// Subtitles, RTF, notebooks and FictionBook as their producers write
+  /// them (SubRip and WebVTT files, an RTF as WordPad saves one, an
+  /// nbformat 4 notebook as Jupyter saves one, a FictionBook 2 book).
+  @Test func textFormatsGiveWhatTheyShow() throws {
+    let srt =
+      "1\n00:00:01,000 --> 00:00:03,000\n<i>The walrus</i> speaks\n\n2\n00:00:04,000 --> 00:00:05,000\nof ships\n"
+    #expect(TextFormats.subtitles(srt) == "The walrus speaks\nof ships")
+    let vtt =
+      "WEBVTT\n\nNOTE a comment\nhidden words\n\n00:01.000 --> 00:04.000\nPenguins <b>march</b>\n"
+    #expect(TextFormats.subtitles(vtt) == "Penguins march")
+    let rtf =
+      #"{\rtf1\ansi{\fonttbl{\f0 Times;}}{\info{\title Hidden}}\f0 Caf\'e9 au lait\par Second \u8364? euro{\*\generator Word;}\'93quoted\'94}"#
+    #expect(TextFormats.rtf(rtf) == "Café au lait\nSecond € euro“quoted”")
+    let notebook = #"""
+      {"cells": [{"cell_type": "markdown", "metadata": {}, "source": ["# Tide Analysis\n", "The estuary"]},
+       {"cell_type": "code", "execution_count": 1, "metadata": {}, "outputs": [{"name": "stdout", "output_type": "stream", "text": ["outputword\n"]}], "source": "print('barnacle')"}],
+       "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+      """#
+    let read = try #require(TextFormats.notebook(notebook))
+    #expect(read.title == "Tide Analysis")
+    #expect(read.text.contains("The estuary") && read.text.contains("barnacle"))
+    #expect(!read.text.contains("outputword"))
+    #expect(TextFormats.notebook("{not json") == nil)
+    let book = """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <FictionBook xmlns="http://www.gribuse.com/FictionBook2.0"><description><title-info>\
+      <author><first-name>Anton</first-name><last-name>Chekhov</last-name></author>\
+      <book-title>The Seagull</book-title></title-info></description>\
+      <body><section><p>Nina dreams of the lake</p></section></body>\
+      <binary id="c.jpg" content-type="image/jpeg">QUJDREVGR0hJSktMTU5PUA==</binary></FictionBook>
+      """
+    let fb2 = try #require(TextFormats.fictionBook(book))
+    #expect(fb2.title == "The Seagull" && fb2.authors == ["Anton Chekhov"])
+    #expect(fb2.text.trimmingCharacters(in: .whitespacesAndNewlines) == "Nina dreams of the lake")
+  }
+
   @Test func reconcileRules() {
     #expect(
       FileImporter.reconcile(magic: "text/plain", glob: "text/markdown", mime: mime)
