@@ -290,18 +290,30 @@ def make_cases(root, paths, rng, per_kind):
         return bool(name_vocabulary.starting_with(query, 1))
 
     # The words a name search knows besides the words themselves: the
-    # initials of names.
+    # initials of names, and the titles of manual pages (their NAME lines),
+    # which are searched with the names.
+    titles = set()
+    for text in texts.values():
+        name_line = re.search(r"^(NAME|NOM|BEZEICHNUNG|NOMBRE|名前|名称|名字)\s*\n(.*)", text, re.M)
+        if name_line:
+            titles |= {strip_accents(w.lower()) for w in words_of(name_line.group(2))}
     by_first_letter = collections.defaultdict(list)
-    for w in set(name_vocabulary.words) | set(initials_freq):
+    by_second_letter = collections.defaultdict(list)
+    for w in set(name_vocabulary.words) | set(initials_freq) | titles:
         if w:
             by_first_letter[w[0]].append(w)
+        if len(w) > 1:
+            by_second_letter[w[1]].append(w)
 
     def reads_as_another(query, word):
         """Whether a search would rightly read `query` as another name word
         than `word`: one it is a typo of (one edit, two when either has eight
         letters or more and the query seven or more), or that it abbreviates
         too (a typo is the likelier reading)."""
-        for other in by_first_letter[query[0]]:
+        # Its first letter may be the typo: one added, or one left out.
+        candidates = (by_first_letter[query[0]] + by_first_letter[query[1]]
+                      + by_second_letter[query[0]])
+        for other in candidates:
             if other == word or abs(len(other) - len(query)) > 2:
                 continue
             limit = 2 if len(query) >= 7 and max(len(query), len(other)) >= 8 else 1
