@@ -150,6 +150,44 @@ import Testing
     #expect(try instance.findPaths("pangolin").contains("Notes/big.txt.gz"))
   }
 
+  /// A report as reportlab draws one, with a line running past the page's
+  /// right edge before the lines that say what each page is about: every
+  /// line of every page is read.
+  @Test func everyLineOfAReportlabPDFIsRead() throws {
+    let path = instance.path("Docs/quarterly.pdf")
+    let process = Process()
+    // Debian's Python, which has Debian's reportlab.
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+    process.arguments = [
+      "-c",
+      """
+      import sys
+      from reportlab.lib.pagesizes import A4
+      from reportlab.pdfgen import canvas
+      page = canvas.Canvas(sys.argv[1], pagesize=A4)
+      for number, word in ((1, "kittiwake"), (2, "cormorant")):
+          page.setFont("Helvetica-Bold", 16)
+          page.drawString(72, 780, "Quarterly report")
+          page.setFont("Helvetica", 11)
+          page.drawString(72, 750, "We should revisit the proposal after the committee meets "
+                          "again in the spring and the budget is agreed by everyone involved")
+          page.drawString(72, 730, "The %s count of page %d is remarkable" % (word, number))
+          page.drawString(72, 710, "Closing words about the breakwater")
+          page.showPage()
+      page.save()
+      """,
+      path,
+    ]
+    try process.run()
+    process.waitUntilExit()
+    try #require(process.terminationStatus == 0, "reportlab (python3-reportlab) wrote no PDF")
+    try instance.indexOnce()
+    for word in ["kittiwake", "cormorant", "breakwater", "committee"] {
+      #expect(try instance.findPaths(word) == ["Docs/quarterly.pdf"], "\(word)")
+    }
+    #expect(try instance.show("Docs/quarterly.pdf")["pageCount"] as? Int == 2)
+  }
+
   /// Compresses files with Python's standard modules: (source, module, target).
   static func compress(_ files: [(String, String, String)], in instance: Instance) throws {
     let script = files.map { source, module, target in
