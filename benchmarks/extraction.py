@@ -3,7 +3,8 @@
 
 Builds one folder per format family from this system's own files (text and
 source code, web pages, images) and from documents made of their text (PDF,
-OpenDocument, Office Open XML, EPUB, e-mail, audio, archives), then indexes
+OpenDocument, Office Open XML, EPUB, e-mail, audio, archives, compressed
+text, manual pages, subtitles, notebooks, RTF), then indexes
 each folder with `limelightd --once` and with `recollindex` (with the helpers
 Recoll needs for those formats installed) and prints files per second and
 megabytes per second side by side, with how many files each could not read.
@@ -185,6 +186,38 @@ def tar_gz(members):
     return out.getvalue()
 
 
+def man_page(text, n):
+    """A manual page in roff, its text in fonts and escapes as pages are."""
+    lines = [l.replace("\\", "\\e").replace("-", "\\-") for l in text.splitlines() if l.strip()][:200]
+    body = "\n".join(("\\fB" + l + "\\fR") if k % 7 == 0 else ("\\&" + l if l.startswith((".", "'")) else l)
+                     for k, l in enumerate(lines))
+    return (f'.TH TOOL{n} 1 "2024" "Tools" "User Commands"\n.SH NAME\ntool{n} \\- a tool\n'
+            f".SH DESCRIPTION\n{body}\n")
+
+
+def srt(text):
+    lines = [l for l in text.splitlines() if l.strip()][:200]
+    return "".join(f"{k + 1}\n00:00:{k % 60:02d},000 --> 00:00:{k % 60:02d},900\n{l}\n\n"
+                   for k, l in enumerate(lines))
+
+
+def notebook(text):
+    lines = [l for l in text.splitlines() if l.strip()][:200]
+    cells = [{"cell_type": "markdown" if k % 2 else "code", "metadata": {}, "source": [l + "\n"],
+              **({} if k % 2 else {"outputs": [], "execution_count": None})}
+             for k, l in enumerate(lines)]
+    return json.dumps({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5})
+
+
+def rtf(text):
+    def escape(line):
+        out = line.replace("\\", "\\\\").replace("{", "\\{").replace("}", "\\}")
+        return "".join(c if ord(c) < 128 else f"\\u{ord(c) if ord(c) < 32768 else ord(c) - 65536}?"
+                       for c in out)
+    body = "\\par\n".join(escape(l) for l in text.splitlines()[:400])
+    return "{\\rtf1\\ansi{\\fonttbl{\\f0 Times New Roman;}}\\f0\\fs24 " + body + "}"
+
+
 def probe_word(text):
     """A word of the text that few others hold: its longest plain word."""
     words = [w for w in __import__("re").findall(r"[A-Za-z]{6,24}", text[:3000])]
@@ -237,6 +270,19 @@ def build(root, per):
         put("audio", f"{i}.wav", wav(i))
         members = [(f"doc/cormorant{i:04d}-{j}.txt", text(i + j).encode()[:30_000]) for j in range(5)]
         put("archives", f"{i}.tar.gz", tar_gz(members))
+        # Text in the forms people keep it: compressed, as a manual page,
+        # subtitles, a notebook, RTF.
+        put("compressed", f"{i}-notes.txt.gz", __import__("gzip").compress(text(i).encode()))
+        put("man", f"tool{i}.1", man_page(text(i), i))
+        put("subtitles", f"{i}.srt", srt(text(i)))
+        put("notebooks", f"{i}.ipynb", notebook(text(i)))
+        put("rtf", f"{i}.rtf", rtf(text(i)))
+        shown = "\n".join([l for l in text(i).splitlines() if l.strip()][:200])
+        probe("compressed", f"{i}-notes.txt.gz", text(i))
+        probe("man", f"tool{i}.1", shown)
+        probe("subtitles", f"{i}.srt", shown)
+        probe("notebooks", f"{i}.ipynb", shown)
+        probe("rtf", f"{i}.rtf", "\n".join(text(i).splitlines()[:400]))
         first_line = next((l for l in text(i).splitlines() if l.strip()), "")
         probe("pdf", f"{i}.pdf", first_line[:90])
         probe("office", f"{i}.{kind}", text(i))
