@@ -14,6 +14,7 @@ time per query (median and slowest) by kind.
 Usage: benchmarks/relevance.py --bin BIN_DIR [--queries N] [WORKDIR]
 """
 import argparse
+import html
 import bisect
 import collections
 import glob
@@ -227,7 +228,19 @@ def text_of(path):
             text = f.read()
     except (UnicodeDecodeError, OSError):
         return None
+    if path.endswith((".html", ".htm")):
+        return html_text(text)
     return roff_text(text) if re.search(r"^\.(TH|SH|Dd) ", text, re.M) else text
+
+
+def html_text(markup):
+    """A web page's visible words, as Limelight's reader splits them: no
+    scripts or styles; a block's tags end a word, an inline one (`<wbr>`,
+    `<em>`) does not."""
+    markup = re.sub(r"(?is)<(script|style)\b.*?</\1\s*>|<!--.*?-->", " ", markup)
+    markup = re.sub(r"(?i)</?(p|div|br|li|ul|ol|h[1-6]|tr|td|th|table|section|article|pre|dd|dt|dl|"
+                    r"blockquote|title|header|footer|hr)\b[^>]*>", "\n", markup)
+    return html.unescape(re.sub(r"<[^>]*>", "", markup))
 
 
 ROFF_LAYOUT = ("TH", "de", "ds", "nr", "if", "ie", "el", "so", "ig", "Dd", "Dt", "Os")
@@ -305,11 +318,12 @@ def make_cases(root, paths, rng, per_kind):
         if len(w) > 1:
             by_second_letter[w[1]].append(w)
 
-    def reads_as_another(query, word):
+    def reads_as_another(query, word, typo_of_word=False):
         """Whether a search would rightly read `query` as another name word
         than `word`: one it is a typo of (one edit, two when either has eight
         letters or more and the query seven or more), or that it abbreviates
-        too (a typo is the likelier reading)."""
+        too (a typo is the likelier reading). For a typo of `word`, another
+        word as near as `word` (or nearer) is as right a reading."""
         # Its first letter may be the typo: one added, or one left out.
         candidates = (by_first_letter[query[0]] + by_first_letter[query[1]]
                       + by_second_letter[query[0]])
@@ -317,7 +331,11 @@ def make_cases(root, paths, rng, per_kind):
             if other == word or abs(len(other) - len(query)) > 2:
                 continue
             limit = 2 if len(query) >= 7 and max(len(query), len(other)) >= 8 else 1
-            if edit_distance(query, other, limit) <= limit or abbreviates(query, other):
+            if typo_of_word:
+                limit = min(limit, edit_distance(query, word, 2))
+                if edit_distance(query, other, limit) <= limit:
+                    return True
+            elif edit_distance(query, other, limit) <= limit or abbreviates(query, other):
                 return True
         return False
 
@@ -355,7 +373,8 @@ def make_cases(root, paths, rng, per_kind):
                     t = typo(w, rng, edits)
                     # Neither the start of another name word nor of a word
                     # in some file's text: that file would rightly come first.
-                    if t != w and not starts_a_name_word(t) and not text_vocabulary.starting_with(t, 1):
+                    if (t != w and not starts_a_name_word(t) and not text_vocabulary.starting_with(t, 1)
+                            and not reads_as_another(t, w, typo_of_word=True)):
                         add(kind, [t], path)
             if 6 <= len(w) <= 10:
                 a = abbreviate(w, rng)
