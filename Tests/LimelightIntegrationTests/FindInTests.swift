@@ -152,6 +152,15 @@ import Testing
     #expect(try names.findPaths("yelowstnoe") == ["Photos/Yellowstone-summer.jpg"])  // two edits
     #expect(try names.findPaths("yosmite") == ["Photos/Yosemite.jpg"])  // one edit
     #expect(try names.findPaths("ysmt").isEmpty)  // three letters left out is too many
+    // A word that only begins words of texts is still a name's typo or
+    // abbreviation, first; a word a text holds whole is taken as typed.
+    try names.write("Notes/field log.txt", "the yosmiteland ranger and the rdmes")
+    try names.write("Notes/other log.txt", "contnt as written")
+    try names.indexOnce()
+    #expect(
+      try names.findPaths("yosmit") == ["Photos/Yosemite.jpg", "Notes/field log.txt"])
+    #expect(try names.findPaths("rdme") == ["Documents/README.md", "Notes/field log.txt"])
+    #expect(try names.findPaths("contnt") == ["Notes/other log.txt"])
   }
 
   @Test func exitStatusTellsWhetherAnythingMatched() throws {
