@@ -222,7 +222,9 @@ def ancestors(folder, root):
 def text_of(path):
     """The text a user sees in a file: a manual page's without roff."""
     try:
-        if os.path.getsize(path) > 300_000:
+        # Limelight reads up to 8 MB of a text: a larger file's words are
+        # found there too, so they must be known here.
+        if os.path.getsize(path) > 8 << 20:
             return None
         with open(path, encoding="utf-8") as f:
             text = f.read()
