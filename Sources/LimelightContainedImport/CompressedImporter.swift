@@ -29,14 +29,18 @@ public struct CompressedImporter: ContentImporter {
     let bytes = try Self.expand(request.path, limit: limit + 1)
     let inner = Self.innerName(request.path.lastComponent.string)
     let named = inner.flatMap { mime.type(forFileName: $0) }.map(mime.canonical)
-    let sniffed = magic.mimeType(of: bytes.prefix(65_536)).map(mime.canonical)
+    // libmagic only when the name says nothing, or the bytes look binary.
+    func sniffed() -> String? { magic.mimeType(of: bytes.prefix(65_536)).map(mime.canonical) }
     // The name says what was compressed; the bytes when it says nothing.
-    guard let type = named ?? sniffed else { return }
+    let sniffedFirst = named == nil ? sniffed() : nil
+    guard let type = named ?? sniffedFirst else { return }
     attributes.extra["compressedContentType"] = .string(type)
     let types = mime.ancestors(of: type)
-    let looksText = sniffed.map { mime.isSubclass($0, of: "text/plain") } ?? false
-    guard types.contains("text/plain") && (looksText || !TextDecoder.looksBinary(bytes)) else {
-      return
+    guard types.contains("text/plain") else { return }
+    if TextDecoder.looksBinary(bytes) {
+      guard let sniff = sniffedFirst ?? sniffed(), mime.isSubclass(sniff, of: "text/plain") else {
+        return
+      }
     }
     TextImporter(magic: magic).describe(bytes, limit: limit, types: types, into: &attributes)
   }

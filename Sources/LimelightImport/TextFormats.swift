@@ -1,8 +1,8 @@
 import Foundation
 import LimelightModel
 
-/// Formats written as text whose markup is no text of theirs: subtitles,
-/// RTF, Jupyter notebooks and FictionBook e-books. Each gives what a reader
+/// Formats written as text whose markup is no text of theirs: manual pages,
+/// subtitles, RTF, Jupyter notebooks and FictionBook e-books. Each gives what a reader
 /// of the file sees, and what it says of itself.
 enum TextFormats {
   /// What a format's text says: the words, and a title and authors when it
@@ -11,11 +11,18 @@ enum TextFormats {
     var text: String
     var title: String?
     var authors: [String] = []
+    /// What describes it, when not the text's beginning.
+    var description: String?
   }
 
   /// The reading of a text of these types, or nil when none of these
   /// formats is among them (or the text is not one after all).
   static func read(_ text: String, types: [String]) -> Reading? {
+    // Manual pages by name (`ls.1`), or roff that is one (`Test.3perl`).
+    if types.contains("application/x-troff-man") || types.contains("text/troff") {
+      guard let page = ManPageText(source: text) else { return nil }
+      return Reading(text: page.text, title: page.name, description: page.name)
+    }
     if types.contains("application/x-subrip") || types.contains("text/vtt") {
       return Reading(text: subtitles(text))
     }

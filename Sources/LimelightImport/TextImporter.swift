@@ -29,18 +29,9 @@ public struct TextImporter: ContentImporter {
     guard let text = TextDecoder.decode(body, truncated: truncated, charset: charset) else {
       return
     }
-    // Manual pages by name (`ls.1`), or roff that is one (`Test.3perl`).
-    if types.contains("application/x-troff-man") || types.contains("text/troff"),
-      let page = ManPageText(source: text)
-    {
-      attributes.textContent = page.text
-      attributes.title = page.name
-      attributes.contentDescription = page.name ?? AttributeSet.summary(of: page.text)
-      return
-    }
     if let reading = TextFormats.read(text, types: types) {
       attributes.textContent = reading.text
-      attributes.contentDescription = AttributeSet.summary(of: reading.text)
+      attributes.contentDescription = reading.description ?? AttributeSet.summary(of: reading.text)
       attributes.title = reading.title
       attributes.authors = reading.authors
       return
