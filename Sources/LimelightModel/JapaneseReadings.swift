@@ -28,17 +28,20 @@ public enum JapaneseReadings {
   /// Whether a dictionary was found.
   public static var areAvailable: Bool { dictionary != nil }
 
-  /// The katakana reading of each word of `text` (its surface when the
-  /// dictionary has none: kana, Latin, unknown words), and whether the
-  /// dictionary knew every word (kanji it does not know are likely Chinese:
-  /// 们, 这, 气); nil without a dictionary.
-  public static func words(_ text: String) -> (words: [String], allKnown: Bool)? {
-    guard let dictionary else { return nil }
+  /// Up to `count` distinct readings of `text`, the likeliest first, from
+  /// MeCab's best analyses: each the katakana reading of every word (its
+  /// surface when the dictionary has none: kana, Latin, unknown words), and
+  /// whether the dictionary knew every word (kanji it does not know are
+  /// likely Chinese: 们, 这, 气). A name is short and is read every way the
+  /// dictionary finds likely (色設定 is "iro settei", and "shoku settei" to whoever
+  /// reads it kanji by kanji); empty without a dictionary.
+  public static func readings(_ text: String, count: Int) -> [(words: [String], allKnown: Bool)] {
+    guard let dictionary else { return [] }
     let tagger = loaded.withLock { tagger in
       if tagger == nil { tagger = Tagger(dictionary: dictionary) }
       return tagger
     }
-    return tagger?.words(text)
+    return tagger?.readings(text, count: count) ?? []
   }
 
   /// Lets the dictionary go: once a few Japanese texts are read, most of its
@@ -108,33 +111,48 @@ private final class Tagger: @unchecked Sendable {
     _ = madvise(lexicon.baseAddress, lexicon.count, MADV_DONTNEED)
   }
 
-  func words(_ text: String) -> (words: [String], allKnown: Bool) {
-    guard let lattice = mecab_model_new_lattice(model) else { return ([], false) }
+  /// Up to `count` distinct readings, from the best analysis on; the
+  /// analyses after the first are looked at only among the next few.
+  func readings(_ text: String, count: Int) -> [(words: [String], allKnown: Bool)] {
+    guard let lattice = mecab_model_new_lattice(model) else { return [] }
     defer { mecab_lattice_destroy(lattice) }
-    var words: [String] = []
-    var allKnown = true
+    var readings: [(words: [String], allKnown: Bool)] = []
     text.withCString { sentence in
       mecab_lattice_set_sentence(lattice, sentence)
+      if count > 1 { mecab_lattice_set_request_type(lattice, Int32(MECAB_NBEST)) }
       guard mecab_parse_lattice(tagger, lattice) != 0 else { return }
-      var node = mecab_lattice_get_bos_node(lattice)?.pointee.next
-      while let current = node?.pointee, Int32(current.stat) != MECAB_EOS_NODE {
-        node = current.next
-        if Int32(current.stat) == MECAB_UNK_NODE { allKnown = false }
-        // IPAdic's features: part of speech (four), conjugation (two), base
-        // form, reading, pronunciation.
-        let features = current.feature.map { String(cString: $0) }?.split(
-          separator: ",", omittingEmptySubsequences: false)
-        if let features, features.count > 7, features[7] != "*" {
-          words.append(String(features[7]))
-        } else if current.length > 0 {
-          words.append(
-            String(
-              decoding: UnsafeRawBufferPointer(start: current.surface, count: Int(current.length)),
-              as: UTF8.self))
-        }
-      }
+      var analyses = 0
+      repeat {
+        analyses += 1
+        let reading = Self.reading(of: lattice)
+        if !readings.contains(where: { $0.words == reading.words }) { readings.append(reading) }
+      } while readings.count < count && analyses < 2 * count && mecab_lattice_next(lattice) != 0
     }
     dropLexiconPages()
+    return readings
+  }
+
+  /// The reading of the lattice's current analysis, word by word.
+  private static func reading(of lattice: OpaquePointer) -> (words: [String], allKnown: Bool) {
+    var words: [String] = []
+    var allKnown = true
+    var node = mecab_lattice_get_bos_node(lattice)?.pointee.next
+    while let current = node?.pointee, Int32(current.stat) != MECAB_EOS_NODE {
+      node = current.next
+      if Int32(current.stat) == MECAB_UNK_NODE { allKnown = false }
+      // IPAdic's features: part of speech (four), conjugation (two), base
+      // form, reading, pronunciation.
+      let features = current.feature.map { String(cString: $0) }?.split(
+        separator: ",", omittingEmptySubsequences: false)
+      if let features, features.count > 7, features[7] != "*" {
+        words.append(String(features[7]))
+      } else if current.length > 0 {
+        words.append(
+          String(
+            decoding: UnsafeRawBufferPointer(start: current.surface, count: Int(current.length)),
+            as: UTF8.self))
+      }
+    }
     return (words, allKnown)
   }
 }

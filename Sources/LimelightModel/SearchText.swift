@@ -158,11 +158,15 @@ public enum SearchText {
       }
     }
     if japanese {
-      let readings = Set(japaneseSentences(runs)).sorted().compactMap(JapaneseReadings.words)
+      // A name is short: it is read every likely way (``JapaneseReadings``).
+      let readings = Set(japaneseSentences(runs)).sorted().map {
+        JapaneseReadings.readings($0, count: fromEverySyllable ? 3 : 1)
+      }
       // Kanji alone are read as Japanese only when the dictionary knows
-      // every word of the text: 天気 is, 嵌入的 SQL 预处理器 is not.
-      if hasKana || readings.allSatisfy(\.allKnown) {
-        for reading in readings {
+      // every word of the text (in its likeliest reading): 天気 is,
+      // 嵌入的 SQL 预处理器 is not.
+      if hasKana || readings.allSatisfy({ $0.first?.allKnown ?? false }) {
+        for reading in readings.joined() {
           let words = reading.words.flatMap(latinWords)
           add(words)
           let short = words.map { Substring(withoutLongVowels($0)) }

@@ -219,6 +219,9 @@ import Testing
     // One word only Chinese writes makes a name Chinese throughout.
     #expect(!words("嵌入的 SQL 预处理器", true).contains("teki"))
     #expect(words("嵌入的", true).contains("teki"))
+    // A name is read every likely way, a text its likeliest only.
+    #expect(words("ls 用の色設定", true).isSuperset(of: ["irosettei", "shokusettei"]))
+    #expect(!words("ls 用の色設定", false).contains("shokusettei"))
     // An idle watcher lets the dictionary go; the next reading loads it again.
     JapaneseReadings.release()
     #expect(words("天気予報を見る", false).contains("tenki"))
