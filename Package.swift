@@ -68,7 +68,8 @@ let package = Package(
     .target(
       name: "LimelightContainedImport",
       dependencies: [
-        "LimelightImport", "LimelightModel", "CPoppler", "CTagLib", "CArchive", "CPixbuf",
+        "LimelightImport", "LimelightModel", "LimelightSubprocess", "CPoppler", "CTagLib",
+        "CArchive", "CPixbuf",
       ]),
     .executableTarget(
       name: "LimelightImportHelper",

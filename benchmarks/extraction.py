@@ -291,8 +291,32 @@ def build(root, per):
         if i < 10:
             probes.setdefault("archives", []).append((f"{i}.tar.gz", f"cormorant{i:04d}"))
             probes.setdefault("audio", []).append((f"{i}.wav", f"albatross{i:04d}"))
+    # Workbooks of before 2007, as xlwt (pandas' writer of .xls) makes them:
+    # a line a cell. Debian's Python has Debian's xlwt.
+    books = [(os.path.join(root, "xls", f"{i}.xls"),
+              [l[:2000] for l in text(i).splitlines() if l.strip()][:300]) for i in range(per)]
+    os.makedirs(os.path.join(root, "xls"), exist_ok=True)
+    made = subprocess.run(["/usr/bin/python3", "-c", XLS_WRITER], input=json.dumps(books),
+                          text=True, capture_output=True)
+    if made.returncode == 0:
+        for path, lines in books:
+            probe("xls", os.path.basename(path), "\n".join(lines))
+    else:
+        log("no .xls family: " + (made.stderr.strip().splitlines() or ["xlwt missing"])[-1])
+        shutil.rmtree(os.path.join(root, "xls"), ignore_errors=True)
     with open(os.path.join(root, "..", "probes.json"), "w") as f:
         json.dump(probes, f)
+
+
+XLS_WRITER = """
+import json, sys, xlwt
+for path, lines in json.load(sys.stdin):
+    book = xlwt.Workbook(encoding="utf-8")
+    sheet = book.add_sheet("Lines")
+    for row, line in enumerate(lines):
+        sheet.write(row, 0, line)
+    book.save(path)
+"""
 
 
 def found(names_and_words, search):

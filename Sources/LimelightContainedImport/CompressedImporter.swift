@@ -87,7 +87,7 @@ public enum ContainedImporters {
   public static func all(mime: MIMEDatabase) -> [any ContentImporter] {
     [
       PDFImporter(), AudioImporter(), ArchiveImporter(), VideoImporter(),
-      CompressedImporter(mime: mime),
+      CompressedImporter(mime: mime), LegacyOfficeImporter(),
     ]
   }
 }

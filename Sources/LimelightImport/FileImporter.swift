@@ -162,6 +162,11 @@ public final class FileImporter {
     ]
     if vague.contains(found) { return glob }
     if mime.isSubclass(glob, of: found) { return glob }
+    // A damaged Excel or PowerPoint file is only "OLE storage" to libmagic
+    // (shared-mime-info makes Word alone a kind of it): its name knows better.
+    if found == "application/x-ole-storage" && HelperFormats.legacyOffice.contains(glob) {
+      return glob
+    }
     if found == "text/plain" {
       // Text content whose name claims a non-text type is text; otherwise trust the name.
       return mime.isSubclass(glob, of: "text/plain") ? glob : found

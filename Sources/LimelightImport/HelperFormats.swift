@@ -4,7 +4,8 @@ import CLinux
   import Glibc
 #endif
 
-/// The formats read by C libraries (poppler, TagLib, libarchive). Their
+/// The formats read by C libraries (poppler, TagLib, libarchive) or other
+/// programs (antiword, catdoc). Their
 /// importers run in the `limelight-import` helper process, one file per run,
 /// so that a crash or a hang in a library costs that file alone.
 public enum HelperFormats {
@@ -32,7 +33,12 @@ public enum HelperFormats {
     "application/zstd", "application/x-zstd", "application/x-lzma", "application/x-lzip",
     "application/x-compress",
   ]
-  public static var all: [String] { pdf + audio + archives + video + compressed }
+  /// Word, Excel and PowerPoint files of before 2007, read by Debian's
+  /// tools for them (antiword, catdoc).
+  public static let legacyOffice = [
+    "application/msword", "application/vnd.ms-excel", "application/vnd.ms-powerpoint",
+  ]
+  public static var all: [String] { pdf + audio + archives + video + compressed + legacyOffice }
 
   /// The helper's path: beside the running executable.
   public static func helperPath() -> String {

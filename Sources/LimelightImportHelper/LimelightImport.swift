@@ -20,7 +20,7 @@ struct LimelightImportHelper: ParsableCommand {
     abstract: "Print the attributes Limelight reads from a file, as JSON.",
     discussion: """
       Without --type, the content type is found as the watcher finds it. The \
-      watcher runs this program for PDF, audio and archive files, with \
+      watcher runs this program for PDF, audio, archive, compressed and legacy office files, with \
       LIMELIGHT_CONTENT_TYPE and LIMELIGHT_MAX_TEXT_BYTES set, within a time \
       and memory limit. Exit status: 0 with the attributes printed, 1 when the \
       file cannot be read, 2 on a usage error. See limelight-importers(7).

@@ -236,6 +236,57 @@ import ZIPFoundation
     #expect(!(shown["extractionError"] is String))
   }
 
+  /// Office files of before 2007: a workbook as xlwt (the Python library
+  /// pandas wrote `.xls` with) writes one, read by catdoc's xls2csv; a
+  /// `.doc` that is RTF inside (as AbiWord and WordPad save it) read as RTF;
+  /// a damaged `.doc`, `.xls` and `.ppt`, each with the tool's reason.
+  @Test func legacyOfficeFilesGiveTheirTextThroughDebiansTools() throws {
+    let instance = try Instance()
+    try FileManager.default.createDirectory(
+      atPath: instance.path("Office"), withIntermediateDirectories: true)
+    let process = Process()
+    // Debian's Python, which has Debian's xlwt.
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+    process.arguments = [
+      "-c",
+      """
+      import xlwt, sys
+      book = xlwt.Workbook()
+      book.add_sheet("Hangars").write(0, 0, "Zeppelin moorings")
+      sheet = book.add_sheet("Keller")
+      sheet.write(2, 1, "Quittengelee für Überstunden")
+      sheet.write(3, 1, 1852)
+      book.save(sys.argv[1])
+      """,
+      instance.path("Office/hangars.xls"),
+    ]
+    try process.run()
+    process.waitUntilExit()
+    try #require(process.terminationStatus == 0, "xlwt (python3-xlwt) wrote no workbook")
+    try instance.write(
+      "Office/minutes.doc",
+      "{\\rtf1\\ansi\\deff0 {\\fonttbl {\\f0 Times;}} Minutes of the dirigible committee\\par}\n")
+    // The head of the workbook: an OLE file cut short.
+    let workbook = try #require(
+      FileManager.default.contents(atPath: instance.path("Office/hangars.xls")))
+    for name in ["broken.doc", "broken.xls", "broken.ppt"] {
+      try instance.write("Office/" + name, bytes: Array(workbook.prefix(1536)))
+    }
+    try instance.indexOnce()
+    #expect(try instance.findPaths("zeppelin", "moorings") == ["Office/hangars.xls"])
+    #expect(try instance.findPaths("quittengelee") == ["Office/hangars.xls"])
+    #expect(try instance.findPaths("uberstunden") == ["Office/hangars.xls"])
+    let workbookShown = try instance.show("Office/hangars.xls")
+    #expect(workbookShown["contentType"] as? String == "application/vnd.ms-excel")
+    #expect(!(workbookShown["extractionError"] is String))
+    #expect(try instance.findPaths("dirigible") == ["Office/minutes.doc"])
+    for name in ["broken.doc", "broken.xls", "broken.ppt"] {
+      let error = try instance.show("Office/" + name)["extractionError"] as? String
+      #expect(error?.hasPrefix("malformed: ") == true, "\(name): \(error ?? "no error")")
+    }
+    #expect(try instance.run("limelight", ["status"]).stdout.contains("broken.doc: malformed"))
+  }
+
   @Test func malformedFilesCostOnlyThemselves() throws {
     for path in ["Office/broken.docx", "Pictures/truncated.jpg", "Office/bomb.docx"] {
       let item = try instance.show(path)
