@@ -13,6 +13,7 @@ let package = Package(
     .executable(name: "reindex-request", targets: ["ReindexRequest"]),
     .executable(name: "limelight", targets: ["LimelightControl"]),
     .executable(name: "limelight-import", targets: ["LimelightImportHelper"]),
+    .executable(name: "limelight-search-provider", targets: ["LimelightSearchProvider"]),
     .executable(name: "colleagues", targets: ["colleagues"]),
   ],
   dependencies: [
@@ -39,6 +40,9 @@ let package = Package(
     .systemLibrary(name: "CMeCab", providers: [.apt(["libmecab-dev"])]),
     // gdk-pixbuf (libgdk-pixbuf-2.0-dev): the built-in thumbnailer's images.
     .systemLibrary(name: "CPixbuf", providers: [.apt(["libgdk-pixbuf-2.0-dev"])]),
+    // sd-bus, from Debian's libsystemd-dev: the desktop's search providers on D-Bus.
+    .systemLibrary(
+      name: "CSystemdBus", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
     // The text index's ranking function, in C: FTS5's auxiliary functions
     // are a C interface (SQLite's headers come with libsqlite3-dev).
     .target(
@@ -124,10 +128,13 @@ let package = Package(
       // Without the dynamic loader's work the client starts as fast as a C
       // program (about 0.5 ms instead of 2).
       linkerSettings: [.unsafeFlags(["-static-executable"], .when(configuration: .release))]),
+    // find-in -i: the as-you-type picker on a terminal.
+    .target(
+      name: "LimelightPicker", dependencies: ["LimelightCLI", "LimelightQuery", "LimelightModel", "CLinux"]),
     .executableTarget(
       name: "FindInDirect",
       dependencies: [
-        "LimelightCLI", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "LimelightCLI", "LimelightPicker", .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
     .executableTarget(
       name: "ReindexRequest",
@@ -139,6 +146,16 @@ let package = Package(
       name: "LimelightControl",
       dependencies: [
         "LimelightCLI", "LimelightExtensions",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]),
+    // The desktop's search providers (GNOME Shell, KRunner) on the session bus.
+    .target(
+      name: "LimelightDesktop",
+      dependencies: ["LimelightCLI", "LimelightQuery", "LimelightModel", "CSystemdBus"]),
+    .executableTarget(
+      name: "LimelightSearchProvider",
+      dependencies: [
+        "LimelightDesktop", "LimelightCLI",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
     // The sample application: an address book of colleagues that uses the
@@ -159,7 +176,7 @@ let package = Package(
       name: "LimelightIntegrationTests",
       dependencies: [
         "limelightd", "FindIn", "FindInDirect", "ReindexRequest", "LimelightImportHelper",
-        "colleagues",
+        "colleagues", "LimelightSearchProvider",
         "LimelightQueryClient",
         "LimelightControl",
         "LimelightModel",

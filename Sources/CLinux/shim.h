@@ -175,3 +175,15 @@ static inline const void *limelight_memmem(const void *haystack, size_t haystack
   }
   return 0;
 }
+
+#include <sys/ioctl.h>
+
+/// The rows and columns of the terminal on `fd`; 0 on success (ioctl is
+/// variadic, which Swift cannot call).
+static inline int limelight_terminal_size(int fd, int *rows, int *columns) {
+  struct winsize size;
+  if (ioctl(fd, TIOCGWINSZ, &size) != 0) return -1;
+  *rows = size.ws_row;
+  *columns = size.ws_col;
+  return 0;
+}

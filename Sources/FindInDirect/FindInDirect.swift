@@ -1,6 +1,7 @@
 import ArgumentParser
 import LimelightCLI
 import LimelightModel
+import LimelightPicker
 import LimelightQuery
 
 /// `find-in` searching the index on its own, for when no watcher serves the
@@ -28,7 +29,8 @@ struct FindInDirect: ParsableCommand {
 
   @Argument(
     parsing: .allUnrecognized,
-    help: ArgumentHelp("The words to find (a '-word' excludes).", valueName: "query"))
+    help: ArgumentHelp("The words to find (a '-word' excludes).", valueName: "query"),
+    completion: .list(QueryParser.completions))
   var query: [String] = []
 
   @Flag(name: .long, help: "Print JSON Lines, one object per result.")
@@ -56,6 +58,11 @@ struct FindInDirect: ParsableCommand {
     help: "Open the best match (or the Nth, with --open N) with xdg-open and remember it.")
   var open = false
 
+  @Flag(
+    name: [.customShort("i"), .customLong("interactive")],
+    help: "Pick from results that follow every key typed (see find-in(1)).")
+  var interactive = false
+
   func run() throws {
     // Unknown "--options" are mistakes; after a "--" every word is part of the query.
     let afterTerminator =
@@ -72,6 +79,7 @@ struct FindInDirect: ParsableCommand {
     options.words = query.filter { $0 != "--" }
     (options.json, options.null, options.limit, options.count) = (json, null, limit, count)
     (options.folder, options.live, options.open) = (folder, live, open)
+    options.interactive = interactive
     // "--open N": the number right after --open picks the result.
     if open, let at = CommandLine.arguments.firstIndex(of: "--open"),
       at + 1 < CommandLine.arguments.count, let n = Int(CommandLine.arguments[at + 1]),
@@ -80,13 +88,20 @@ struct FindInDirect: ParsableCommand {
       options.pick = n
       options.words.remove(at: word)
     }
-    try FindInSearch(options).run()
+    try Self.run(options)
+  }
+
+  static func run(_ options: FindInOptions) throws {
+    guard options.interactive else { return try FindInSearch(options).run() }
+    try options.validate()
+    let status = try Picker(words: options.words).run()
+    if status != 0 { throw CommandFailure("", status: status) }
   }
 
   static func main() {
     // Most queries need no argument parser: skip its start-up.
     if let options = FindInOptions.quick(Array(CommandLine.arguments.dropFirst())) {
-      runWithStatus(name: "find-in") { try FindInSearch(options).run() }
+      runWithStatus(name: "find-in") { try run(options) }
     }
     mainWithStatus()
   }

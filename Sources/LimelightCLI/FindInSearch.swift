@@ -16,6 +16,8 @@ public struct FindInOptions: Equatable, Sendable {
   public var folder: String?
   public var live = false
   public var open = false
+  /// `-i`: the as-you-type picker instead of a list.
+  public var interactive = false
   /// Which result `--open` opens (1 for the best).
   public var pick = 1
 
@@ -45,6 +47,7 @@ public struct FindInOptions: Equatable, Sendable {
       case "--null", "-0": options.null = true
       case "--count": options.count = true
       case "--live": options.live = true
+      case "-i", "--interactive": options.interactive = true
       case "--open":
         options.open = true
         if index + 1 < arguments.count, let n = Int(arguments[index + 1]) {
@@ -83,6 +86,10 @@ public struct FindInOptions: Equatable, Sendable {
     if json && null { throw CommandFailure("--json and --null cannot be used together") }
     if live && (count || open) {
       throw CommandFailure("--live cannot be used with --count or --open")
+    }
+    if interactive && (json || null || count || live || open || limit != nil) {
+      throw CommandFailure(
+        "-i cannot be used with --json, --null, --count, --live, --open or --limit")
     }
   }
 }

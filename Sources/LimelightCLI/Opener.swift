@@ -19,6 +19,20 @@ public enum Opener {
     try store.recordUse(id: result.id)
   }
 
+  /// Opens the folder that holds a file (the file manager then shows it) and
+  /// records the use; an item that is not a file has no folder to show.
+  public static func openContainingFolder(_ result: SearchResult, store: IndexStore) throws {
+    guard let path = result.path else {
+      throw CommandFailure("\(result.uri) is not a file: it has no containing folder")
+    }
+    let folder = FileURI.uri(for: path.parent)
+    let status = try run(["xdg-open", folder], wait: true)
+    guard status == 0 else {
+      throw CommandFailure("xdg-open could not open \(folder) (status \(status))")
+    }
+    try store.recordUse(id: result.id)
+  }
+
   /// Starts the application of a launcher id, as a desktop's menu would.
   static func launch(id: String, location: IndexLocation) throws {
     let configuration = (try? Configuration.load(for: location)) ?? .defaults

@@ -41,7 +41,8 @@ struct Status: ParsableCommand {
     let terminal = Terminal.of()
     var shown = 0
     while true {
-      let status = try store.status(watcherPID: location.watcherPID())
+      var status = try store.status(watcherPID: location.watcherPID())
+      status.frontEnds = InstalledFrontEnds.find(home: location.home)
       let finished = !watch || status.contentDone || !status.running
       if json {
         if finished { try printJSON(status) }
@@ -120,6 +121,7 @@ struct Status: ParsableCommand {
     if let rebuilt = status.rebuilt { lines.append(("rebuilt", rebuilt.description)) }
     if status.paused { lines.append(("paused", "yes: 'limelight resume' continues")) }
     if status.overflows > 0 { lines.append(("overflows", "\(status.overflows) (each rescanned)")) }
+    if let frontEnds = status.frontEnds { lines.append(("front ends", frontEnds.summary)) }
     lines.append(("errors", "\(status.failures)"))
     for failure in status.recentFailures {
       lines.append(("", "\(failure.path): \(failure.message)"))

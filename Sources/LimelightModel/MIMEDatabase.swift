@@ -20,6 +20,8 @@ public final class MIMEDatabase: @unchecked Sendable {
   private var otherGlobs: [Glob] = []
   private var aliases: [String: String] = [:]
   private var parents: [String: [String]] = [:]
+  private var icons: [String: String] = [:]
+  private var genericIcons: [String: String] = [:]
   private let directories: [String]
   private let commentLock = NSLock()
   private var comments: [String: String] = [:]
@@ -48,6 +50,13 @@ public final class MIMEDatabase: @unchecked Sendable {
           if parts.count == 2 { aliases[String(parts[0])] = String(parts[1]) }
         }
       }
+      for (file, table) in [("/icons", \MIMEDatabase.icons), ("/generic-icons", \.genericIcons)] {
+        guard let text = FileSystem.readText(RawPath(dir + file)) else { continue }
+        for line in text.split(separator: "\n") where !line.hasPrefix("#") {
+          let parts = line.split(separator: ":", maxSplits: 1)
+          if parts.count == 2 { self[keyPath: table][String(parts[0])] = String(parts[1]) }
+        }
+      }
       if let text = FileSystem.readText(RawPath(dir + "/subclasses")) {
         for line in text.split(separator: "\n") where !line.hasPrefix("#") {
           let parts = line.split(separator: " ")
@@ -73,6 +82,22 @@ public final class MIMEDatabase: @unchecked Sendable {
         otherGlobs.append(glob)
       }
     }
+  }
+
+  /// The themed icon names for a type, the most specific first, as the
+  /// shared-mime-info specification orders them: the type's own icon, its name
+  /// with "/" as "-", its generic icon, and the generic icon of its media type.
+  public func iconNames(for type: String) -> [String] {
+    let type = canonical(type)
+    var names: [String] = []
+    if let icon = icons[type] { names.append(icon) }
+    names.append(type.replacingOccurrences(of: "/", with: "-"))
+    let media = type.split(separator: "/").first.map(String.init) ?? "application"
+    names.append(genericIcons[type] ?? media + "-x-generic")
+    if media != "application" && !names.contains(media + "-x-generic") {
+      names.append(media + "-x-generic")
+    }
+    return names
   }
 
   /// The canonical name of a type (aliases resolved).

@@ -55,6 +55,24 @@ public struct QueryError: Error, CustomStringConvertible, Sendable {
 /// `in:`, `name:`, `tag:`, `type:` and `domain:` filter. Any other string is text:
 /// nothing the user types reaches SQLite's FTS syntax unquoted.
 public struct QueryParser {
+  /// The filters a word can start with (`kind:pdf`), in the order the manual lists them.
+  public static let filterNames = [
+    "kind", "ext", "in", "name", "tag", "type", "domain", "size", "modified", "created", "used",
+  ]
+
+  /// Words a shell completes a query with: each filter, and each value of
+  /// those with a fixed set of values.
+  public static var completions: [String] {
+    filterNames.flatMap { name -> [String] in
+      switch name {
+      case "kind": return KindClass.allCases.map { "kind:" + $0.rawValue }
+      case "modified", "created", "used":
+        return ["today", "yesterday", "week", "month", "year"].map { name + ":" + $0 }
+      default: return [name + ":"]
+      }
+    }
+  }
+
   private var tokens: [Token] = []
   private var position = 0
   private let currentDirectory: () -> RawPath
@@ -199,10 +217,7 @@ public struct QueryParser {
     }
     let name = word[..<colon].lowercased()
     let value = String(word[word.index(after: colon)...])
-    let filterNames = [
-      "kind", "ext", "in", "name", "tag", "type", "domain", "size", "modified", "created", "used",
-    ]
-    guard filterNames.contains(name) else { return Self.textNode(word, prefix: true, column: nil) }
+    guard Self.filterNames.contains(name) else { return Self.textNode(word, prefix: true, column: nil) }
     guard !value.isEmpty else {
       throw QueryError("'\(name):' needs a value, as in \(Self.example(name))")
     }

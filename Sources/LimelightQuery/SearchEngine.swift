@@ -19,6 +19,8 @@ public struct SearchResult: Sendable {
   public var modified: Date?
   public var size: Int64?
   public var isFolder: Bool
+  /// Where its thumbnail is, in the cache file managers share; nil when it has none.
+  public var thumbnailPath: String?
   /// Lower is better: the rank that ordered the results.
   public var score: Double
 }
@@ -50,6 +52,24 @@ public struct SearchEngine: Sendable {
     try store.read { db in
       let (sql, arguments) = countStatement(try TypoExpander(db: db).expand(query))
       return try Int.fetchOne(db, sql: sql, arguments: StatementArguments(arguments)) ?? 0
+    }
+  }
+
+  /// The item a URI names, as a result (for front ends that hand out URIs as
+  /// ids and act on them later); nil when the index no longer holds it.
+  public func result(uri: String) throws -> SearchResult? {
+    try store.read { db in
+      if let path = FileURI.path(from: uri),
+        let row = try Row.fetchOne(
+          db, sql: "SELECT \(Self.columns), 0.0 AS score FROM item WHERE path = ?",
+          arguments: [Data(path.bytes)])
+      {
+        return Self.result(row)
+      }
+      return try Row.fetchOne(
+        db, sql: "SELECT \(Self.columns), 0.0 AS score FROM item WHERE storedURI = ?",
+        arguments: [uri]
+      ).map(Self.result)
     }
   }
 
@@ -189,7 +209,7 @@ public struct SearchEngine: Sendable {
 
   static let columns = """
     item.rowid, item.id, item.localID, item.domain, item.uri, item.path, item.displayName,
-    item.contentType, item.kind, item.modified, item.size, item.isFolder
+    item.contentType, item.kind, item.modified, item.size, item.isFolder, item.thumbnailPath
     """
 
   /// Within a tier: the shorter name (names, keywords, paths) or BM25 (text),
@@ -400,6 +420,7 @@ public struct SearchEngine: Sendable {
       path: pathData.map { RawPath(bytes: Array($0)) }, displayName: row["displayName"],
       contentType: row["contentType"], kind: row["kind"],
       modified: (row["modified"] as Double?).map { Date(timeIntervalSince1970: $0) },
-      size: row["size"], isFolder: row["isFolder"], score: row["score"])
+      size: row["size"], isFolder: row["isFolder"], thumbnailPath: row["thumbnailPath"],
+      score: row["score"])
   }
 }

@@ -162,7 +162,9 @@ public final class QueryService: Sendable {
     let arguments = request.arguments.map { String(decoding: $0, as: UTF8.self) }
     // --live follows the index for as long as the user likes, and --open
     // writes: both stay in the client's own process, as do help and mistakes.
-    guard let options = FindInOptions.quick(arguments), !options.live, !options.open else {
+    guard let options = FindInOptions.quick(arguments), !options.live, !options.open,
+      !options.interactive
+    else {
       return nil
     }
     var environment: [String: String] = [:]

@@ -5,6 +5,8 @@ import LimelightModel
 /// What `limelight status` reports: the watcher's own account (kept in `meta`)
 /// and counts read from the index.
 public struct IndexStatus: Sendable, Codable {
+  /// Which front ends the desktop finds, filled in by `limelight status`.
+  public var frontEnds: InstalledFrontEnds?
   public var running: Bool
   public var state: String
   public var pid: Int?

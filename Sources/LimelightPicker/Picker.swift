@@ -1,0 +1,211 @@
+import Foundation
+import LimelightCLI
+import LimelightModel
+import LimelightQuery
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `find-in -i`: a query line and results that follow every key, on the
+/// terminal; Enter opens the selected result, Alt-Enter its folder, Tab
+/// prints the URIs (for `$(find-in -i)`), Esc leaves. Searches run with
+/// `find-in`'s engine on an index held open for the whole session.
+public final class Picker {
+  let session: SearchSession
+  let color: Bool
+  var screen = PickerScreen()
+  var results: [SearchResult] = []
+  /// The query the results are for, expanded for snippets.
+  var shownQuery: QueryNode?
+  let dates = ShortDateFormatter()
+
+  public init(words: [String], environment: [String: String] = ProcessEnvironment.current) {
+    session = SearchSession(environment: environment)
+    color =
+      environment["NO_COLOR"].map(\.isEmpty) ?? true && environment["TERM"] != "dumb"
+    screen.query = words.joined(separator: " ")
+  }
+
+  /// What the user chose.
+  enum Outcome {
+    case open(SearchResult, folder: Bool)
+    case print([String])
+    case quit
+  }
+
+  /// Runs the picker; returns the exit status (0 when something was chosen,
+  /// 1 when the user left without choosing).
+  public func run() throws -> Int32 {
+    guard let terminal = RawTerminal() else {
+      throw CommandFailure("find-in -i needs a terminal")
+    }
+    // A resize interrupts the wait for keys, and the screen is drawn again.
+    signal(SIGWINCH) { _ in }
+    let outcome: Outcome
+    do {
+      outcome = try loop(terminal)
+      terminal.restore()
+    } catch {
+      terminal.restore()
+      throw error
+    }
+    switch outcome {
+    case .quit:
+      return ExitStatus.notFound
+    case .print(let uris):
+      let text = uris.map { $0 + "\n" }.joined()
+      FileHandle.standardOutput.write(Data(text.utf8))
+      return 0
+    case .open(let result, let folder):
+      try session.open(result, containingFolder: folder)
+      print(result.uri)
+      return 0
+    }
+  }
+
+  func loop(_ terminal: RawTerminal) throws -> Outcome {
+    var decoder = KeyDecoder()
+    var size = terminal.size
+    refresh(rows: size.rows)
+    while true {
+      screen.scroll(screenRows: size.rows)
+      terminal.write(screen.render(rows: size.rows, columns: size.columns, color: color))
+      // Keys typed faster than the screen draws are taken together, and
+      // searched once.
+      var keys: [PickerKey] = []
+      var queryChanged = false
+      repeat {
+        guard let bytes = terminal.read(timeout: keys.isEmpty && !decoder.isWaiting ? -1 : 25)
+        else { return .quit }
+        if bytes.isEmpty {
+          if decoder.isWaiting { keys += decoder.flush() }
+          if keys.isEmpty { break }  // A resize.
+          continue
+        }
+        keys += decoder.decode(bytes)
+      } while keys.isEmpty || decoder.isWaiting
+      for key in keys {
+        // Moving or choosing acts on the results of the query typed before it.
+        if queryChanged && !key.editsQuery {
+          refresh(rows: size.rows)
+          queryChanged = false
+        }
+        if let outcome = handle(key, queryChanged: &queryChanged, rows: size.rows) {
+          return outcome
+        }
+      }
+      let newSize = terminal.size
+      if queryChanged || newSize != size {
+        size = newSize
+        refresh(rows: size.rows)
+      } else {
+        updateSnippet()
+      }
+    }
+  }
+
+  /// Applies a key; an outcome when it ends the picker.
+  func handle(_ key: PickerKey, queryChanged: inout Bool, rows: Int) -> Outcome? {
+    let page = PickerScreen.listHeight(rows: rows)
+    switch key {
+    case .text(let text):
+      screen.query += text
+      queryChanged = true
+    case .backspace:
+      if !screen.query.isEmpty {
+        screen.query.removeLast()
+        queryChanged = true
+      }
+    case .clearLine:
+      screen.query = ""
+      queryChanged = true
+    case .deleteWord:
+      while screen.query.last == " " { screen.query.removeLast() }
+      while let last = screen.query.last, last != " " { screen.query.removeLast() }
+      queryChanged = true
+    case .up: screen.selected = max(0, screen.selected - 1)
+    case .down: screen.selected = min(max(0, results.count - 1), screen.selected + 1)
+    case .pageUp: screen.selected = max(0, screen.selected - page)
+    case .pageDown: screen.selected = min(max(0, results.count - 1), screen.selected + page)
+    case .mark:
+      guard let uri = selectedResult?.uri else { break }
+      if screen.marked.remove(uri) == nil { screen.marked.insert(uri) }
+      screen.selected = min(max(0, results.count - 1), screen.selected + 1)
+    case .open, .openFolder:
+      guard let result = selectedResult else { break }
+      if key == .openFolder && result.path == nil {
+        screen.message = "\(result.displayName) is not a file: it has no folder"
+        break
+      }
+      return .open(result, folder: key == .openFolder)
+    case .print:
+      let chosen = results.map(\.uri).filter(screen.marked.contains)
+      if !chosen.isEmpty { return .print(chosen) }
+      if let result = selectedResult { return .print([result.uri]) }
+    case .quit:
+      return .quit
+    case .endOfInput:
+      if screen.query.isEmpty { return .quit }
+    }
+    return nil
+  }
+
+  var selectedResult: SearchResult? {
+    results.indices.contains(screen.selected) ? results[screen.selected] : nil
+  }
+
+  /// Searches for the query as typed, keeping the selection on the same item
+  /// when it is still found.
+  func refresh(rows: Int) {
+    let previous = selectedResult?.uri
+    screen.message = nil
+    let words = screen.query.split(separator: " ").map(String.init)
+    let wanted = max(PickerScreen.listHeight(rows: rows), 10) * 3
+    do {
+      if words.isEmpty {
+        results = []
+        shownQuery = nil
+      } else {
+        let engine = try session.engine()
+        let node = try session.query(words)
+        results = try engine.search(node, limit: wanted + 1)
+        shownQuery = try engine.expanded(node)
+      }
+      if let note = session.buildingNote() { screen.message = note }
+    } catch {
+      results = []
+      shownQuery = nil
+      screen.message = (error as? CommandFailure)?.message ?? "\(error)"
+    }
+    screen.more = results.count > wanted
+    if screen.more { results.removeLast() }
+    screen.rows = results.map(row)
+    screen.selected = previous.flatMap { uri in results.firstIndex { $0.uri == uri } } ?? 0
+    screen.top = 0
+    updateSnippet()
+  }
+
+  func updateSnippet() {
+    screen.snippet = nil
+    guard let result = selectedResult, let shownQuery, let engine = try? session.engine() else {
+      return
+    }
+    screen.snippet = engine.snippet(for: result, query: shownQuery, open: "\u{1}", close: "\u{2}")
+  }
+
+  func row(_ result: SearchResult) -> PickerRow {
+    let home = session.location.home
+    var location = result.domain
+    if let path = result.path?.parent {
+      location =
+        path.isInside(home) && home.bytes.count > 1
+        ? "~" + String(decoding: path.bytes.dropFirst(home.bytes.count), as: UTF8.self)
+        : path.string
+    }
+    let details = [result.kind ?? result.contentType ?? "", dates.string(result.modified)]
+      .filter { !$0.isEmpty }.joined(separator: " · ")
+    return PickerRow(
+      uri: result.uri, name: result.displayName, details: details, location: location)
+  }
+}
