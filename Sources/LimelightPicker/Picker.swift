@@ -68,15 +68,20 @@ public final class Picker {
     var decoder = KeyDecoder()
     var size = terminal.size
     refresh(rows: size.rows)
+    var needsDrawing = true
     while true {
-      screen.scroll(screenRows: size.rows)
-      terminal.write(screen.render(rows: size.rows, columns: size.columns, color: color))
+      if needsDrawing {
+        screen.scroll(screenRows: size.rows)
+        terminal.write(screen.render(rows: size.rows, columns: size.columns, color: color))
+      }
       // Keys typed faster than the screen draws are taken together, and
       // searched once.
       var keys: [PickerKey] = []
       var queryChanged = false
       repeat {
-        guard let bytes = terminal.read(timeout: keys.isEmpty && !decoder.isWaiting ? -1 : 25)
+        // Idle, it wakes now and then to see whether the terminal was resized
+        // (a SIGWINCH that comes while drawing interrupts no wait).
+        guard let bytes = terminal.read(timeout: keys.isEmpty && !decoder.isWaiting ? 200 : 25)
         else { return .quit }
         if bytes.isEmpty {
           if decoder.isWaiting { keys += decoder.flush() }
@@ -96,9 +101,12 @@ public final class Picker {
         }
       }
       let newSize = terminal.size
+      needsDrawing = true
       if queryChanged || newSize != size {
         size = newSize
         refresh(rows: size.rows)
+      } else if keys.isEmpty {
+        needsDrawing = false
       } else {
         updateSnippet()
       }

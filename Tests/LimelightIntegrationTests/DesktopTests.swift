@@ -191,10 +191,16 @@ final class PrivateBus {
     while access(socket, F_OK) != 0 && Date() < deadline { usleep(20_000) }
   }
 
-  func stop() {
-    guard process.isRunning else { return }
-    process.terminate()
-    process.waitUntilExit()
+  func stop() { Self.stop(process) }
+
+  /// SIGTERM, then SIGKILL after a while; waits by polling, as Foundation's
+  /// own wait can miss the end of a child that leaves during a deinit.
+  static func stop(_ process: Process) {
+    for signal in [SIGTERM, SIGKILL] where process.isRunning {
+      kill(process.processIdentifier, signal)
+      let deadline = Date().addingTimeInterval(5)
+      while process.isRunning && Date() < deadline { usleep(20_000) }
+    }
   }
 
   deinit { stop() }

@@ -8,7 +8,7 @@ import Testing
 
 /// `find-in -i` on a real terminal: tmux runs it, keys are sent as a user
 /// types them, and the screen is read back.
-@Suite struct PickerTests {
+@Suite(.serialized) struct PickerTests {
   let instance: Instance
   let tmux: TmuxServer
   let opened: String
@@ -25,7 +25,7 @@ import Testing
     try "#!/bin/sh\necho \"$@\" >> '\(opened)'\n".write(
       toFile: bin + "/xdg-open", atomically: true, encoding: .utf8)
     #expect(chmod(bin + "/xdg-open", 0o755) == 0)
-    tmux = TmuxServer(socket: instance.base + "/tmux", environment: instance.environment)
+    tmux = try TmuxServer(socket: instance.base + "/tmux", environment: instance.environment)
   }
 
   /// Starts the picker in an 80×24 terminal; its standard output and exit
@@ -35,7 +35,7 @@ import Testing
     let command =
       "env \(variables) '\(Instance.binDirectory)/find-in' -i \(words)"
       + " > '\(instance.base)/picked'; echo $? > '\(instance.base)/status'; sleep 60"
-    try tmux.run(["new-session", "-d", "-x", "80", "-y", "24", command])
+    try tmux.run(["new-session", "-d", "-s", "picker", "-x", "80", "-y", "24", command])
   }
 
   var picked: String { (try? String(contentsOfFile: instance.base + "/picked", encoding: .utf8)) ?? "" }
@@ -53,14 +53,24 @@ import Testing
   /// The screen once it shows what `ready` looks for.
   func screen(escapes: Bool = false, until ready: (String) -> Bool) throws -> String {
     var shown = ""
-    try instance.waitFor("the screen to show it", seconds: 10) {
-      shown = try tmux.run(["capture-pane", "-p"] + (escapes ? ["-e"] : []))
-      return ready(shown)
+    do {
+      try instance.waitFor("the screen to show it", seconds: 10) {
+        shown = try tmux.run(["capture-pane", "-p", "-t", "picker"] + (escapes ? ["-e"] : []))
+        return ready(shown)
+      }
+    } catch {
+      Issue.record("the screen was:\n\(shown)")
+      throw error
     }
     return shown
   }
 
-  func lines(_ screen: String) -> [String] { screen.components(separatedBy: "\n") }
+  /// The screen's lines, without the empty ones at its end.
+  func lines(_ screen: String) -> [String] {
+    var lines = screen.components(separatedBy: "\n")
+    while lines.last?.isEmpty == true { lines.removeLast() }
+    return lines
+  }
 
   @Test func resultsFollowTheKeysAndTabPrintsTheChoice() throws {
     try start("lighthouse")
@@ -73,12 +83,12 @@ import Testing
     #expect(shown.contains("灯台の写真.txt  ~/Pictures"))
     #expect(lines(shown).last?.contains("Enter open") == true)
 
-    try tmux.run(["send-keys", " kee"])
+    try tmux.run(["send-keys", "-t", "picker", " kee"])
     shown = try screen { $0.contains("1 result") && !$0.contains("3 results") }
     #expect(lines(shown)[0].hasPrefix("> lighthouse kee"))
     #expect(lines(shown)[1].contains("Lighthouse keeper notes.md"))
     #expect(lines(shown)[2].contains("Markdown document · today"))
-    try tmux.run(["send-keys", "BSpace", "BSpace", "BSpace", "BSpace"])
+    try tmux.run(["send-keys", "-t", "picker", "BSpace", "BSpace", "BSpace", "BSpace"])
     shown = try screen { $0.contains("3 results") }
     // Down moves to the second result; Tab prints its URI and leaves.
     let paths = [
@@ -88,18 +98,24 @@ import Testing
     ]
     let listed = lines(shown).compactMap { line in paths.keys.first { line.contains($0 + "  ~/") } }
     #expect(listed.count == 3, "\(shown)")
-    try tmux.run(["send-keys", "Down"])
-    _ = try screen { lines($0).contains { $0.hasPrefix(">  \(listed[1])  ") } }
-    try tmux.run(["send-keys", "Tab"])
+    // The selection stayed on the item it was on (the notes); Down goes to the next.
+    let selected = try #require(
+      lines(shown).first { $0.hasPrefix(">  ") }.flatMap { line in listed.firstIndex { line.contains($0) } })
+    #expect(listed[selected] == "Lighthouse keeper notes.md")
+    let next = listed[(selected + 1) % 3]
+    try tmux.run(["send-keys", "-t", "picker", selected == 2 ? "Up" : "Down"])
+    let wanted = selected == 2 ? listed[1] : next
+    _ = try screen { lines($0).contains { $0.hasPrefix(">  \(wanted)  ") } }
+    try tmux.run(["send-keys", "-t", "picker", "Tab"])
     #expect(try status() == 0)
-    #expect(picked == FileURI.uri(for: RawPath(instance.path(paths[listed[1]]!))) + "\n")
+    #expect(picked == FileURI.uri(for: RawPath(instance.path(paths[wanted]!))) + "\n")
     #expect(!FileManager.default.fileExists(atPath: opened))
   }
 
   @Test func enterOpensAltEnterOpensTheFolderEscapeLeaves() throws {
     try start("keeper")
     _ = try screen { $0.contains("1 result") }
-    try tmux.run(["send-keys", "Enter"])
+    try tmux.run(["send-keys", "-t", "picker", "Enter"])
     #expect(try status() == 0)
     let notes = FileURI.uri(for: RawPath(instance.path("Documents/Lighthouse keeper notes.md")))
     #expect(picked == notes + "\n")
@@ -107,22 +123,22 @@ import Testing
     // Opening records the use, as find-in --open does.
     #expect(try instance.run("find-in", ["used:today"]).lines == [notes])
 
-    try tmux.run(["kill-server"])
+    try tmux.run(["kill-session", "-t", "picker"])
     try FileManager.default.removeItem(atPath: instance.base + "/status")
     try start("report")
     _ = try screen { $0.contains("1 result") }
-    try tmux.run(["send-keys", "M-Enter"])
+    try tmux.run(["send-keys", "-t", "picker", "M-Enter"])
     #expect(try status() == 0)
     let folder = FileURI.uri(for: RawPath(instance.path("Documents")))
     #expect(try String(contentsOfFile: opened, encoding: .utf8) == notes + "\n" + folder + "\n")
 
-    try tmux.run(["kill-server"])
+    try tmux.run(["kill-session", "-t", "picker"])
     try FileManager.default.removeItem(atPath: instance.base + "/status")
     try start("")
     _ = try screen { $0.hasPrefix(">") }
-    try tmux.run(["send-keys", "nothing-like-this-anywhere"])
+    try tmux.run(["send-keys", "-t", "picker", "nothing-like-this-anywhere"])
     _ = try screen { $0.contains("nothing-like-this-anywhere") }
-    try tmux.run(["send-keys", "Escape"])
+    try tmux.run(["send-keys", "-t", "picker", "Escape"])
     #expect(try status() == 1)
     #expect(picked.isEmpty)
   }
@@ -131,18 +147,18 @@ import Testing
     try start("lighthouse")
     let plain = try screen(escapes: true) { $0.contains("3 results") }
     #expect(!plain.contains("\u{1B}["), "NO_COLOR is set, yet: \(plain.debugDescription)")
-    try tmux.run(["resize-window", "-x", "100", "-y", "30"])
+    try tmux.run(["resize-window", "-t", "picker", "-x", "100", "-y", "30"])
     let wider = try screen { lines($0)[0].count == 100 }
     #expect(lines(wider)[0].hasSuffix("3 results"))
-    try tmux.run(["send-keys", "C-c"])
+    try tmux.run(["send-keys", "-t", "picker", "C-c"])
     #expect(try status() == 1)
 
-    try tmux.run(["kill-server"])
+    try tmux.run(["kill-session", "-t", "picker"])
     try FileManager.default.removeItem(atPath: instance.base + "/status")
     try start("lighthouse", environment: ["NO_COLOR": "", "TERM": "xterm-256color"])
     let coloured = try screen(escapes: true) { $0.contains("3 results") }
     #expect(coloured.contains("\u{1B}["), "\(coloured.debugDescription)")
-    try tmux.run(["send-keys", "Escape"])
+    try tmux.run(["send-keys", "-t", "picker", "Escape"])
     #expect(try status() == 1)
   }
 
@@ -156,13 +172,25 @@ import Testing
   }
 }
 
-/// A tmux server of a test's own (its own socket), killed when the test ends.
+/// A tmux server of a test's own (its own socket), in the foreground as a
+/// child of the test (a daemon would hold the test's handles), stopped when
+/// the test ends.
 final class TmuxServer {
   let socket: String
   let environment: [String: String]
+  let server = Process()
 
-  init(socket: String, environment: [String: String]) {
+  init(socket: String, environment: [String: String]) throws {
     (self.socket, self.environment) = (socket, environment)
+    server.executableURL = URL(fileURLWithPath: "/usr/bin/tmux")
+    server.arguments = ["-S", socket, "-f", "/dev/null", "-D"]
+    server.environment = environment
+    server.standardInput = FileHandle.nullDevice
+    server.standardOutput = FileHandle.nullDevice
+    server.standardError = FileHandle.nullDevice
+    try server.run()
+    let deadline = Date().addingTimeInterval(10)
+    while access(socket, F_OK) != 0 && Date() < deadline { usleep(20_000) }
   }
 
   @discardableResult
@@ -171,14 +199,15 @@ final class TmuxServer {
     process.executableURL = URL(fileURLWithPath: "/usr/bin/tmux")
     process.arguments = ["-S", socket, "-f", "/dev/null"] + arguments
     process.environment = environment
-    let output = Pipe()
-    process.standardOutput = output
+    // A file, not a pipe: the server tmux starts would hold a pipe open.
+    let output = socket + ".out"
+    _ = FileManager.default.createFile(atPath: output, contents: nil)
+    process.standardOutput = FileHandle(forWritingAtPath: output)
     process.standardError = FileHandle.nullDevice
     try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    return String(decoding: data, as: UTF8.self)
+    return (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
   }
 
-  deinit { _ = try? run(["kill-server"]) }
+  deinit { PrivateBus.stop(server) }
 }
