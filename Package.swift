@@ -130,11 +130,13 @@ let package = Package(
       linkerSettings: [.unsafeFlags(["-static-executable"], .when(configuration: .release))]),
     // find-in -i: the as-you-type picker on a terminal.
     .target(
-      name: "LimelightPicker", dependencies: ["LimelightCLI", "LimelightQuery", "LimelightModel", "CLinux"]),
+      name: "LimelightPicker",
+      dependencies: ["LimelightCLI", "LimelightQuery", "LimelightModel", "CLinux"]),
     .executableTarget(
       name: "FindInDirect",
       dependencies: [
-        "LimelightCLI", "LimelightPicker", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "LimelightCLI", "LimelightPicker",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
     .executableTarget(
       name: "ReindexRequest",

@@ -32,7 +32,7 @@ extension ParsableCommand {
   /// the documented status: usage errors exit 2, never with a stack trace.
   public static func mainWithStatus(arguments: [String]? = nil) -> Never {
     let name = configuration.commandName ?? "limelight"
-    runWithStatus(name: name) {
+    runWithStatus(name: name, command: self) {
       var command = try parseAsRoot(arguments)
       try command.run()
     }
@@ -42,21 +42,27 @@ extension ParsableCommand {
 /// Runs a command's body and exits: 0 when it returns, and for an error the
 /// documented status with a one-line message (the argument parser's own
 /// errors, help and version included).
-public func runWithStatus(name: String, _ body: () throws -> Void) -> Never {
+public func runWithStatus(
+  name: String, command: any ParsableCommand.Type = CommandLineErrors.self,
+  _ body: () throws -> Void
+) -> Never {
   // A parent may have started us with termination signals blocked (threads
   // of many runtimes block them, and children inherit the mask).
   var unblock = sigset_t()
   sigemptyset(&unblock)
   for sig in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&unblock, sig) }
   sigprocmask(SIG_UNBLOCK, &unblock, nil)
-  Glibc.exit(commandStatus(name: name, body))
+  Glibc.exit(commandStatus(name: name, command: command, body))
 }
 
 /// Runs a command's body and returns its exit status, after writing the
 /// message of an error (one line, "name: message") to `errors`.
-public func commandStatus(name: String, errors: Int32 = STDERR_FILENO, _ body: () throws -> Void)
-  -> Int32
-{
+/// The argument parser's errors (help and completion scripts among them) are
+/// rendered by `command`, the command that was parsed.
+public func commandStatus(
+  name: String, errors: Int32 = STDERR_FILENO,
+  command: any ParsableCommand.Type = CommandLineErrors.self, _ body: () throws -> Void
+) -> Int32 {
   do {
     try body()
     return ExitStatus.success
@@ -69,8 +75,8 @@ public func commandStatus(name: String, errors: Int32 = STDERR_FILENO, _ body: (
   } catch let error as ExitCode {
     return error.rawValue
   } catch {
-    let code = CommandLineErrors.exitCode(for: error)
-    let message = CommandLineErrors.fullMessage(for: error)
+    let code = command.exitCode(for: error)
+    let message = command.fullMessage(for: error)
     if code == .success {
       print(message)
       return ExitStatus.success
@@ -86,7 +92,10 @@ public func commandStatus(name: String, errors: Int32 = STDERR_FILENO, _ body: (
 }
 
 /// The argument parser's reading of an error, for any command.
-private struct CommandLineErrors: ParsableCommand {}
+/// Renders errors of commands run without a parsed command type.
+public struct CommandLineErrors: ParsableCommand {
+  public init() {}
+}
 
 /// Writes a line to standard error (or to another descriptor).
 public func printError(_ message: String, to fd: Int32 = STDERR_FILENO) {

@@ -10,7 +10,9 @@ public struct BusCall {
 
   init(_ message: OpaquePointer) { self.message = message }
 
-  public var interface: String? { sd_bus_message_get_interface(message).map { String(cString: $0) } }
+  public var interface: String? {
+    sd_bus_message_get_interface(message).map { String(cString: $0) }
+  }
   public var member: String? { sd_bus_message_get_member(message).map { String(cString: $0) } }
 
   /// The next argument, a string (`s`).

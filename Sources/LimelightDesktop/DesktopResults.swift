@@ -117,7 +117,9 @@ public final class DesktopResults {
   public func launchPicker(_ terms: [String]) throws {
     // The find-in installed with this program, else the one in PATH.
     let beside = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-      .map { URL(fileURLWithPath: $0).deletingLastPathComponent().appendingPathComponent("find-in") }
+      .map {
+        URL(fileURLWithPath: $0).deletingLastPathComponent().appendingPathComponent("find-in")
+      }
     var findIn = "find-in"
     if let path = beside?.path, access(path, X_OK) == 0 { findIn = path }
     for terminal in Self.terminals {

@@ -142,7 +142,9 @@ public final class SessionBus {
     /// Builds and sends the method return, or the error the answer threw.
     func reply(to message: OpaquePointer, _ fill: (BusReply) throws -> Void) -> Int32 {
       var reply: OpaquePointer?
-      guard sd_bus_message_new_method_return(message, &reply) >= 0, let reply else { return -ENOMEM }
+      guard sd_bus_message_new_method_return(message, &reply) >= 0, let reply else {
+        return -ENOMEM
+      }
       defer { sd_bus_message_unref(reply) }
       do {
         let writer = BusReply(reply)

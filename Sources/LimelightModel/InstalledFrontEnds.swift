@@ -20,7 +20,8 @@ public struct InstalledFrontEnds: Codable, Equatable, Sendable {
     }
     let dataHome = absolute("XDG_DATA_HOME") ?? home.appending(".local/share").string
     let configHome = absolute("XDG_CONFIG_HOME") ?? home.appending(".config").string
-    let dataDirs = (environment["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 }
+    let dataDirs =
+      (environment["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 }
       ?? "/usr/local/share:/usr/share").split(separator: ":").map(String.init)
       .filter { $0.hasPrefix("/") }
     let everyData = [dataHome] + dataDirs
@@ -42,7 +43,12 @@ public struct InstalledFrontEnds: Codable, Equatable, Sendable {
     found.systemdUnit = first(unitFolders.map { $0 + "/limelightd.service" })
     let shells: [(String, [String])] = [
       ("bash", everyData.map { $0 + "/bash-completion/completions/find-in" }),
-      ("zsh", everyData.flatMap { [$0 + "/zsh/site-functions/_find-in", $0 + "/zsh/vendor-completions/_find-in"] }),
+      (
+        "zsh",
+        everyData.flatMap {
+          [$0 + "/zsh/site-functions/_find-in", $0 + "/zsh/vendor-completions/_find-in"]
+        }
+      ),
       ("fish", everyData.map { $0 + "/fish/vendor_completions.d/find-in.fish" }),
     ]
     found.completions = shells.filter { first($0.1) != nil }.map(\.0)
@@ -58,7 +64,9 @@ public struct InstalledFrontEnds: Codable, Equatable, Sendable {
       parts.append("(no D-Bus service file: the providers cannot start)")
     }
     if systemdUnit != nil { parts.append("systemd user unit") }
-    if !completions.isEmpty { parts.append("completions for " + completions.joined(separator: ", ")) }
+    if !completions.isEmpty {
+      parts.append("completions for " + completions.joined(separator: ", "))
+    }
     return parts.isEmpty ? "none installed (see scripts/install)" : parts.joined(separator: ", ")
   }
 }

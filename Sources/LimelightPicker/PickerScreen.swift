@@ -50,7 +50,8 @@ public struct PickerScreen: Equatable, Sendable {
     let style = Style(color: color)
     var lines: [String] = []
     let count =
-      rows.isEmpty ? "" : "\(rows.count)\(more ? "+" : "") result\(rows.count == 1 && !more ? "" : "s")"
+      rows.isEmpty
+      ? "" : "\(rows.count)\(more ? "+" : "") result\(rows.count == 1 && !more ? "" : "s")"
     let prompt = "> "
     let queryRoom = max(1, columns - prompt.count - (count.isEmpty ? 0 : count.count + 2))
     let shownQuery = Width.tail(query, columns: queryRoom)
@@ -66,7 +67,8 @@ public struct PickerScreen: Equatable, Sendable {
       let name = Width.head(Self.printable(row.name), columns: nameRoom)
       let locationRoom = nameRoom - Width.of(name) - 2
       let location =
-        locationRoom > 4 ? "  " + Width.head(Self.printable(row.location), columns: locationRoom) : ""
+        locationRoom > 4
+        ? "  " + Width.head(Self.printable(row.location), columns: locationRoom) : ""
       lines.append(
         isSelected
           ? style.selected(lead + name) + style.dim(location)

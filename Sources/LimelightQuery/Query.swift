@@ -217,7 +217,9 @@ public struct QueryParser {
     }
     let name = word[..<colon].lowercased()
     let value = String(word[word.index(after: colon)...])
-    guard Self.filterNames.contains(name) else { return Self.textNode(word, prefix: true, column: nil) }
+    guard Self.filterNames.contains(name) else {
+      return Self.textNode(word, prefix: true, column: nil)
+    }
     guard !value.isEmpty else {
       throw QueryError("'\(name):' needs a value, as in \(Self.example(name))")
     }

@@ -36,7 +36,8 @@ import Testing
     }
     prefix = instance.base + "/prefix"
     let install = try instance.run(
-      ManualTests.sources + "/scripts/install", ["--prefix", prefix, "--bin", Instance.binDirectory])
+      ManualTests.sources + "/scripts/install",
+      ["--prefix", prefix, "--bin", Instance.binDirectory])
     #expect(install.status == 0, "\(install.stderr)")
     // A bus of the test's own, which starts services from the install.
     let socket = instance.base + "/bus"
@@ -83,7 +84,9 @@ import Testing
   }
 
   func krunner(_ method: String, _ arguments: String...) throws -> CommandResult {
-    try call("org.limelight.SearchProvider", "/org/limelight/KRunner", "org.kde.krunner1." + method, arguments)
+    try call(
+      "org.limelight.SearchProvider", "/org/limelight/KRunner", "org.kde.krunner1." + method,
+      arguments)
   }
 
   func call(method: String, _ arguments: [String]) throws -> CommandResult {
@@ -171,7 +174,10 @@ import Testing
   @Test func statusSaysWhichFrontEndsAreInstalled() throws {
     let status = try instance.run(
       "limelight", ["status"], environment: ["XDG_DATA_DIRS": prefix + "/share"])
-    #expect(status.stdout.contains("front ends: GNOME Shell search, KRunner, systemd user unit, completions for bash, zsh, fish"), "\(status.stdout)")
+    #expect(
+      status.stdout.contains(
+        "front ends: GNOME Shell search, KRunner, systemd user unit, completions for bash, zsh, fish"
+      ), "\(status.stdout)")
     let bare = try instance.run("limelight", ["status"], environment: ["XDG_DATA_DIRS": "/nowhere"])
     #expect(bare.stdout.contains("front ends: none installed"), "\(bare.stdout)")
   }

@@ -36,6 +36,7 @@ import Testing
     ("limelight", ["delete", "--help"], "man1/limelight.1"),
     ("limelight", ["client-state", "--help"], "man1/limelight.1"),
     ("limelight", ["extensions", "--help"], "man1/limelight.1"),
+    ("limelight-search-provider", ["--help"], "man1/limelight-search-provider.1"),
   ])
   func everyOptionOfTheHelpIsInTheManual(tool: String, arguments: [String], page: String) throws {
     let instance = try Instance()
@@ -45,9 +46,27 @@ import Testing
       help.matches(of: /--[a-z][a-z0-9-]*/).map { String($0.output) }
         .filter { $0 != "--help" && $0 != "--version" })
     #expect(!options.isEmpty, "\(tool) \(arguments)")
+    // The completions are generated from the same definitions as the help;
+    // this checks that every option reaches each shell's script.
+    for shell in ["bash", "zsh", "fish"] {
+      let script = try instance.run(tool, ["--generate-completion-script", shell]).stdout
+      for option in options {
+        let name = option.dropFirst(2)
+        #expect(script.contains(String(name)), "\(shell) completion of \(tool) misses \(option)")
+      }
+    }
     for option in options {
       let escaped = option.replacingOccurrences(of: "-", with: "\\-")
       #expect(manual.contains(escaped), "\(page) does not document \(option) of \(tool)")
     }
+  }
+
+  @Test func findInCompletesFiltersAndTheirValues() throws {
+    let instance = try Instance()
+    let bash = try instance.run("find-in", ["--generate-completion-script", "bash"]).stdout
+    for word in ["kind:pdf", "kind:spreadsheet", "ext:", "in:", "modified:today"] {
+      #expect(bash.contains(word), "\(word)")
+    }
+    #expect(bash.contains("--interactive"))
   }
 }

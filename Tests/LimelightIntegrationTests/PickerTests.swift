@@ -38,7 +38,9 @@ import Testing
     try tmux.run(["new-session", "-d", "-s", "picker", "-x", "80", "-y", "24", command])
   }
 
-  var picked: String { (try? String(contentsOfFile: instance.base + "/picked", encoding: .utf8)) ?? "" }
+  var picked: String {
+    (try? String(contentsOfFile: instance.base + "/picked", encoding: .utf8)) ?? ""
+  }
 
   /// The exit status once the picker has left.
   func status() throws -> Int32? {
@@ -100,7 +102,9 @@ import Testing
     #expect(listed.count == 3, "\(shown)")
     // The selection stayed on the item it was on (the notes); Down goes to the next.
     let selected = try #require(
-      lines(shown).first { $0.hasPrefix(">  ") }.flatMap { line in listed.firstIndex { line.contains($0) } })
+      lines(shown).first { $0.hasPrefix(">  ") }.flatMap { line in
+        listed.firstIndex { line.contains($0) }
+      })
     #expect(listed[selected] == "Lighthouse keeper notes.md")
     let next = listed[(selected + 1) % 3]
     try tmux.run(["send-keys", "-t", "picker", selected == 2 ? "Up" : "Down"])
@@ -163,7 +167,8 @@ import Testing
   }
 
   @Test func withoutATerminalItSaysSo() throws {
-    let result = try instance.run("/usr/bin/setsid", ["-w", Instance.binDirectory + "/find-in", "-i", "x"])
+    let result = try instance.run(
+      "/usr/bin/setsid", ["-w", Instance.binDirectory + "/find-in", "-i", "x"])
     #expect(result.status == 2)
     #expect(result.stderr.contains("needs a terminal"), "\(result.stderr)")
     let mixed = try instance.run("find-in", ["-i", "--json", "x"])
