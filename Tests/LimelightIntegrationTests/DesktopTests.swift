@@ -25,15 +25,10 @@ import Testing
     try instance.write("Music/song.txt", "a song about the lighthouse keeper\n")
     try instance.indexOnce()
     // Stand-ins that note what they were asked to open or run.
-    let bin = instance.base + "/bin"
-    try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
     opened = instance.base + "/opened"
     terminalArguments = instance.base + "/terminal"
-    for (name, file) in [("xdg-open", opened), ("x-terminal-emulator", terminalArguments)] {
-      try "#!/bin/sh\necho \"$@\" >> '\(file)'\n".write(
-        toFile: bin + "/" + name, atomically: true, encoding: .utf8)
-      #expect(chmod(bin + "/" + name, 0o755) == 0)
-    }
+    try instance.standIn("xdg-open", recordingTo: opened)
+    try instance.standIn("x-terminal-emulator", recordingTo: terminalArguments)
     prefix = instance.base + "/prefix"
     let install = try instance.run(
       ManualTests.sources + "/scripts/install",

@@ -240,6 +240,16 @@ final class Instance: @unchecked Sendable {
 
   func path(_ relative: String) -> String { home + "/" + relative }
 
+  /// A stand-in for a program (xdg-open, a terminal) in the instance's own
+  /// folder of programs, searched first: it notes its arguments, a line a run.
+  func standIn(_ name: String, recordingTo file: String) throws {
+    let bin = base + "/bin"
+    try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+    try "#!/bin/sh\necho \"$@\" >> '\(file)'\n".write(
+      toFile: bin + "/" + name, atomically: true, encoding: .utf8)
+    guard chmod(bin + "/" + name, 0o755) == 0 else { throw SystemError("chmod") }
+  }
+
   func write(_ relative: String, _ text: String) throws {
     let full = path(relative)
     try FileManager.default.createDirectory(

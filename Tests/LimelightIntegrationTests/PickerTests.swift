@@ -19,12 +19,8 @@ import Testing
     try instance.write("Documents/Lighthouse keeper notes.md", "the keeper's log\n")
     try instance.write("Pictures/灯台の写真.txt", "lighthouse photo\n")
     try instance.indexOnce()
-    let bin = instance.base + "/bin"
-    try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
     opened = instance.base + "/opened"
-    try "#!/bin/sh\necho \"$@\" >> '\(opened)'\n".write(
-      toFile: bin + "/xdg-open", atomically: true, encoding: .utf8)
-    #expect(chmod(bin + "/xdg-open", 0o755) == 0)
+    try instance.standIn("xdg-open", recordingTo: opened)
     tmux = try TmuxServer(socket: instance.base + "/tmux", environment: instance.environment)
   }
 
