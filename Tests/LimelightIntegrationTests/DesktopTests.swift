@@ -166,6 +166,54 @@ import Testing
     #expect(try krunner("Teardown").status == 0)
   }
 
+  @Test func installsIntoAStagingFolderAndUninstallsCleanly() throws {
+    // The unit the install wrote names real programs: systemd accepts every line.
+    let unit = prefix + "/lib/systemd/user/limelightd.service"
+    #expect(
+      try String(contentsOfFile: unit, encoding: .utf8).contains(
+        "ExecStart=\(prefix)/bin/limelightd"))
+    if FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-analyze") {
+      let verified = try instance.run("/usr/bin/systemd-analyze", ["verify", "--man=no", unit])
+      #expect(verified.status == 0 && verified.stderr.isEmpty, "\(verified.stderr)")
+    }
+    // A packager's install: everything under DESTDIR, paths as on the target.
+    let staging = instance.base + "/staging"
+    let staged = try instance.run(
+      ManualTests.sources + "/scripts/install",
+      ["--prefix", "/usr", "--bin", Instance.binDirectory],
+      environment: ["DESTDIR": staging])
+    #expect(staged.status == 0, "\(staged.stderr)")
+    for file in [
+      "/usr/bin/find-in", "/usr/bin/limelight-search-provider", "/usr/share/man/man1/find-in.1",
+      "/usr/share/bash-completion/completions/find-in", "/usr/share/zsh/site-functions/_limelight",
+      "/usr/share/fish/vendor_completions.d/reindex-request.fish",
+      "/usr/share/gnome-shell/search-providers/org.limelight.SearchProvider.ini",
+      "/usr/share/krunner/dbusplugins/org.limelight.KRunner.desktop",
+      "/usr/lib/systemd/user/limelightd.service", "/etc/xdg/limelight/limelight.conf",
+    ] {
+      #expect(FileManager.default.fileExists(atPath: staging + file), "\(file)")
+    }
+    let service = try String(
+      contentsOfFile: staging + "/usr/share/dbus-1/services/org.limelight.SearchProvider.service",
+      encoding: .utf8)
+    #expect(service.contains("Exec=/usr/bin/limelight-search-provider\n"))
+    let removed = try instance.run(
+      ManualTests.sources + "/scripts/uninstall", ["--prefix", "/usr"],
+      environment: ["DESTDIR": staging])
+    #expect(removed.status == 0, "\(removed.stderr)")
+    // Files left behind (empty folders under DESTDIR are the packager's).
+    let left = try FileManager.default.subpathsOfDirectory(atPath: staging).filter { path in
+      var folder: ObjCBool = false
+      let exists = FileManager.default.fileExists(atPath: staging + "/" + path, isDirectory: &folder)
+      return exists && !folder.boolValue
+    }
+    #expect(left.isEmpty, "\(left)")
+    let again = try instance.run(
+      ManualTests.sources + "/scripts/uninstall", ["--prefix", "/usr"],
+      environment: ["DESTDIR": staging])
+    #expect(again.status == 1 && again.stderr.contains("nothing installed"))
+  }
+
   @Test func statusSaysWhichFrontEndsAreInstalled() throws {
     let status = try instance.run(
       "limelight", ["status"], environment: ["XDG_DATA_DIRS": prefix + "/share"])
