@@ -204,7 +204,8 @@ import Testing
     // Files left behind (empty folders under DESTDIR are the packager's).
     let left = try FileManager.default.subpathsOfDirectory(atPath: staging).filter { path in
       var folder: ObjCBool = false
-      let exists = FileManager.default.fileExists(atPath: staging + "/" + path, isDirectory: &folder)
+      let exists = FileManager.default.fileExists(
+        atPath: staging + "/" + path, isDirectory: &folder)
       return exists && !folder.boolValue
     }
     #expect(left.isEmpty, "\(left)")
