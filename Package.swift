@@ -153,7 +153,7 @@ let package = Package(
     // The desktop's search providers (GNOME Shell, KRunner) on the session bus.
     .target(
       name: "LimelightDesktop",
-      dependencies: ["LimelightCLI", "LimelightQuery", "LimelightModel", "CSystemdBus"]),
+      dependencies: ["LimelightCLI", "LimelightQuery", "LimelightModel", "CSystemdBus", "CLinux"]),
     .executableTarget(
       name: "LimelightSearchProvider",
       dependencies: [

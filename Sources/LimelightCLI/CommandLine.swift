@@ -125,6 +125,10 @@ public struct Terminal: Sendable {
   public var isTerminal: Bool
   public var color: Bool
 
+  public init(isTerminal: Bool, color: Bool) {
+    (self.isTerminal, self.color) = (isTerminal, color)
+  }
+
   /// What the terminal on `fd` can show, given the environment's `NO_COLOR` and `TERM`.
   public static func of(
     _ fd: Int32 = STDOUT_FILENO, environment: [String: String] = ProcessEnvironment.current

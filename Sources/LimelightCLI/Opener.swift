@@ -11,10 +11,7 @@ public enum Opener {
     if result.domain == applicationsDomain, let id = ApplicationFolders.id(fromURI: result.uri) {
       try launch(id: id, location: store.location)
     } else {
-      let status = try run(["xdg-open", result.uri], wait: true)
-      guard status == 0 else {
-        throw CommandFailure("xdg-open could not open \(result.uri) (status \(status))")
-      }
+      try xdgOpen(result.uri)
     }
     try store.recordUse(id: result.id)
   }
@@ -25,12 +22,16 @@ public enum Opener {
     guard let path = result.path else {
       throw CommandFailure("\(result.uri) is not a file: it has no containing folder")
     }
-    let folder = FileURI.uri(for: path.parent)
-    let status = try run(["xdg-open", folder], wait: true)
-    guard status == 0 else {
-      throw CommandFailure("xdg-open could not open \(folder) (status \(status))")
-    }
+    try xdgOpen(FileURI.uri(for: path.parent))
     try store.recordUse(id: result.id)
+  }
+
+  /// Hands a URI to the desktop's handler and waits for its answer.
+  static func xdgOpen(_ uri: String) throws {
+    let status = try run(["xdg-open", uri], wait: true)
+    guard status == 0 else {
+      throw CommandFailure("xdg-open could not open \(uri) (status \(status))")
+    }
   }
 
   /// Starts the application of a launcher id, as a desktop's menu would.

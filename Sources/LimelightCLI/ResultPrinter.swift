@@ -60,28 +60,24 @@ public struct ResultPrinter {
       if let snippet = engine.snippet(
         for: result, query: query, open: "\u{1}", close: "\u{2}")
       {
-        output.write("  " + highlight(snippet, terminal) + "\n")
+        output.write("  " + Self.highlight(snippet, terminal) + "\n")
       }
     }
   }
 
-  func displayPath(_ path: RawPath) -> String {
-    let insideHome = path.isInside(home) && home.bytes.count > 1
-    return Self.printable(
-      insideHome
-        ? "~" + String(decoding: path.bytes.dropFirst(home.bytes.count), as: UTF8.self)
-        : path.string)
-  }
+  func displayPath(_ path: RawPath) -> String { Self.printable(path.shown(home: home)) }
 
   /// Text with control characters (a newline in a name) shown as "?", so that
   /// one result keeps to its lines and no escape sequence reaches the terminal.
-  static func printable(_ text: String) -> String {
+  public static func printable(_ text: String) -> String {
     String(
       String.UnicodeScalarView(
         text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : $0 }))
   }
 
-  func highlight(_ snippet: String, _ terminal: Terminal) -> String {
+  /// A snippet with the matches between "\u{1}" and "\u{2}" highlighted, and
+  /// control characters as spaces.
+  public static func highlight(_ snippet: String, _ terminal: Terminal) -> String {
     var out = ""
     var marked = ""
     var inside = false

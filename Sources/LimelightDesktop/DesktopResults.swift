@@ -1,3 +1,4 @@
+import CLinux
 import Foundation
 import LimelightCLI
 import LimelightModel
@@ -40,7 +41,8 @@ public final class DesktopResults {
     for result in matches where kept.count < limit && !keptSet.contains(result.uri) {
       kept.append(result.uri)
     }
-    return remember(matches.filter { kept.contains($0.uri) }).isEmpty ? [] : kept
+    _ = remember(matches)
+    return kept
   }
 
   private func found(_ terms: [String], limit: Int) -> [SearchResult] {
@@ -75,16 +77,9 @@ public final class DesktopResults {
 
   /// The line under a result's name: its kind and where it is.
   public func description(of result: SearchResult) -> String {
-    let place = result.path.map { displayPath($0.parent) } ?? result.domain
+    let place = result.path.map { $0.parent.shown(home: session.location.home) } ?? result.domain
     return [result.kind ?? result.contentType ?? "", place].filter { !$0.isEmpty }
       .joined(separator: " — ")
-  }
-
-  /// "~/Documents" for a folder in the home folder.
-  func displayPath(_ path: RawPath) -> String {
-    let home = session.location.home
-    guard path.isInside(home), home.bytes.count > 1 else { return path.string }
-    return "~" + String(decoding: path.bytes.dropFirst(home.bytes.count), as: UTF8.self)
   }
 
   /// Themed icon names for a result, the most specific first.
@@ -116,12 +111,13 @@ public final class DesktopResults {
   /// Opens the picker in a terminal with the terms typed so far.
   public func launchPicker(_ terms: [String]) throws {
     // The find-in installed with this program, else the one in PATH.
-    let beside = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-      .map {
-        URL(fileURLWithPath: $0).deletingLastPathComponent().appendingPathComponent("find-in")
-      }
+    var target = [CChar](repeating: 0, count: 4096)
     var findIn = "find-in"
-    if let path = beside?.path, access(path, X_OK) == 0 { findIn = path }
+    if limelight_path_beside_executable("find-in", &target, target.count) == 0 {
+      let path = String(
+        decoding: target.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      if access(path, X_OK) == 0 { findIn = path }
+    }
     for terminal in Self.terminals {
       guard let program = ApplicationFolders.executable(named: terminal.name) else { continue }
       let process = Process()

@@ -61,9 +61,7 @@ public final class KRunnerRunner: BusObject {
     case "Teardown":
       break
     default:
-      throw BusError(
-        name: "org.freedesktop.DBus.Error.UnknownMethod",
-        "\(interface) has no method \(call.member ?? "")")
+      throw BusError.unknownMethod(call, of: self)
     }
   }
 

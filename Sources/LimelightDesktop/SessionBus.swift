@@ -29,6 +29,13 @@ public struct BusError: Error {
   public static func invalidArguments(_ message: String) -> BusError {
     BusError(name: "org.freedesktop.DBus.Error.InvalidArgs", message)
   }
+
+  /// A call to a method the object's interface does not have.
+  public static func unknownMethod(_ call: BusCall, of object: BusObject) -> BusError {
+    BusError(
+      name: "org.freedesktop.DBus.Error.UnknownMethod",
+      "\(object.interface) has no method \(call.member ?? "")")
+  }
 }
 
 /// A connection to the user's session bus (sd-bus), serving objects until it
@@ -51,7 +58,7 @@ public final class SessionBus {
 
   /// Serves an object at a path.
   public func export(_ object: BusObject, at path: String) throws {
-    let box = Exported(object: object, path: path) { [unowned self] in self.lastActivity = Date() }
+    let box = Exported(object: object) { [unowned self] in self.lastActivity = Date() }
     var slot: OpaquePointer?
     let status = sd_bus_add_object(
       bus, &slot, path, SessionBus.dispatch, Unmanaged.passUnretained(box).toOpaque())
@@ -100,14 +107,13 @@ public final class SessionBus {
     return box.handle(message)
   }
 
-  /// An exported object with the path it lives at.
+  /// An exported object, and what to tell when it is called.
   private final class Exported {
     let object: BusObject
-    let path: String
     let touched: () -> Void
 
-    init(object: BusObject, path: String, touched: @escaping () -> Void) {
-      (self.object, self.path, self.touched) = (object, path, touched)
+    init(object: BusObject, touched: @escaping () -> Void) {
+      (self.object, self.touched) = (object, touched)
     }
 
     /// 1 when the call was answered here; 0 leaves it to sd-bus (its own

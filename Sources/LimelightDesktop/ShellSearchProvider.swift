@@ -37,9 +37,7 @@ public final class ShellSearchProvider: BusObject {
       _ = try call.uint32()
       try results.launchPicker(terms)
     default:
-      throw BusError(
-        name: "org.freedesktop.DBus.Error.UnknownMethod",
-        "\(interface) has no method \(call.member ?? "")")
+      throw BusError.unknownMethod(call, of: self)
     }
   }
 

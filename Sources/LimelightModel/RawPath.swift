@@ -28,6 +28,13 @@ public struct RawPath: Hashable, Comparable, Sendable, CustomStringConvertible {
     return RawPath(bytes: Array(bytes[(slash + 1)...]))
   }
 
+  /// The path as people read it: "~/Documents" inside the home folder,
+  /// else the whole path.
+  public func shown(home: RawPath) -> String {
+    guard isInside(home), home.bytes.count > 1 else { return string }
+    return "~" + String(decoding: bytes.dropFirst(home.bytes.count), as: UTF8.self)
+  }
+
   /// The folder holding this path ("/" for a top-level entry).
   public var parent: RawPath {
     guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")) else { return RawPath(".") }

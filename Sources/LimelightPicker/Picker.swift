@@ -13,7 +13,7 @@ import LimelightQuery
 /// `find-in`'s engine on an index held open for the whole session.
 public final class Picker {
   let session: SearchSession
-  let color: Bool
+  let environment: [String: String]
   var screen = PickerScreen()
   var results: [SearchResult] = []
   /// The query the results are for, expanded for snippets.
@@ -22,8 +22,7 @@ public final class Picker {
 
   public init(words: [String], environment: [String: String] = ProcessEnvironment.current) {
     session = SearchSession(environment: environment)
-    color =
-      environment["NO_COLOR"].map(\.isEmpty) ?? true && environment["TERM"] != "dumb"
+    self.environment = environment
     screen.query = words.joined(separator: " ")
   }
 
@@ -66,6 +65,7 @@ public final class Picker {
 
   func loop(_ terminal: RawTerminal) throws -> Outcome {
     var decoder = KeyDecoder()
+    let color = Terminal.of(terminal.fd, environment: environment).color
     var size = terminal.size
     refresh(rows: size.rows)
     var needsDrawing = true
@@ -203,14 +203,7 @@ public final class Picker {
   }
 
   func row(_ result: SearchResult) -> PickerRow {
-    let home = session.location.home
-    var location = result.domain
-    if let path = result.path?.parent {
-      location =
-        path.isInside(home) && home.bytes.count > 1
-        ? "~" + String(decoding: path.bytes.dropFirst(home.bytes.count), as: UTF8.self)
-        : path.string
-    }
+    let location = result.path?.parent.shown(home: session.location.home) ?? result.domain
     let details = [result.kind ?? result.contentType ?? "", dates.string(result.modified)]
       .filter { !$0.isEmpty }.joined(separator: " · ")
     return PickerRow(

@@ -1,3 +1,5 @@
+import LimelightCLI
+
 /// One result as the picker lists it.
 public struct PickerRow: Equatable, Sendable {
   public var uri: String
@@ -47,7 +49,7 @@ public struct PickerScreen: Equatable, Sendable {
   /// The whole screen, drawn from its top left corner, each line cleared to
   /// its end; the cursor left at the end of the query.
   public func render(rows screenRows: Int, columns: Int, color: Bool) -> String {
-    let style = Style(color: color)
+    let style = Terminal(isTerminal: true, color: color)
     var lines: [String] = []
     let count =
       rows.isEmpty
@@ -64,11 +66,11 @@ public struct PickerScreen: Equatable, Sendable {
       let isSelected = index == selected
       let lead = (isSelected ? ">" : " ") + (marked.contains(row.uri) ? "*" : " ") + " "
       let nameRoom = columns - 3
-      let name = Width.head(Self.printable(row.name), columns: nameRoom)
+      let name = Width.head(ResultPrinter.printable(row.name), columns: nameRoom)
       let locationRoom = nameRoom - Width.of(name) - 2
       let location =
         locationRoom > 4
-        ? "  " + Width.head(Self.printable(row.location), columns: locationRoom) : ""
+        ? "  " + Width.head(ResultPrinter.printable(row.location), columns: locationRoom) : ""
       lines.append(
         isSelected
           ? style.selected(lead + name) + style.dim(location)
@@ -77,7 +79,8 @@ public struct PickerScreen: Equatable, Sendable {
         var second = "    " + style.dim(Width.head(row.details, columns: columns - 4))
         let used = 4 + Width.of(row.details) + 3
         if let snippet, columns - used > 10 {
-          second += "   " + style.highlighted(Width.head(snippet, columns: columns - used))
+          second +=
+            "   " + ResultPrinter.highlight(Width.head(snippet, columns: columns - used), style)
         }
         lines.append(second)
       }
@@ -89,37 +92,11 @@ public struct PickerScreen: Equatable, Sendable {
     return "\u{1B}[?25l\u{1B}[H" + lines.map { $0 + "\u{1B}[K" }.joined(separator: "\r\n")
       + "\u{1B}[J\u{1B}[1;\(cursorColumn)H\u{1B}[?25h"
   }
-
-  /// Text with control characters shown as "?", so that no name can move
-  /// the cursor or change the terminal.
-  static func printable(_ text: String) -> String {
-    String(
-      String.UnicodeScalarView(
-        text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : $0 }))
-  }
 }
 
-/// Colours and attributes, or none (`NO_COLOR`, a dumb terminal), where the
-/// selected row is still marked by its ">".
-struct Style {
-  var color: Bool
-
-  func bold(_ text: String) -> String { color ? "\u{1B}[1m\(text)\u{1B}[0m" : text }
-  func dim(_ text: String) -> String { color && !text.isEmpty ? "\u{1B}[2m\(text)\u{1B}[0m" : text }
+extension Terminal {
+  /// The selected row: bold and reversed (marked by its ">" alone without colour).
   func selected(_ text: String) -> String { color ? "\u{1B}[1;7m\(text)\u{1B}[0m" : text }
-
-  /// A snippet with its matches highlighted (bracketed without colour).
-  func highlighted(_ snippet: String) -> String {
-    var out = ""
-    for scalar in snippet.unicodeScalars {
-      switch scalar {
-      case "\u{1}": out += color ? "\u{1B}[1;33m" : "["
-      case "\u{2}": out += color ? "\u{1B}[0m" : "]"
-      default: out.unicodeScalars.append(scalar.value < 0x20 ? " " : scalar)
-      }
-    }
-    return out + (color ? "\u{1B}[0m" : "")
-  }
 }
 
 /// How many terminal columns text takes: wide East Asian characters two,
