@@ -85,10 +85,10 @@ def provider_times(ll, env, address, queries):
     times = {"initial": [], "subsearch": [], "metas": [], "match": []}
     shown = 0
 
-    def timed(key, call, *args):
+    def timed(key, typed, call, *args):
         started = time.perf_counter()
         value = call(*args, timeout=30)
-        times[key].append(time.perf_counter() - started)
+        times[key].append((time.perf_counter() - started, typed))
         return value
 
     for query in queries:
@@ -98,12 +98,12 @@ def provider_times(ll, env, address, queries):
             if not terms:
                 continue
             if end == 1:
-                results = timed("initial", shell.GetInitialResultSet, terms)
+                results = timed("initial", query[:end], shell.GetInitialResultSet, terms)
             else:
-                results = timed("subsearch", shell.GetSubsearchResultSet, results, terms)
+                results = timed("subsearch", query[:end], shell.GetSubsearchResultSet, results, terms)
             if results:
-                timed("metas", shell.GetResultMetas, results[:5])
-            timed("match", krunner.Match, query[:end])
+                timed("metas", query[:end], shell.GetResultMetas, results[:5])
+            timed("match", query[:end], krunner.Match, query[:end])
         shown += bool(results)
     provider.terminate()
     provider.wait(10)
@@ -141,7 +141,7 @@ def picker_times(ll, env, work, queries):
             started = time.perf_counter()
             subprocess.run(tmux + ["send-keys", "-t", "bench", "-l", query[end - 1]])
             if wait_for(query[:end]):
-                times.append(time.perf_counter() - started)
+                times.append((time.perf_counter() - started, query[:end]))
         # Ctrl-U clears the line for the next query.
         subprocess.run(tmux + ["send-keys", "-t", "bench", "C-u"])
         wait_for("")
@@ -170,11 +170,16 @@ def peer_times(tree, work, queries):
 
 
 def summary(times):
-    ms = sorted(t * 1000 for t in times)
+    """Median, p99 and max in ms; for (seconds, query) pairs, the slowest queries."""
+    labelled = [t for t in times if isinstance(t, tuple)]
+    ms = sorted((t[0] if isinstance(t, tuple) else t) * 1000 for t in times)
     if not ms:
         return None
-    return {"count": len(ms), "median": statistics.median(ms),
-            "p99": bench.percentile(ms, 99), "max": ms[-1]}
+    row = {"count": len(ms), "median": statistics.median(ms),
+           "p99": bench.percentile(ms, 99), "max": ms[-1]}
+    if labelled:
+        row["slowest"] = [[round(t * 1000, 1), q] for t, q in sorted(labelled)[-5:][::-1]]
+    return row
 
 
 def measure(phase, ll, env, work, tree, queries, have_tmux):
@@ -255,6 +260,8 @@ def main():
             if isinstance(row, dict):
                 print(f"  {name:26} {row['count']:6} {row['median']:8.1f} {row['p99']:8.1f}"
                       f" {row['max']:8.1f}")
+                if row.get("slowest"):
+                    print("    slowest: " + ", ".join(f"{q!r} {t}" for t, q in row["slowest"]))
             else:
                 print(f"  {name:26} {row}")
     with open(os.path.join(work, "desktop.json"), "w") as f:

@@ -108,19 +108,40 @@ public struct SearchEngine: Sendable {
   public func snippet(for result: SearchResult, query: QueryNode, open: String, close: String)
     -> String?
   {
-    guard let match = SQLCompiler.textMatch(Self.positiveText(query) ?? .nothing) else {
-      return nil
-    }
-    let text = try? store.read { db in
-      try String.fetchOne(
+    guard let text = Self.positiveText(query) else { return nil }
+    let snippet = try? store.read { db -> String? in
+      // The item's own words complete the words typed as prefixes.
+      guard
+        let content = try String.fetchOne(
+          db, sql: "SELECT content FROM item_text_source WHERE rowid = ?",
+          arguments: [result.rowID]), !content.isEmpty
+      else { return nil }
+      let completions = Self.completions(in: content)
+      guard let match = SQLCompiler.textMatch(text, completions: completions) else { return nil }
+      return try String.fetchOne(
         db,
         sql: """
           SELECT snippet(item_text, 3, ?, ?, '…', 16) FROM item_text
           WHERE item_text MATCH ? AND rowid = ?
           """, arguments: [open, close, match.match, result.rowID])
     }
-    guard let text, text.contains(open) else { return nil }
-    return text.split(whereSeparator: \.isNewline).joined(separator: " ")
+    guard let snippet, snippet.contains(open) else { return nil }
+    return snippet.split(whereSeparator: \.isNewline).joined(separator: " ")
+  }
+
+  /// The words of a text that begin with a prefix, the first few found
+  /// (a snippet shows 16 words).
+  static func completions(in content: String) -> (String) -> [String] {
+    let words = PhraseCheck.words(of: content)
+    return { prefix in
+      var found: [String] = []
+      var seen: Set<String> = []
+      for word in words where word.hasPrefix(prefix) && seen.insert(word).inserted {
+        found.append(word)
+        if found.count == 16 { break }
+      }
+      return found
+    }
   }
 
   /// The parts ANDed at the top of a query.
