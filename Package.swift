@@ -49,8 +49,11 @@ let package = Package(
       name: "CTextRank", linkerSettings: [.linkedLibrary("sqlite3"), .linkedLibrary("m")]),
     // Linux headers the Glibc module leaves out (extended attributes).
     .systemLibrary(name: "CLinux"),
+    // What the operating system's conventions say, with no Foundation so
+    // that find-in's client can use it: the XDG base directories.
+    .target(name: "LimelightPlatform"),
     // The item model, paths, MIME database and configuration: no SQLite, no I/O beyond reading files.
-    .target(name: "LimelightModel", dependencies: ["CLinux", "CMeCab"]),
+    .target(name: "LimelightModel", dependencies: ["LimelightPlatform", "CLinux", "CMeCab"]),
     // The index: schema, migrations, writes, generations, durable requests.
     .target(
       name: "LimelightStore",
@@ -109,7 +112,7 @@ let package = Package(
       ]),
     // The exchange between find-in and the watcher's query service, and its
     // client: no Foundation, so that find-in starts in well under a millisecond.
-    .target(name: "LimelightQueryClient", dependencies: ["CLinux"]),
+    .target(name: "LimelightQueryClient", dependencies: ["LimelightPlatform", "CLinux"]),
     // The watcher's query service: find-in searches run in the process that
     // has the index open.
     .target(
@@ -173,6 +176,7 @@ let package = Package(
       dependencies: [
         "LimelightModel", "LimelightStore", "LimelightQuery", "LimelightImport", "LimelightWatch",
         "LimelightCLI", "LimelightQueryClient", "LimelightSubprocess", "LimelightExtensions",
+        "LimelightPlatform",
       ]),
     .testTarget(
       name: "LimelightIntegrationTests",

@@ -42,7 +42,7 @@ struct Status: ParsableCommand {
     var shown = 0
     while true {
       var status = try store.status(watcherPID: location.watcherPID())
-      status.frontEnds = InstalledFrontEnds.find(home: location.home)
+      status.frontEnds = InstalledFrontEnds.find(location.base)
       let finished = !watch || status.contentDone || !status.running
       if json {
         if finished { try printJSON(status) }

@@ -22,20 +22,8 @@ public struct ApplicationFolders: Sendable {
           ? location.home.appending(String(folder.dropFirst(2))) : RawPath(folder)
       }
     } else {
-      folders = Self.dataDirectories(location: location).map { $0.appending("applications") }
+      folders = location.base.everyDataDirectory.map { RawPath($0).appending("applications") }
     }
-  }
-
-  /// The data folders of the XDG base directory specification, the most
-  /// important first: `$XDG_DATA_HOME`, then `$XDG_DATA_DIRS`.
-  public static func dataDirectories(
-    location: IndexLocation, environment: [String: String] = ProcessEnvironment.current
-  ) -> [RawPath] {
-    let system =
-      (environment["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 }
-      ?? "/usr/local/share:/usr/share")
-      .split(separator: ":").filter { $0.hasPrefix("/") }.map { RawPath(String($0)) }
-    return [location.dataDirectory.parent] + system
   }
 
   /// The URI of a launcher id.

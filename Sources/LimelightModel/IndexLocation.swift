@@ -1,3 +1,5 @@
+import LimelightPlatform
+
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -18,6 +20,8 @@ public struct IndexLocation: Sendable {
   public var home: RawPath
   /// System configuration folders searched before the user's (`$XDG_CONFIG_DIRS`, then /etc).
   public var systemConfigDirectories: [RawPath]
+  /// The XDG folders this location was found from.
+  public var base: BaseDirectories
 
   public var databasePath: RawPath { dataDirectory.appending("index.sqlite") }
   public var lockPath: RawPath { dataDirectory.appending("limelightd.lock") }
@@ -28,24 +32,20 @@ public struct IndexLocation: Sendable {
   public static func fromEnvironment(_ environment: [String: String] = ProcessEnvironment.current)
     -> IndexLocation
   {
-    func absolute(_ name: String) -> RawPath? {
-      guard let value = environment[name], value.hasPrefix("/") else { return nil }
-      return RawPath(value).lexicallyNormalized
-    }
-    let home = absolute("HOME") ?? ProcessEnvironment.passwordHome() ?? RawPath("/")
-    let data = (absolute("XDG_DATA_HOME") ?? home.appending(".local/share")).appending("limelight")
-    let config = (absolute("XDG_CONFIG_HOME") ?? home.appending(".config")).appending("limelight")
-    let cache = absolute("XDG_CACHE_HOME") ?? home.appending(".cache")
-    let runtime = absolute("XDG_RUNTIME_DIR")?.appending("limelight") ?? data.appending("run")
-    var system: [RawPath] = []
-    for entry in (environment["XDG_CONFIG_DIRS"] ?? "/etc/xdg").split(separator: ":")
-    where entry.hasPrefix("/") {
-      system.append(RawPath(String(entry)).appending("limelight"))
-    }
-    system.append(RawPath("/etc/limelight"))
+    let base = BaseDirectories(environment: environment)
+    let home = RawPath(base.home).lexicallyNormalized
+    let data = RawPath(base.dataHome).lexicallyNormalized.appending("limelight")
+    let config = RawPath(base.configHome).lexicallyNormalized.appending("limelight")
+    let cache = RawPath(base.cacheHome).lexicallyNormalized
+    let runtime =
+      base.runtimeDirectory.map { RawPath($0).lexicallyNormalized.appending("limelight") }
+      ?? data.appending("run")
+    let system =
+      base.configDirectories.map { RawPath($0).appending("limelight") }
+      + [RawPath("/etc/limelight")]
     return IndexLocation(
       dataDirectory: data, configDirectory: config, runtimeDirectory: runtime, cacheHome: cache,
-      home: home, systemConfigDirectories: system)
+      home: home, systemConfigDirectories: system, base: base)
   }
 
   /// The folders of descriptors named `name` (`importers.d`): the system's
@@ -87,10 +87,5 @@ public enum ProcessEnvironment {
       pointer += 1
     }
     return result
-  }
-
-  static func passwordHome() -> RawPath? {
-    guard let entry = getpwuid(getuid()), let dir = entry.pointee.pw_dir else { return nil }
-    return RawPath(String(cString: dir))
   }
 }

@@ -1,3 +1,5 @@
+import LimelightPlatform
+
 /// Where Limelight's front ends are installed for this user, as the desktop
 /// would find them: the GNOME Shell search provider, the KRunner runner, the
 /// D-Bus service that starts them, the systemd user unit and the shells'
@@ -12,19 +14,11 @@ public struct InstalledFrontEnds: Codable, Equatable, Sendable {
   public var completions: [String] = []
 
   /// What the folders of the environment hold.
-  public static func find(
-    environment: [String: String] = ProcessEnvironment.current, home: RawPath
-  ) -> InstalledFrontEnds {
-    func absolute(_ name: String) -> String? {
-      environment[name].flatMap { $0.hasPrefix("/") ? $0 : nil }
-    }
-    let dataHome = absolute("XDG_DATA_HOME") ?? home.appending(".local/share").string
-    let configHome = absolute("XDG_CONFIG_HOME") ?? home.appending(".config").string
-    let dataDirs =
-      (environment["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 }
-      ?? "/usr/local/share:/usr/share").split(separator: ":").map(String.init)
-      .filter { $0.hasPrefix("/") }
-    let everyData = [dataHome] + dataDirs
+  public static func find(_ base: BaseDirectories) -> InstalledFrontEnds {
+    let dataHome = base.dataHome
+    let configHome = base.configHome
+    let dataDirs = base.dataDirectories
+    let everyData = base.everyDataDirectory
     func first(_ candidates: [String]) -> String? {
       candidates.first { FileSystem.status(RawPath($0)) != nil }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import LimelightPlatform
 
 #if canImport(Glibc)
   import Glibc
@@ -29,12 +30,12 @@ public final class MIMEDatabase: @unchecked Sendable {
   /// Loads the database from `$XDG_DATA_HOME/mime`, `$XDG_DATA_DIRS/mime` and
   /// `/usr/share/mime`; a missing database leaves names unrecognised, not an error.
   public convenience init(environment: [String: String] = ProcessEnvironment.current) {
-    var dirs: [String] = []
-    if let home = environment["XDG_DATA_HOME"], home.hasPrefix("/") { dirs.append(home + "/mime") }
-    let dataDirs = environment["XDG_DATA_DIRS"] ?? "/usr/local/share:/usr/share"
-    for dir in dataDirs.split(separator: ":") where dir.hasPrefix("/") {
-      dirs.append(dir + "/mime")
-    }
+    self.init(base: IndexLocation.fromEnvironment(environment).base)
+  }
+
+  /// Loads the database from the `mime` folders of the XDG data folders.
+  public convenience init(base: BaseDirectories) {
+    var dirs = base.everyDataDirectory.map { $0 + "/mime" }
     if !dirs.contains("/usr/share/mime") { dirs.append("/usr/share/mime") }
     self.init(directories: dirs)
   }

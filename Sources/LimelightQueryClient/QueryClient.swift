@@ -15,9 +15,8 @@ public enum QueryClient {
   /// service is not there, declines, or does not answer in time: the caller
   /// then runs the search itself, and nothing has been written.
   public static func search(arguments: [[UInt8]]) -> Int32? {
-    guard let path = QueryServiceWire.socketPath(environment: variable),
-      let fd = connect(to: path)
-    else { return nil }
+    let path = QueryServiceWire.socketPath(environment: variable)
+    guard let fd = connect(to: path) else { return nil }
     defer { close(fd) }
     let request = QueryServiceWire.Request(
       currentDirectory: currentDirectory(), arguments: arguments, environment: environment())

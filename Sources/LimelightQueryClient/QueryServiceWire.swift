@@ -1,3 +1,5 @@
+import LimelightPlatform
+
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -87,17 +89,12 @@ public enum QueryServiceWire {
   }
 
   /// The socket of the instance that these environment variables describe,
-  /// found as `IndexLocation` finds the runtime folder; nil without a home.
-  public static func socketPath(environment: (String) -> String?) -> String? {
-    func absolute(_ name: String) -> String? {
-      guard let value = environment(name), value.hasPrefix("/") else { return nil }
-      return value
-    }
-    if let runtime = absolute("XDG_RUNTIME_DIR") {
+  /// found by the same rules as `IndexLocation` finds the runtime folder.
+  public static func socketPath(environment: (String) -> String?) -> String {
+    let base = BaseDirectories(lookup: environment)
+    if let runtime = base.runtimeDirectory {
       return runtime + "/limelight/" + socketName
     }
-    guard let data = absolute("XDG_DATA_HOME") ?? absolute("HOME").map({ $0 + "/.local/share" })
-    else { return nil }
-    return data + "/limelight/run/" + socketName
+    return base.dataHome + "/limelight/run/" + socketName
   }
 }

@@ -3,6 +3,7 @@ import Foundation
 import LimelightExtensions
 import LimelightImport
 import LimelightModel
+import LimelightPlatform
 import LimelightStore
 import Logging
 
@@ -109,18 +110,15 @@ public final class Watcher: ReconcileSink {
       ? ApplicationWatch(
         catalog: InstalledApplications(
           folders: ApplicationFolders(configuration: configuration, location: store.location),
-          dataDirectories: ApplicationFolders.dataDirectories(location: store.location)),
+          dataDirectories: store.location.base.everyDataDirectory.map { RawPath($0) }),
         store: store) : nil
     // Thumbnails are made while watching, in the background; a one-off crawl
     // takes only those already in the shared cache.
     if watching {
-      let environment = ProcessEnvironment.current
-      let system = (environment["XDG_DATA_DIRS"] ?? "/usr/local/share:/usr/share")
-        .split(separator: ":").filter { $0.hasPrefix("/") }.map { RawPath(String($0)) }
       let maker = ThumbnailMaker(
         cache: ThumbnailCache(root: store.location.cacheHome.appending("thumbnails")),
         thumbnailers: Thumbnailer.installed(
-          dataDirectories: system.reversed() + [store.location.dataDirectory.parent])
+          dataDirectories: store.location.base.everyDataDirectory.reversed().map { RawPath($0) })
           + [Thumbnailer.builtIn(helper: HelperFormats.helperPath())])
       self.thumbnails = ThumbnailQueue(maker: maker, store: store)
     } else {
