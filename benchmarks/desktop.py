@@ -63,6 +63,9 @@ def start_bus(work, env):
         f.write(f"""<busconfig><type>session</type><listen>unix:path={socket}</listen>
 <auth>EXTERNAL</auth><policy context="default"><allow send_destination="*" eavesdrop="true"/>
 <allow eavesdrop="true"/><allow own="*"/></policy></busconfig>""")
+    # A socket left by an earlier run would look ready before the daemon is.
+    if os.path.exists(socket):
+        os.unlink(socket)
     daemon = subprocess.Popen(["dbus-daemon", "--config-file", config, "--nofork"], env=env)
     for _ in range(100):
         if os.path.exists(socket):
@@ -113,6 +116,8 @@ def provider_times(ll, env, address, queries):
 def picker_times(ll, env, work, queries):
     """Seconds from a key sent to the picker's frame that shows it."""
     socket = os.path.join(work, "tmux")
+    if os.path.exists(socket):
+        os.unlink(socket)
     tmux = ["tmux", "-S", socket, "-f", "/dev/null"]
     environment = " ".join(f"{k}={v}" for k, v in env.items()
                            if k.startswith("XDG_") or k in ("HOME", "PATH"))

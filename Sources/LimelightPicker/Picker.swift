@@ -19,6 +19,9 @@ public final class Picker {
   /// The query the results are for, expanded for snippets.
   var shownQuery: QueryNode?
   let dates = ShortDateFormatter()
+  /// How many results the query asks for: a screen's worth as it is typed
+  /// (each key searches again), more as the selection goes down past them.
+  var loaded = 0
 
   public init(words: [String], environment: [String: String] = ProcessEnvironment.current) {
     session = SearchSession(environment: environment)
@@ -105,6 +108,9 @@ public final class Picker {
       if queryChanged || newSize != size {
         size = newSize
         refresh(rows: size.rows)
+      } else if screen.more && screen.selected >= results.count - 1 {
+        loaded += 2 * PickerScreen.listHeight(rows: size.rows)
+        refresh(rows: size.rows, keepingLoaded: true)
       } else if keys.isEmpty {
         needsDrawing = false
       } else {
@@ -164,12 +170,15 @@ public final class Picker {
   }
 
   /// Searches for the query as typed, keeping the selection on the same item
-  /// when it is still found.
-  func refresh(rows: Int) {
+  /// when it is still found; a screen's worth of results, or as many as were
+  /// loaded (`keepingLoaded`).
+  func refresh(rows: Int, keepingLoaded: Bool = false) {
     let previous = selectedResult?.uri
     screen.message = nil
     let words = screen.query.split(separator: " ").map(String.init)
-    let wanted = max(PickerScreen.listHeight(rows: rows), 10) * 3
+    let page = max(PickerScreen.listHeight(rows: rows), 10)
+    let wanted = keepingLoaded ? max(loaded, page) : page
+    loaded = wanted
     do {
       if words.isEmpty {
         results = []

@@ -112,6 +112,27 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: opened))
   }
 
+  @Test func aScreenOfResultsAtATimeMoreAsTheSelectionGoesDown() throws {
+    for n in 1...30 { try instance.write("Ledgers/ledger \(n).txt", "accounts\n") }
+    try instance.indexOnce()
+    try start("ledger")
+    // 24 rows hold 21 results: a key asks for no more than those.
+    var shown = try screen { $0.contains("21+ results") }
+    try tmux.run(["send-keys", "-t", "picker", "PageDown"])
+    // The folder is a match too.
+    shown = try screen { $0.contains("31 results") }
+    try tmux.run(["send-keys", "-t", "picker", "PageDown"])
+    // The last of the 31, at the foot of the list.
+    shown = try screen { screen in
+      let shown = lines(screen)
+      return shown.count > 21 && shown[21].hasPrefix(">  ")
+    }
+    #expect(lines(shown)[1...20].allSatisfy { $0.contains("edger") }, "\(shown)")
+    try tmux.run(["send-keys", "-t", "picker", "Tab"])
+    #expect(try status() == 0)
+    #expect(picked.hasPrefix(FileURI.uri(for: RawPath(instance.path("Ledgers")))))
+  }
+
   @Test func enterOpensAltEnterOpensTheFolderEscapeLeaves() throws {
     try start("keeper")
     _ = try screen { $0.contains("1 result") }
