@@ -56,7 +56,7 @@ public enum Opener {
   /// An `Exec` argument vector with its field codes expanded for a launch
   /// without files: file and URL codes vanish, `%i`, `%c`, `%k` and `%%` are
   /// replaced (the Desktop Entry specification). Nil for an unknown code.
-  static func expand(_ words: [String], entry: [String: String], file: RawPath) -> [String]? {
+  static func expand(_ words: [String], entry: KeyFile.Group, file: RawPath) -> [String]? {
     var result: [String] = []
     for word in words {
       switch word {

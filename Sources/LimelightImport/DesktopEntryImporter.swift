@@ -27,7 +27,9 @@ public struct DesktopEntryImporter: ContentImporter, Sendable {
 
   public func importContent(_ request: ImportRequest, into attributes: inout AttributeSet) throws {
     let bytes = try request.contents(limit: 1 << 20)
-    let entry = KeyFile(text: String(decoding: bytes, as: UTF8.self)).groups["Desktop Entry"] ?? [:]
+    let entry =
+      KeyFile(text: String(decoding: bytes, as: UTF8.self)).groups["Desktop Entry"]
+      ?? KeyFile.Group()
     guard entry["Type"] != nil || entry["Name"] != nil else {
       throw ImportFailure.malformed("no [Desktop Entry] group")
     }
@@ -35,19 +37,18 @@ public struct DesktopEntryImporter: ContentImporter, Sendable {
   }
 
   /// The attributes of a `[Desktop Entry]` group, in the user's language.
-  func read(_ entry: [String: String], into attributes: inout AttributeSet) {
-    func localized(_ key: String) -> String? {
-      for language in languages { if let value = entry["\(key)[\(language)]"] { return value } }
-      return entry[key]
+  func read(_ entry: KeyFile.Group, into attributes: inout AttributeSet) {
+    /// The key in the user's language, if the entry has one, else the key itself.
+    func localizedKey(_ key: String) -> String {
+      languages.lazy.map { "\(key)[\($0)]" }.first { entry.raw[$0] != nil } ?? key
     }
+    func localized(_ key: String) -> String? { entry[localizedKey(key)] }
     attributes.title = localized("Name").map { String($0.prefix(AttributeSet.descriptionLimit)) }
     attributes.contentDescription = localized("Comment").flatMap(AttributeSet.summary)
     var keywords: [String] = []
     if let generic = localized("GenericName") { keywords.append(generic) }
     if let name = entry["Name"], name != attributes.title { keywords.append(name) }
-    keywords += (localized("Keywords") ?? "").split(separator: ";").map(String.init).filter {
-      !$0.isEmpty
-    }
+    keywords += entry.list(localizedKey("Keywords"))
     attributes.keywords += keywords.prefix(50)
     if let icon = entry["Icon"] { attributes.extra["icon"] = .string(icon) }
     if let exec = entry["Exec"] { attributes.extra["exec"] = .string(exec) }

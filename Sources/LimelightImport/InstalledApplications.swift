@@ -21,7 +21,7 @@ public struct InstalledApplications: Sendable {
     public var file: RawPath
     /// The launcher's modification time in nanoseconds (to skip unchanged ones).
     public var modifiedNs: Int64
-    public var item: SearchableItem
+    public var item: IndexItem
   }
 
   public init(
@@ -51,7 +51,7 @@ public struct InstalledApplications: Sendable {
   /// (`Hidden`, `NoDisplay`, not an application, or its `TryExec` missing).
   func launcher(id: String, file: RawPath, status: FileStatus) -> Launcher? {
     guard let text = FileSystem.readText(file, limit: 1 << 20) else { return nil }
-    let entry = KeyFile(text: text).groups["Desktop Entry"] ?? [:]
+    let entry = KeyFile(text: text).groups["Desktop Entry"] ?? KeyFile.Group()
     guard entry["Type"] == "Application", entry["Hidden"] != "true",
       entry["NoDisplay"] != "true", let name = entry["Name"], !name.isEmpty
     else { return nil }
@@ -68,14 +68,12 @@ public struct InstalledApplications: Sendable {
     attributes.kind = "application"
     attributes.modified = Date(timeIntervalSince1970: Double(status.modified) / 1e9)
     attributes.extra["launcher"] = .string(file.string)
-    if let categories = entry["Categories"] {
-      let list = categories.split(separator: ";").map(String.init).filter { !$0.isEmpty }
-      if !list.isEmpty { attributes.extra["categories"] = .strings(list) }
-    }
+    let categories = entry.list("Categories")
+    if !categories.isEmpty { attributes.extra["categories"] = .strings(categories) }
     if let icon = entry["Icon"], let path = iconPath(icon) {
       attributes.thumbnailPath = path.string
     }
-    let item = SearchableItem(
+    let item = IndexItem(
       id: id, domain: applicationsDomain, uri: ApplicationFolders.uri(forID: id),
       attributes: attributes)
     return Launcher(id: id, file: file, modifiedNs: status.modified, item: item)

@@ -31,7 +31,7 @@ public final class SearchableIndex: Sendable {
   let batch = Mutex<[Write]?>(nil)
 
   enum Write: Sendable {
-    case index([LimelightModel.SearchableItem])
+    case index([LimelightModel.IndexItem])
     case delete(ids: [String], domain: String)
     case deleteDomains([String])
     case deleteAll
@@ -57,7 +57,7 @@ public final class SearchableIndex: Sendable {
 
   /// Adds items, or replaces the items of the same ids and domains.
   public func indexSearchableItems(_ items: [SearchableItem]) async throws(SearchableIndexError) {
-    var converted: [LimelightModel.SearchableItem] = []
+    var converted: [LimelightModel.IndexItem] = []
     for item in items {
       try check(item.domainIdentifier)
       converted.append(try item.modelItem(mime: mime))

@@ -62,7 +62,7 @@ public struct SearchableItem: Sendable, Equatable {
   }
 
   /// The item as the index's model has it, checked as `limelight index` checks a line.
-  func modelItem(mime: MIMEDatabase) throws(SearchableIndexError) -> LimelightModel.SearchableItem {
+  func modelItem(mime: MIMEDatabase) throws(SearchableIndexError) -> LimelightModel.IndexItem {
     do {
       try ItemLine.validate(id: uniqueIdentifier)
       try ItemLine.validate(domain: domainIdentifier)
@@ -95,7 +95,7 @@ public struct SearchableItem: Sendable, Equatable {
       case .date(let date): attributes.extra[name] = .date(date)
       }
     }
-    return LimelightModel.SearchableItem(
+    return LimelightModel.IndexItem(
       id: uniqueIdentifier, domain: domainIdentifier, uri: uri, attributes: attributes,
       expirationDate: expirationDate)
   }

@@ -6,9 +6,10 @@ public let fileDomain = "limelight.files"
 /// The reserved domain of installed applications (their `.desktop` launchers).
 public let applicationsDomain = "limelight.applications"
 
-/// One searchable thing: a file, a folder, or an application's item
-/// (the `CSSearchableItem` of Limelight).
-public struct SearchableItem: Sendable, Equatable {
+/// One searchable thing as the index keeps it: a file, a folder, or an
+/// application's item (applications describe theirs with LimelightKit's
+/// `SearchableItem`, which becomes one of these).
+public struct IndexItem: Sendable, Equatable {
   /// Unique within the index. For files it is made once and kept across renames.
   public var id: String
   /// Dotted and hierarchical (`com.example.notes`); files are in ``fileDomain``.

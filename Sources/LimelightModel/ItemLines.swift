@@ -5,7 +5,7 @@ import Foundation
 /// the vocabulary of `CSSearchableItem`; see limelight-items(7)).
 public enum ItemLine: Sendable, Equatable {
   /// Add an item, or replace the item of the same id in the same domain.
-  case item(SearchableItem)
+  case item(IndexItem)
   /// `{"delete": ["41", "40"], "domain": "com.example.notes"}`
   case delete(ids: [String], domain: String)
   /// `{"deleteDomain": "com.example.notes"}`: the domain and every domain under it.
@@ -113,7 +113,7 @@ public enum ItemLine: Sendable, Equatable {
       }
     }
     return .item(
-      SearchableItem(
+      IndexItem(
         id: id, domain: domain, uri: uri, attributes: attributes, expirationDate: expiration))
   }
 

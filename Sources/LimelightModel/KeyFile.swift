@@ -2,9 +2,29 @@ import Foundation
 
 /// The freedesktop key file format (`.desktop`, `.thumbnailer`, Limelight's
 /// importer and extension descriptors): `[Group]` headers, `Key=Value` lines,
-/// `#` comments. The first value of a key in a group wins.
+/// `#` comments. The first value of a key in a group wins. Values are read
+/// with the Desktop Entry specification's escapes (`\s`, `\n`, `\t`, `\r`,
+/// `\\`, and `\;` inside lists).
 public struct KeyFile: Sendable, Equatable {
-  public var groups: [String: [String: String]]
+  public var groups: [String: Group]
+
+  /// One `[Group]`: its keys and their values as written.
+  public struct Group: Sendable, Equatable {
+    /// The values as written, escapes and all.
+    public var raw: [String: String] = [:]
+
+    public init(raw: [String: String] = [:]) { self.raw = raw }
+
+    /// A string value, its escapes read.
+    public subscript(key: String) -> String? { raw[key].map { KeyFile.unescaped($0) } }
+
+    /// A `;`-separated list value (`MimeType=a;b;`), its escapes read (`\;`
+    /// is a semicolon within an item), empty items left out.
+    public func list(_ key: String) -> [String] {
+      KeyFile.items(of: raw[key] ?? "").map { $0.trimmingCharacters(in: .whitespaces) }
+        .filter { !$0.isEmpty }
+    }
+  }
 
   public init(text: String) {
     var groups: [String: [String: String]] = [:]
@@ -22,10 +42,60 @@ public struct KeyFile: Sendable, Equatable {
       let value = trimmed[trimmed.index(after: eq)...].trimmingCharacters(in: .whitespaces)
       if groups[group, default: [:]][key] == nil { groups[group, default: [:]][key] = value }
     }
-    self.groups = groups
+    self.groups = groups.mapValues { Group(raw: $0) }
   }
 
   public subscript(group: String, key: String) -> String? { groups[group]?[key] }
+
+  /// A value with its escapes read; an unknown escape is kept as written.
+  static func unescaped(_ value: String, list: Bool = false) -> String {
+    guard value.contains("\\") else { return value }
+    var out = ""
+    var escaped = false
+    for ch in value {
+      if escaped {
+        switch ch {
+        case "s": out.append(" ")
+        case "n": out.append("\n")
+        case "t": out.append("\t")
+        case "r": out.append("\r")
+        case "\\": out.append("\\")
+        case ";" where list: out.append(";")
+        default: out += "\\" + String(ch)
+        }
+        escaped = false
+      } else if ch == "\\" {
+        escaped = true
+      } else {
+        out.append(ch)
+      }
+    }
+    if escaped { out.append("\\") }
+    return out
+  }
+
+  /// The items of a list value, split at the semicolons that are not escaped.
+  static func items(of value: String) -> [String] {
+    var items: [String] = []
+    var current = ""
+    var escaped = false
+    for ch in value {
+      if escaped {
+        current += "\\" + String(ch)
+        escaped = false
+      } else if ch == "\\" {
+        escaped = true
+      } else if ch == ";" {
+        items.append(current)
+        current = ""
+      } else {
+        current.append(ch)
+      }
+    }
+    if escaped { current.append("\\") }
+    items.append(current)
+    return items.map { unescaped($0, list: true) }
+  }
 
   /// The key files named `*suffix` in these folders, by file name: a later
   /// folder's file replaces an earlier one of the same name (the user's
@@ -47,9 +117,7 @@ public struct KeyFile: Sendable, Equatable {
 
   /// A `;`-separated list value (`MimeType=a;b;`), empty items left out.
   public func list(_ group: String, _ key: String) -> [String] {
-    (self[group, key] ?? "").split(separator: ";").map {
-      $0.trimmingCharacters(in: .whitespaces)
-    }.filter { !$0.isEmpty }
+    groups[group]?.list(key) ?? []
   }
 
   /// An `Exec` value as an argument vector, by the Desktop Entry rules: words

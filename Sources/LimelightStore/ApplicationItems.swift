@@ -14,7 +14,7 @@ extension IndexWriter {
   /// Adds an application item, or replaces the one of the same id and domain
   /// (keeping when it was added and how often it was opened).
   @discardableResult
-  public func upsert(applicationItem item: SearchableItem, now: Date = Date()) throws
+  public func upsert(applicationItem item: IndexItem, now: Date = Date()) throws
     -> UpsertOutcome
   {
     precondition(item.domain != fileDomain, "files are written with upsert(_: FileRecord)")

@@ -73,8 +73,8 @@ import Testing
     return (try IndexStore.open(location, create: true), base)
   }
 
-  func item(_ id: String, _ domain: String, expires: Date? = nil) -> SearchableItem {
-    SearchableItem(
+  func item(_ id: String, _ domain: String, expires: Date? = nil) -> IndexItem {
+    IndexItem(
       id: id, domain: domain, uri: "x://\(domain)/\(id)",
       attributes: AttributeSet(displayName: "item \(id)"), expirationDate: expires)
   }
@@ -190,7 +190,7 @@ import Testing
 
 @Suite struct LauncherTests {
   @Test func fieldCodesExpandForALaunchWithoutFiles() {
-    let entry = ["Name": "Gimp", "Icon": "gimp"]
+    let entry = KeyFile.Group(raw: ["Name": "Gimp", "Icon": "gimp"])
     let file = RawPath("/usr/share/applications/gimp.desktop")
     #expect(
       Opener.expand(["gimp", "%U", "--title=%c", "%i", "100%%"], entry: entry, file: file)

@@ -98,7 +98,7 @@ import Testing
   @Test func narrowedFiltersFindWhatCheckedOnesFind() throws {
     try store.write { writer in
       for i in 0..<80 { try writer.upsert(record(i)) }
-      var note = SearchableItem(
+      var note = IndexItem(
         id: "n1", domain: "com.example.notes", uri: "notes://n1",
         attributes: AttributeSet(displayName: "report of the year"))
       note.attributes.modified = Date(timeIntervalSince1970: Self.monthEnd)

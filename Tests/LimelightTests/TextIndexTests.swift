@@ -66,7 +66,7 @@ import Testing
     #expect(try names("red") == ["notes.txt"])
     #expect(try names("log") == ["notes.txt"])
     try store.write { writer in
-      var item = SearchableItem(
+      var item = IndexItem(
         id: "1", domain: "com.example.notes", uri: "notes://1",
         attributes: AttributeSet(displayName: "Groceries"))
       item.attributes.textContent = "apples and pears"
