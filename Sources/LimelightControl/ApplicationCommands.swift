@@ -178,7 +178,7 @@ struct Extensions: ParsableCommand {
         ]
         object["lastRun"] = run?.lastRun.map(dates.string(from:))
         object["lastSuccess"] = run?.lastSuccess.map(dates.string(from:))
-        object["lastOutcome"] = run?.lastOutcome
+        object["lastOutcome"] = run?.lastOutcome?.description
         object["nextAttempt"] = run?.nextAttempt.map(dates.string(from:))
         let data = try JSONSerialization.data(
           withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
@@ -191,7 +191,7 @@ struct Extensions: ParsableCommand {
         "  exec:       \(found.command.joined(separator: " ")) (within \(Int(found.timeLimit)) s)")
       if let run {
         let last = run.lastRun.map { dates.string(from: $0) } ?? "never"
-        print("  last run:   \(last)\(run.lastOutcome.map { ": " + $0 } ?? "")")
+        print("  last run:   \(last)\(run.lastOutcome.map { ": \($0)" } ?? "")")
         if let next = run.nextAttempt { print("  next try:   \(dates.string(from: next))") }
         if run.hasWork && run.nextAttempt == nil { print("  pending:    yes") }
       } else {

@@ -200,8 +200,8 @@ extension WatcherRequestCommand {
       }
       // How the extensions that had to run for it went (an erase's).
       guard let outcome = finished.outcome, kind == .erase || kind == .eraseDomain else { return }
-      if outcome.contains(" failed: ") || outcome.contains("no longer registered") {
-        throw CommandFailure(outcome, status: ExitStatus.notFound)
+      if outcome.failed {
+        throw CommandFailure(outcome.description, status: ExitStatus.notFound)
       }
       print(outcome)
     }

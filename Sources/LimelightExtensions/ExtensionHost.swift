@@ -39,7 +39,7 @@ public final class ExtensionHost: Sendable {
     /// The domains of the extensions still to run for it.
     var domains: Set<String>
     /// What came before (an erase's crawl) and what each finished run did.
-    var outcomes: [String]
+    var outcomes: [RequestOutcome]
     /// Any whole-domain run that ends answers it, even one already under way
     /// (an erase marks every domain before it waits).
     let anyWholeRun: Bool
@@ -84,7 +84,7 @@ public final class ExtensionHost: Sendable {
         } else {
           var run = ExtensionRun(domain: found.domain, descriptor: found.descriptor.string)
           run.pendingAll = true
-          run.lastOutcome = "registered; reindexing the domain"
+          run.lastOutcome = .registered
           saves.append(run)
         }
       }
@@ -104,7 +104,7 @@ public final class ExtensionHost: Sendable {
     settle { waiter in
       for domain in waiter.domains.subtracting(registered) {
         waiter.domains.remove(domain)
-        waiter.outcomes.append("\(domain): its reindex extension is no longer registered")
+        waiter.outcomes.append(.extensionUnregistered(domain: domain))
       }
       return false
     }
@@ -122,7 +122,7 @@ public final class ExtensionHost: Sendable {
     do {
       try store.write { writer in
         guard !serving.isEmpty else {
-          try writer.complete(request, outcome: "no reindex extension answers for \(domain)")
+          try writer.complete(request, outcome: .noExtension(domain: domain))
           return
         }
         let runs = Dictionary(
@@ -162,15 +162,18 @@ public final class ExtensionHost: Sendable {
   /// `outcome`) once every extension with its whole domain still to reindex
   /// has run; at once when none has. The runs already over since `start` are
   /// told too.
-  public func complete(_ request: IndexRequest, since start: Date, afterReindexing outcome: String)
-  {
+  public func complete(
+    _ request: IndexRequest, since start: Date, afterReindexing outcome: RequestOutcome
+  ) {
     let registered = Set(state.withLock { $0.extensions.map(\.domain) })
     let runs = ((try? store.extensionRuns()) ?? []).filter { registered.contains($0.domain) }
     // A run since the erase that failed is news now, not after its back-off.
     func ranSince(_ run: ExtensionRun) -> Bool { (run.lastRun ?? .distantPast) >= start }
     let due = runs.filter { $0.pendingAll && !(ranSince($0) && $0.failures > 0) }.map(\.domain)
-    let over = runs.filter { ranSince($0) && (!$0.pendingAll || $0.failures > 0) }
-      .map { "\($0.domain): \($0.lastOutcome ?? "ran")" }
+    let over: [RequestOutcome] = runs.filter { ranSince($0) && (!$0.pendingAll || $0.failures > 0) }
+      .compactMap { run -> RequestOutcome? in
+        run.lastOutcome.map { RequestOutcome.inDomain(run.domain, .extensionRun($0)) }
+      }
     state.withLock { state in
       state.waiters.append(
         Waiter(
@@ -199,7 +202,9 @@ public final class ExtensionHost: Sendable {
     do {
       try store.write { writer in
         for waiter in done {
-          try writer.complete(waiter.request, outcome: waiter.outcomes.joined(separator: "; "))
+          let outcomes = waiter.outcomes
+          try writer.complete(
+            waiter.request, outcome: outcomes.count == 1 ? outcomes[0] : .each(outcomes))
         }
       }
     } catch {
@@ -332,25 +337,25 @@ public final class ExtensionHost: Sendable {
       failure = error.description
     }
     run.lastRun = started
-    let what = all ? "reindex-all" : "reindex of \(ids.count) ids"
-    var outcome: String
+    let scope: ExtensionRunOutcome.Scope = all ? .all : .ids(ids.count)
+    let outcome: ExtensionRunOutcome
     // Whether this run finished what the requests it answers asked for.
     var finished = true
     if let failure {
       run.failures += 1
       if run.failures >= Self.attempts {
-        outcome = "\(what) failed: \(failure); gave up after \(run.failures) attempts"
+        outcome = .gaveUp(scope, reason: failure, attempts: run.failures)
         run.pendingAll = false
         run.pendingIDs = []
         run.nextAttempt = nil
       } else {
         let wait = Self.backoff(afterFailures: run.failures)
-        outcome = "\(what) failed: \(failure); retrying in \(Int(wait)) s"
+        outcome = .retrying(scope, reason: failure, seconds: Int(wait))
         run.nextAttempt = Date().addingTimeInterval(wait)
       }
       logger.warning("reindex extension \(found.name) (\(found.domain)): \(outcome)")
     } else {
-      outcome = "\(what): \(summary.indexed) items indexed, \(summary.deleted) deleted"
+      outcome = .indexed(scope, indexed: summary.indexed, deleted: summary.deleted)
       run.failures = 0
       run.nextAttempt = nil
       run.lastSuccess = Date()
@@ -393,7 +398,7 @@ public final class ExtensionHost: Sendable {
       waiter.domains.remove(found.domain)
       waiter.outcomes.append(
         waiter.outcomes.isEmpty && waiter.domains.isEmpty && !waiter.anyWholeRun
-          ? outcome : "\(found.domain): \(outcome)")
+          ? .extensionRun(outcome) : .inDomain(found.domain, .extensionRun(outcome)))
       return failed
     }
   }

@@ -9,7 +9,7 @@ public struct ExtensionRun: Sendable, Equatable, Codable {
   /// The descriptor file it was registered by.
   public var descriptor: String
   public var lastRun: Date?
-  public var lastOutcome: String?
+  public var lastOutcome: ExtensionRunOutcome?
   public var lastSuccess: Date?
   /// Failed runs in a row.
   public var failures: Int
@@ -35,7 +35,7 @@ public struct ExtensionRun: Sendable, Equatable, Codable {
     domain = row["domain"]
     descriptor = row["descriptor"]
     lastRun = (row["lastRun"] as Double?).map(Date.init(timeIntervalSince1970:))
-    lastOutcome = row["lastOutcome"]
+    lastOutcome = ExtensionRunOutcome.stored(row["lastOutcome"])
     lastSuccess = (row["lastSuccess"] as Double?).map(Date.init(timeIntervalSince1970:))
     failures = row["failures"]
     nextAttempt = (row["nextAttempt"] as Double?).map(Date.init(timeIntervalSince1970:))
@@ -54,7 +54,7 @@ extension IndexWriter {
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
         """,
       arguments: [
-        run.domain, run.descriptor, run.lastRun?.timeIntervalSince1970, run.lastOutcome,
+        run.domain, run.descriptor, run.lastRun?.timeIntervalSince1970, run.lastOutcome?.stored,
         run.lastSuccess?.timeIntervalSince1970, run.failures,
         run.nextAttempt?.timeIntervalSince1970,
         run.pendingAll, Self.json(run.pendingIDs),

@@ -61,6 +61,9 @@ public struct IndexRebuild: Sendable, Codable, Equatable {
   public var reason: String
   public var time: Date
 
+  /// Its `meta` key.
+  static let key = "rebuilt"
+
   public init(reason: String, time: Date) {
     self.reason = reason
     self.time = time
@@ -99,7 +102,7 @@ public struct IndexRebuild: Sendable, Codable, Equatable {
 extension IndexStore {
   /// Records in the index that it was built again after damage.
   public func record(_ rebuild: IndexRebuild) throws {
-    try write { writer in try writer.setMeta("status.rebuilt", rebuild.stored) }
+    try write { writer in try writer.setMeta(IndexRebuild.key, rebuild.stored) }
   }
 
   /// What a query should say while the watcher builds a new index (the
@@ -107,23 +110,20 @@ extension IndexStore {
   /// once built, or when no watcher runs.
   public func buildingNote() -> String? {
     guard
-      let meta = try? read({ db in
-        try Row.fetchAll(
-          db,
-          sql: """
-            SELECT key, value FROM meta
-            WHERE key IN ('status.built', 'status.crawlSeen', 'status.rebuilt')
-            """)
+      let (report, rebuilt) = try? read({ db in
+        (
+          try WatcherReport.load(db),
+          try Bool.fetchOne(
+            db, sql: "SELECT count(*) > 0 FROM meta WHERE key = ?", arguments: [IndexRebuild.key])
+            ?? false
+        )
       })
     else { return nil }
-    var values: [String: DatabaseValue] = [:]
-    for row in meta { values[row["key"]] = row["value"] }
     // A built index (the common case) is told by the one read, without
     // asking whether a watcher holds its lock.
-    if values["status.built"].flatMap(Bool.fromDatabaseValue) == true { return nil }
+    if report?.built == true { return nil }
     guard location.watcherPID() != nil else { return nil }
-    let seen = values["status.crawlSeen"].flatMap(Int.fromDatabaseValue) ?? 0
-    let rebuilt = values["status.rebuilt"].flatMap(String.fromDatabaseValue) != nil
+    let seen = report?.crawlSeen ?? 0
     return
       (rebuilt
       ? "the index is being built again after it was found damaged"

@@ -91,21 +91,17 @@ extension IndexStore {
       let pending =
         try Int.fetchOne(
           db, sql: "SELECT count(*) FROM request WHERE doneGeneration IS NULL") ?? 0
-      let rootsJSON: String = try meta("status.roots") ?? "[]"
-      let roots =
-        (try? JSONSerialization.jsonObject(with: Data(rootsJSON.utf8)) as? [String]) ?? []
+      let report = try WatcherReport.load(db) ?? WatcherReport()
       let size =
         (FileSystem.status(location.databasePath)?.size ?? 0)
         + (FileSystem.status(RawPath(location.databasePath.string + "-wal"))?.size ?? 0)
       let paused: Bool = try meta("paused") ?? false
-      var recordedState: String = try meta("status.state") ?? "stopped"
-      // Until a new watcher has written its first status, what is recorded is its predecessor's.
-      let recordedPID: Int? = try meta("status.pid")
-      let current = !running || recordedPID == watcherPID
-      if !current { recordedState = "starting" }
-      let crawlDone: Bool = current ? try meta("status.crawlDone") ?? false : false
+      // Until a new watcher has written its first report, the one recorded is its predecessor's.
+      let current = !running || report.pid == watcherPID
+      let recordedState = current ? report.state.rawValue : "starting"
+      let crawlDone = current && report.crawlDone
       let waiting = try Self.filesWaitingForContentCount(db)
-      let rate: Double? = running && waiting > 0 ? try meta("status.contentRate") : nil
+      let rate = running && waiting > 0 ? report.contentRate : nil
       return IndexStatus(
         running: running,
         state: running ? (paused ? "paused" : recordedState) : "stopped",
@@ -116,25 +112,25 @@ extension IndexStore {
         installedApplications: counts?["installed"] ?? 0,
         extensions: extensions?["known"] ?? 0, failingExtensions: extensions?["failing"] ?? 0,
         pendingRequests: pending,
-        queue: running ? try meta("status.queue") ?? 0 : 0,
-        watchedFolders: running ? try meta("status.watches") ?? 0 : 0,
-        unwatchedFolders: running ? try meta("status.unwatched") ?? 0 : 0,
-        watchLimitReached: running ? try meta("status.watchLimit") ?? false : false,
-        overflows: try meta("status.overflows") ?? 0,
-        crawlSeen: try meta("status.crawlSeen") ?? 0,
+        queue: running ? report.queue : 0,
+        watchedFolders: running ? report.watchedFolders : 0,
+        unwatchedFolders: running ? report.unwatchedFolders : 0,
+        watchLimitReached: running && report.watchLimitReached,
+        overflows: report.overflows,
+        crawlSeen: report.crawlSeen,
         crawlDone: crawlDone,
-        namesSeconds: try meta("status.namesSeconds"),
-        namesRate: try meta("status.namesRate"),
+        namesSeconds: report.namesSeconds,
+        namesRate: report.namesRate,
         contentWaiting: waiting,
-        contentRead: running ? try meta("status.contentRead") : nil,
+        contentRead: running ? report.contentRead : nil,
         contentRate: rate,
         contentSecondsLeft: rate.map { Double(waiting) / max($0, 0.001) },
         // Not done while changes wait to be written.
         contentDone: crawlDone && waiting == 0 && blocked == nil,
-        paused: paused, roots: roots, failures: failures, recentFailures: recent,
-        lastError: try meta("status.lastError"), writeBlocked: blocked,
-        rebuilt: IndexRebuild.fromStored(try meta("status.rebuilt")), databaseBytes: size,
-        updated: (try meta("status.updated") as Double?).map { Date(timeIntervalSince1970: $0) })
+        paused: paused, roots: report.roots, failures: failures, recentFailures: recent,
+        lastError: report.lastError, writeBlocked: blocked,
+        rebuilt: IndexRebuild.fromStored(try meta(IndexRebuild.key)), databaseBytes: size,
+        updated: report.updated)
     }
   }
 }

@@ -393,10 +393,10 @@ public struct IndexWriter {
   }
 
   /// Marks a request as carried out by this transaction.
-  public func complete(_ request: IndexRequest, outcome: String) throws {
+  public func complete(_ request: IndexRequest, outcome: RequestOutcome) throws {
     try db.execute(
       sql: "UPDATE request SET doneGeneration = ?, outcome = ? WHERE id = ?",
-      arguments: [generation, outcome, request.id])
+      arguments: [generation, outcome.stored, request.id])
   }
 
   // MARK: - Helpers

@@ -29,7 +29,7 @@ public struct IndexRequest: Sendable, Equatable {
   public var created: Date
   /// The generation that carried it out, once it has been.
   public var doneGeneration: Int64?
-  public var outcome: String?
+  public var outcome: RequestOutcome?
 }
 
 extension IndexStore {
@@ -92,7 +92,7 @@ extension IndexStore {
     return IndexRequest(
       id: row["id"], kind: kind, paths: paths, domain: domain, ids: ids,
       created: Date(timeIntervalSince1970: row["created"]), doneGeneration: row["doneGeneration"],
-      outcome: row["outcome"])
+      outcome: RequestOutcome.stored(row["outcome"]))
   }
 
   /// Forgets requests carried out more than a day ago.

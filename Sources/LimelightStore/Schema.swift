@@ -329,6 +329,22 @@ enum Schema {
           INSERT OR REPLACE INTO meta (key, value) VALUES ('compact', 1);
           """)
     }
+    // The watcher's account of itself is one value (``WatcherReport``)
+    // where it was a key each; a rebuild's record keeps a key of its own.
+    migrator.registerMigration("v14-watcher-report") { db in
+      func meta<T: DatabaseValueConvertible>(_ key: String) throws -> T? {
+        try T.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key])
+      }
+      var report = WatcherReport()
+      report.built = try meta("status.built") ?? false
+      report.crawlSeen = try meta("status.crawlSeen") ?? 0
+      try db.execute(
+        sql: "UPDATE meta SET key = ? WHERE key = 'status.rebuilt'", arguments: [IndexRebuild.key])
+      try db.execute(sql: "DELETE FROM meta WHERE key LIKE 'status.%'")
+      try db.execute(
+        sql: "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
+        arguments: [WatcherReport.key, report.stored])
+    }
     return migrator
   }
 

@@ -14,7 +14,7 @@ enum IndexOperation {
   case failure(RawPath, String)
   /// A file indexed before that cannot be read now: it keeps its item.
   case unreadable(RawPath, String)
-  case complete(IndexRequest, String)
+  case complete(IndexRequest, RequestOutcome)
 }
 
 /// Writes the watcher's operations, a batch in one transaction (which

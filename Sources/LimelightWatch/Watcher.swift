@@ -61,6 +61,8 @@ public final class Watcher: ReconcileSink {
   var paused = false
   var crawlSeen = 0
   var crawlDone = false
+  /// Whether an earlier watcher named every entry once.
+  var builtBefore = false
   var lastError: String?
   var statusChanged = true
   /// Set while writes to the index fail: what waits, and when to try again.
@@ -158,13 +160,9 @@ public final class Watcher: ReconcileSink {
       startIntegrityCheck()
     }
     paused = (try? store.isPaused()) ?? false
+    builtBefore = (try? store.watcherReport())??.built ?? false
     try store.write { writer in
-      try writer.setMeta("status.pid", Int(getpid()))
-      try writer.setMeta("status.state", paused ? "paused" : "crawling")
-      try writer.setMeta("status.crawlDone", false)
-      try writer.setMeta("status.crawlSeen", 0)
-      let rootsJSON = try JSONSerialization.data(withJSONObject: roots.map(\.string))
-      try writer.setMeta("status.roots", String(decoding: rootsJSON, as: UTF8.self))
+      try writer.save(report())
       try writer.removeFiles(outside: roots)
       recencyBacklog = try writer.expireRecency(atMost: Self.recencyBatch) == Self.recencyBatch
     }
@@ -216,7 +214,7 @@ public final class Watcher: ReconcileSink {
       if !watching { throw WriteFailure(description: block.description) }
     }
     try? store.write { writer in
-      try writer.setMeta("status.state", "stopped")
+      try writer.save(report(state: .stopped))
       try writer.pruneRemovals()
     }
     try? store.pruneRequests()

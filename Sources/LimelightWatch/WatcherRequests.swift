@@ -47,7 +47,7 @@ extension Watcher {
         crawlDone = true
         flush()
         // Done when the extensions have given their domains back too.
-        extensions.complete(request, since: erased, afterReindexing: "erased and crawled again")
+        extensions.complete(request, since: erased, afterReindexing: .erasedAndCrawled)
       case .domain:
         extensions.take(request)
       case .eraseDomain:
@@ -55,7 +55,7 @@ extension Watcher {
       case .all:
         if paused && watching { continue }
         for root in roots { reconcile(root, force: true) }
-        batch.append(.complete(request, "reindexed every root"))
+        batch.append(.complete(request, .reindexedEveryRoot))
         flush()
       case .paths:
         if paused && watching { continue }
@@ -67,9 +67,7 @@ extension Watcher {
             outside.append(path.string)
           }
         }
-        let outcome =
-          outside.isEmpty ? "reindexed" : "not under any root: " + outside.joined(separator: ", ")
-        batch.append(.complete(request, outcome))
+        batch.append(.complete(request, .reindexed(outsideRoots: outside)))
         flush()
       }
     }
@@ -105,7 +103,7 @@ extension Watcher {
         // Limelight's own domains are read again below; an application's
         // request is completed by its extension's run.
         if LimelightModel.domain(domain, isWithin: "limelight") {
-          try writer.complete(request, outcome: "erased and read again")
+          try writer.complete(request, outcome: .erasedAndReadAgain)
         }
       }
     } catch { note("cannot erase \(domain): \(error)") }
@@ -124,8 +122,8 @@ extension Watcher {
     do {
       try store.write { writer in
         try writer.setMeta("paused", value)
-        try writer.setMeta("status.state", value ? "paused" : (crawlDone ? "watching" : "crawling"))
-        try writer.complete(request, outcome: value ? "paused" : "resumed")
+        try writer.save(report(state: value ? .paused : (crawlDone ? .watching : .crawling)))
+        try writer.complete(request, outcome: value ? .paused : .resumed)
       }
     } catch { note("cannot record the pause: \(error)") }
   }

@@ -79,23 +79,30 @@ extension Watcher {
   /// How long a one-off run waits for writes that fail.
   static let onceWriteSeconds = 60.0
 
-  func writeStatus(_ writer: IndexWriter) throws {
-    try writer.setMeta("status.state", paused ? "paused" : (crawlDone ? "watching" : "crawling"))
-    try writer.setMeta("status.queue", settling.count + rescanQueue.count + moves.count)
-    try writer.setMeta("status.watches", watches.count)
-    try writer.setMeta("status.unwatched", watches.unwatched.count)
-    try writer.setMeta("status.watchLimit", watches.limitReached)
-    try writer.setMeta("status.overflows", overflows)
-    try writer.setMeta("status.crawlSeen", crawlSeen)
-    try writer.setMeta("status.crawlDone", crawlDone)
-    // Built: every entry named once (queries stop saying results may be missing).
-    if crawlDone { try writer.setMeta("status.built", true) }
-    try writer.setMeta("status.namesSeconds", namesPass?.seconds)
-    try writer.setMeta("status.namesRate", namesPass?.rate)
-    try writer.setMeta("status.contentRead", contentPass.started == nil ? nil : contentPass.read)
-    try writer.setMeta("status.contentRate", contentPass.rate(now: monotonicNow()))
-    try writer.setMeta("status.lastError", lastError)
-    try writer.setMeta("status.updated", Date().timeIntervalSince1970)
+  func writeStatus(_ writer: IndexWriter) throws { try writer.save(report()) }
+
+  /// The watcher's account of itself as it is now, in `state` (by default
+  /// the one its flags say).
+  func report(state: WatcherReport.State? = nil) -> WatcherReport {
+    var report = WatcherReport()
+    report.pid = Int(getpid())
+    report.state = state ?? (paused ? .paused : (crawlDone ? .watching : .crawling))
+    report.roots = roots.map(\.string)
+    report.queue = settling.count + rescanQueue.count + moves.count
+    report.watchedFolders = watches.count
+    report.unwatchedFolders = watches.unwatched.count
+    report.watchLimitReached = watches.limitReached
+    report.overflows = overflows
+    report.crawlSeen = crawlSeen
+    report.crawlDone = crawlDone
+    report.built = builtBefore || crawlDone
+    report.namesSeconds = namesPass?.seconds
+    report.namesRate = namesPass?.rate
+    report.contentRead = contentPass.started == nil ? nil : contentPass.read
+    report.contentRate = contentPass.rate(now: monotonicNow())
+    report.lastError = lastError
+    report.updated = Date()
+    return report
   }
 
   func note(_ message: String) {

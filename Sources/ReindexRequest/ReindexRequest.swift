@@ -77,12 +77,12 @@ struct ReindexRequest: ParsableCommand {
     guard let done = try waitForRequest(request, in: store, timeout: timeout) else {
       throw CommandFailure("timed out waiting for the watcher", status: ExitStatus.notFound)
     }
-    if let outcome = done.outcome, outcome.hasPrefix("not under") {
+    if let outcome = done.outcome, !outcome.outsideRoots.isEmpty {
       printError("reindex-request: \(outcome)")
     }
     if domain != nil, let outcome = done.outcome {
-      if outcome.contains(" failed: ") || outcome.hasPrefix("no reindex extension") {
-        throw CommandFailure(outcome, status: ExitStatus.notFound)
+      if outcome.failed {
+        throw CommandFailure(outcome.description, status: ExitStatus.notFound)
       }
       print(outcome)
     }

@@ -134,9 +134,11 @@ import Testing
     let pending = try store.pendingRequests()
     #expect(pending.map(\.id) == [id])
     #expect(pending.first?.paths == [RawPath(bytes: [0x2F, 0xFF, 0x0A])])
-    try store.write { writer in try writer.complete(pending[0], outcome: "done") }
+    let outcome = RequestOutcome.reindexed(outsideRoots: ["/elsewhere"])
+    try store.write { writer in try writer.complete(pending[0], outcome: outcome) }
     #expect(try store.pendingRequests().isEmpty)
     #expect(try store.request(id: id)?.doneGeneration != nil)
+    #expect(try store.request(id: id)?.outcome == outcome)
   }
 }
 

@@ -65,6 +65,33 @@ import Testing
     #expect(try store.read { try Schema.migrator.hasCompletedMigrations($0) })
   }
 
+  @Test func theWatchersKeysBecomeOneReport() throws {
+    let location = Fixtures.newLocation()
+    defer { try? FileManager.default.removeItem(atPath: location.home.string) }
+    // An index as the version before left it: the last upgrade undone.
+    try IndexStore.open(location, create: true).write { writer in
+      try writer.db.execute(
+        sql: """
+          DELETE FROM grdb_migrations WHERE identifier = 'v14-watcher-report';
+          DELETE FROM meta WHERE key = 'watcher';
+          INSERT OR REPLACE INTO meta (key, value) VALUES
+            ('status.built', 1), ('status.crawlSeen', 1234), ('status.state', 'watching'),
+            ('status.rebuilt', ?), ('paused', 0)
+          """, arguments: [IndexRebuild(reason: "damaged", time: Date()).stored])
+    }
+    let store = try IndexStore.open(location, create: false)
+    let report = try #require(try store.watcherReport())
+    #expect(report.built && report.crawlSeen == 1234)
+    let keys = try store.read { db in
+      try String.fetchAll(
+        db, sql: "SELECT key FROM meta WHERE key NOT IN ('generation', 'compact')")
+    }
+    #expect(Set(keys) == ["watcher", "rebuilt", "paused"])
+    #expect(try store.status(watcherPID: nil).rebuilt?.reason == "damaged")
+    // A built index says nothing of results that may be missing.
+    #expect(store.buildingNote() == nil)
+  }
+
   @Test func anIndexANewerVersionUpgradedIsNotWrittenTo() throws {
     let location = Fixtures.newLocation()
     defer { try? FileManager.default.removeItem(atPath: location.home.string) }
