@@ -47,8 +47,6 @@ public final class ExtensionHost: Sendable {
 
   /// The most a run may print: more is a misbehaving program.
   public static let outputLimit = 64 << 20
-  /// Failed runs in a row before the work is dropped (until the next request).
-  public static let attempts = 6
   /// The most ids given to one run; the rest wait for the next.
   static let idsPerRun = 1000
 
@@ -56,11 +54,6 @@ public final class ExtensionHost: Sendable {
     self.store = store
     self.folders = location.descriptorFolders("extensions.d")
     self.logger = logger
-  }
-
-  /// Seconds before retrying after `failures` failed runs: 30 s, doubling, at most an hour.
-  public static func backoff(afterFailures failures: Int) -> Double {
-    min(3600, 30 * pow(2, Double(max(0, failures - 1))))
   }
 
   // MARK: - What the watcher calls
@@ -337,38 +330,14 @@ public final class ExtensionHost: Sendable {
       failure = error.description
     }
     run.lastRun = started
-    let scope: ExtensionRunOutcome.Scope = all ? .all : .ids(ids.count)
-    let outcome: ExtensionRunOutcome
-    // Whether this run finished what the requests it answers asked for.
-    var finished = true
-    if let failure {
-      run.failures += 1
-      if run.failures >= Self.attempts {
-        outcome = .gaveUp(scope, reason: failure, attempts: run.failures)
-        run.pendingAll = false
-        run.pendingIDs = []
-        run.nextAttempt = nil
-      } else {
-        let wait = Self.backoff(afterFailures: run.failures)
-        outcome = .retrying(scope, reason: failure, seconds: Int(wait))
-        run.nextAttempt = Date().addingTimeInterval(wait)
-      }
+    let retry = ExtensionRetry(
+      after: run, all: all, ids: ids, failure: failure, summary: summary, now: Date())
+    run = retry.run
+    let outcome = retry.outcome
+    let finished = retry.finished
+    if failure != nil {
       logger.warning("reindex extension \(found.name) (\(found.domain)): \(outcome)")
-    } else {
-      outcome = .indexed(scope, indexed: summary.indexed, deleted: summary.deleted)
-      run.failures = 0
-      run.nextAttempt = nil
-      run.lastSuccess = Date()
-      if all {
-        run.pendingAll = false
-        run.pendingIDs.removeAll { ids.contains($0) }
-      } else {
-        run.pendingIDs.removeFirst(ids.count)
-        finished = run.pendingIDs.isEmpty
-      }
-      if all { run.pendingIDs = [] }
     }
-    run.lastOutcome = outcome
     let askedAgain = state.withLock { state in
       state.running = nil
       return state.askedAgain

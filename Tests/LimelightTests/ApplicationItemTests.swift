@@ -182,9 +182,44 @@ import Testing
   }
 
   @Test func backoffDoubles() {
-    #expect(ExtensionHost.backoff(afterFailures: 1) == 30)
-    #expect(ExtensionHost.backoff(afterFailures: 3) == 120)
-    #expect(ExtensionHost.backoff(afterFailures: 20) == 3600)
+    #expect(ExtensionRetry.backoff(afterFailures: 1) == 30)
+    #expect(ExtensionRetry.backoff(afterFailures: 3) == 120)
+    #expect(ExtensionRetry.backoff(afterFailures: 20) == 3600)
+  }
+
+  @Test func aFailingRunBacksOffThenGivesUp() {
+    let now = Date(timeIntervalSince1970: 1_000_000)
+    var run = ExtensionRun(domain: "org.example", descriptor: "/x")
+    run.pendingAll = true
+    for attempt in 1..<ExtensionRetry.attempts {
+      let retry = ExtensionRetry(
+        after: run, all: true, ids: [], failure: "exit 1", summary: .init(), now: now)
+      #expect(
+        retry.outcome
+          == .retrying(
+            .all, reason: "exit 1", seconds: Int(ExtensionRetry.backoff(afterFailures: attempt))))
+      #expect(retry.run.pendingAll && retry.run.failures == attempt)
+      #expect(
+        retry.run.nextAttempt
+          == now.addingTimeInterval(ExtensionRetry.backoff(afterFailures: attempt)))
+      #expect(retry.outcome.failed)
+      run = retry.run
+    }
+    let last = ExtensionRetry(
+      after: run, all: true, ids: [], failure: "exit 1", summary: .init(), now: now)
+    #expect(last.outcome == .gaveUp(.all, reason: "exit 1", attempts: ExtensionRetry.attempts))
+    #expect(!last.run.hasWork && last.run.nextAttempt == nil)
+    // A success clears the count and the work it did.
+    var partial = run
+    partial.pendingAll = false
+    partial.pendingIDs = ["a", "b", "c"]
+    var summary = ItemImport.Summary()
+    summary.indexed = 2
+    let done = ExtensionRetry(
+      after: partial, all: false, ids: ["a", "b"], failure: nil, summary: summary, now: now)
+    #expect(done.outcome == .indexed(.ids(2), indexed: 2, deleted: 0))
+    #expect(done.run.failures == 0 && done.run.pendingIDs == ["c"] && !done.finished)
+    #expect(done.run.lastSuccess == now && done.run.lastOutcome == done.outcome)
   }
 }
 
