@@ -18,26 +18,25 @@ public struct HelperImporter: ContentImporter {
   public init(pool: HelperPool = .shared) { self.pool = pool }
 
   public func importContent(_ request: ImportRequest, into attributes: inout AttributeSet) throws {
-    let message =
-      Array((request.contentTypeTree.first ?? "").utf8) + [0x0A]
-      + Array(String(request.limits.maxTextBytes).utf8) + [0x0A] + request.path.bytes + [0]
-    let reply: [UInt8]
+    let message = HelperWire.Request(
+      contentType: request.contentTypeTree.first ?? "", textLimit: request.limits.maxTextBytes,
+      path: request.path)
+    let body: [UInt8]
     do {
-      reply = try pool.exchange(
-        message, timeLimit: 10, replyLimit: request.limits.maxTextBytes * 2 + (1 << 20))
+      body = try pool.exchange(
+        message.encoded, timeLimit: 10, replyLimit: request.limits.maxTextBytes * 2 + (1 << 20))
     } catch {
       throw ImportFailure.program("limelight-import", error.description)
     }
-    guard let kind = reply.first else {
-      throw ImportFailure.program("limelight-import", "answered out of protocol")
-    }
-    let body = Data(reply.dropFirst())
-    if kind == UInt8(ascii: "F") {
+    let json: [UInt8]
+    switch HelperWire.Reply(body: body) {
+    case .failure(let reason):
       // The helper's own importer said why, in full ("malformed: …").
-      throw ImportFailure.reported(String(decoding: body, as: UTF8.self))
+      throw ImportFailure.reported(reason)
+    case .attributes(let bytes): json = bytes
+    case nil: throw ImportFailure.program("limelight-import", "answered out of protocol")
     }
-    guard kind == UInt8(ascii: "A"),
-      let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any]
+    guard let object = try? JSONSerialization.jsonObject(with: Data(json)) as? [String: Any]
     else { throw ImportFailure.program("limelight-import", "answered out of protocol") }
     try ProgramImporter.apply(object, to: &attributes, request: request, name: "limelight-import")
   }

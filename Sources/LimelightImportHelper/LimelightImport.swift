@@ -108,36 +108,32 @@ struct LimelightImportHelper: ParsableCommand {
     let mime = MIMEDatabase()
     var importers: [Int: FileImporter] = [:]
     var reader = LineReader(fd: STDIN_FILENO, separator: 0, limit: 1 << 16)
-    while case .success(let request)? = reader.next() {
-      let parts = request.split(separator: 0x0A, maxSplits: 2, omittingEmptySubsequences: false)
-      guard parts.count == 3, let limit = Int(String(decoding: parts[1], as: UTF8.self)), limit > 0
-      else { return }
-      let type = String(decoding: parts[0], as: UTF8.self)
-      let path = RawPath(bytes: Array(parts[2]))
+    while case .success(let bytes)? = reader.next() {
+      guard let request = HelperWire.Request(encoded: bytes) else { return }
+      let limit = request.textLimit
       let importer =
         importers[limit]
         ?? FileImporter(
           mime: mime, maxTextBytes: limit,
           contained: ContainedImporters.all(mime: mime))
       importers[limit] = importer
-      var reply: [UInt8]
-      if let status = FileSystem.status(path), status.kind == .regular {
+      let reply: HelperWire.Reply
+      if let status = FileSystem.status(request.path), status.kind == .regular {
+        let type = request.contentType
         let record = importer.record(
-          for: path, status: status, hidden: false,
+          for: request.path, status: status, hidden: false,
           contentType: type.isEmpty ? nil : mime.ancestors(of: type))
         if let failure = record.extractionError {
-          reply = [UInt8(ascii: "F")] + Array(failure.utf8)
+          reply = .failure(failure)
         } else {
           let object = AttributeJSON.contentObject(of: record.attributes)
           let data = (try? JSONSerialization.data(withJSONObject: object)) ?? Data("{}".utf8)
-          reply = [UInt8(ascii: "A")] + Array(data)
+          reply = .attributes(Array(data))
         }
       } else {
-        reply = [UInt8(ascii: "F")] + Array("not a readable regular file".utf8)
+        reply = .failure("not a readable regular file")
       }
-      let length = UInt32(reply.count)
-      let header: [UInt8] = [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: length >> $0) }
-      guard writeAll(header + reply, to: STDOUT_FILENO) else { return }
+      guard writeAll(reply.framed, to: STDOUT_FILENO) else { return }
     }
   }
 

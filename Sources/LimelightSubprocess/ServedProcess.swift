@@ -105,6 +105,13 @@ public final class ServedProcess {
   /// Sends one request and reads its reply within `timeLimit` seconds and
   /// `replyLimit` bytes. On failure the helper is gone; the next exchange
   /// starts a new one.
+  /// A reply as the served program writes it: a 4-byte big-endian length,
+  /// then the body (what ``exchange(_:timeLimit:replyLimit:)`` reads).
+  public static func frame(_ body: [UInt8]) -> [UInt8] {
+    let length = UInt32(body.count)
+    return [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: length >> $0) } + body
+  }
+
   public func exchange(_ request: [UInt8], timeLimit: Double, replyLimit: Int) throws(Failure)
     -> [UInt8]
   {

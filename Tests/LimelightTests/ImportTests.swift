@@ -226,3 +226,25 @@ import Testing
     return out + chunk("IEND", [])
   }
 }
+
+/// The helper's exchange, both sides from one type.
+@Suite struct HelperWireTests {
+  @Test func requestsAndRepliesReadBackAsSent() throws {
+    let request = HelperWire.Request(
+      contentType: "application/pdf", textLimit: 4096,
+      path: RawPath(bytes: Array("/h/odd\nname \u{FF}.pdf".utf8) + [0xFF]))
+    let sent = request.encoded
+    #expect(sent.last == 0)
+    #expect(HelperWire.Request(encoded: Array(sent.dropLast())) == request)
+    #expect(HelperWire.Request(encoded: Array("text/plain\nnone\n/x".utf8)) == nil)
+    #expect(HelperWire.Request(encoded: Array("text/plain\n0\n/x".utf8)) == nil)
+    for reply in [HelperWire.Reply.attributes(Array("{\"a\":1}".utf8)), .failure("malformed: x")] {
+      let framed = reply.framed
+      let length = framed.prefix(4).reduce(0) { $0 << 8 | Int($1) }
+      #expect(length == framed.count - 4)
+      #expect(HelperWire.Reply(body: Array(framed.dropFirst(4))) == reply)
+    }
+    #expect(HelperWire.Reply(body: Array("Xwhat".utf8)) == nil)
+    #expect(HelperWire.Reply(body: []) == nil)
+  }
+}
