@@ -54,15 +54,17 @@ let package = Package(
     .target(name: "LimelightPlatform"),
     // The item model, paths, MIME database and configuration: no SQLite, no I/O beyond reading files.
     .target(name: "LimelightModel", dependencies: ["LimelightPlatform", "CLinux", "CMeCab"]),
-    // The index: schema, migrations, writes, generations, durable requests.
+    // The index: schema, migrations, writes, generations, durable requests,
+    // and search: the only module that speaks SQL.
     .target(
       name: "LimelightStore",
       dependencies: [
-        "LimelightModel", "CInflate", "CZstd", "CTextRank",
+        "LimelightModel", "LimelightQuery", "CInflate", "CZstd", "CTextRank",
         .product(name: "GRDB", package: "GRDB.swift"),
       ]),
-    // Query language and search over the index.
-    .target(name: "LimelightQuery", dependencies: ["LimelightModel", "LimelightStore"]),
+    // The query language: words, filters and predicates as a QueryNode,
+    // which the store compiles to SQL.
+    .target(name: "LimelightQuery", dependencies: ["LimelightModel"]),
     // Turning a file into an item: content type, tags, text, and what each
     // format holds (one importer per family of content types).
     // Running helper programs within a time limit, an output cap and a memory cap.
@@ -134,7 +136,9 @@ let package = Package(
     // find-in -i: the as-you-type picker on a terminal.
     .target(
       name: "LimelightPicker",
-      dependencies: ["LimelightCLI", "LimelightQuery", "LimelightModel", "CLinux"]),
+      dependencies: [
+        "LimelightCLI", "LimelightQuery", "LimelightStore", "LimelightModel", "CLinux",
+      ]),
     .executableTarget(
       name: "FindInDirect",
       dependencies: [
@@ -156,7 +160,10 @@ let package = Package(
     // The desktop's search providers (GNOME Shell, KRunner) on the session bus.
     .target(
       name: "LimelightDesktop",
-      dependencies: ["LimelightCLI", "LimelightQuery", "LimelightModel", "CSystemdBus", "CLinux"]),
+      dependencies: [
+        "LimelightCLI", "LimelightQuery", "LimelightStore", "LimelightModel", "CSystemdBus",
+        "CLinux",
+      ]),
     .executableTarget(
       name: "LimelightSearchProvider",
       dependencies: [

@@ -30,53 +30,76 @@ public struct FindInOptions: Equatable, Sendable {
   public static func quick(_ arguments: [String]) -> FindInOptions? {
     var options = FindInOptions()
     var index = 0
-    /// The argument after the current one, which it consumes.
-    func nextValue() -> String? {
-      guard index + 1 < arguments.count else { return nil }
-      index += 1
-      return arguments[index]
-    }
     while index < arguments.count {
       let argument = arguments[index]
-      switch argument {
-      case "--":
-        options.words += arguments[(index + 1)...]
-        index = arguments.count
-        continue
-      case "--json": options.json = true
-      case "--null", "-0": options.null = true
-      case "--count": options.count = true
-      case "--live": options.live = true
-      case "-i", "--interactive": options.interactive = true
-      case "--open":
-        options.open = true
-        if index + 1 < arguments.count, let n = Int(arguments[index + 1]) {
+      index += 1
+      if argument == "--" {
+        options.words += arguments[index...]
+        break
+      }
+      // "--limit=5": the name and its value.
+      let (name, attached): (String, String?) =
+        argument.hasPrefix("--")
+        ? argument.firstIndex(of: "=").map {
+          (String(argument[..<$0]), String(argument[argument.index(after: $0)...]))
+        } ?? (argument, nil)
+        : (argument, nil)
+      if let flag = FindInFlag.byName[name] {
+        var value = attached
+        if flag.takesValue && value == nil {
+          // A value apart never starts with "-" (the parser's rule: that is an
+          // option), though it may be "-" itself.
+          guard index < arguments.count,
+            !arguments[index].hasPrefix("-") || arguments[index] == "-"
+          else { return nil }
+          value = arguments[index]
+          index += 1
+        }
+        guard flag.takesValue || attached == nil, options.set(flag, value) else { return nil }
+        // "--open N": the number right after --open picks the result.
+        if flag == .open, index < arguments.count, !arguments[index].hasPrefix("-"),
+          let n = Int(arguments[index])
+        {
           options.pick = n
           index += 1
         }
-      case "--limit":
-        guard let text = nextValue(), let n = Int(text) else { return nil }
-        options.limit = n
-      case "--in":
-        guard let folder = nextValue() else { return nil }
-        options.folder = folder
-      default:
-        if argument.hasPrefix("--limit=") {
-          guard let n = Int(argument.dropFirst(8)) else { return nil }
-          options.limit = n
-        } else if argument.hasPrefix("--in=") {
-          options.folder = String(argument.dropFirst(5))
-        } else if argument.hasPrefix("--") {
-          return nil  // Help, completion scripts, or an unknown option.
-        } else if argument.hasPrefix("-") && argument.contains(where: { $0 == "h" || $0 == "0" }) {
-          return nil  // Might be short flags run together: leave it to the parser.
-        } else {
-          options.words.append(argument)
+      } else if argument.hasPrefix("--") {
+        return nil  // Help, completion scripts, or an unknown option.
+      } else if argument.count > 2, argument.hasPrefix("-"),
+        argument.dropFirst().allSatisfy(FindInFlag.shortLetters.contains)
+      {
+        // Short flags run together (`-0i`).
+        for letter in argument.dropFirst() {
+          _ = options.set(FindInFlag.byName["-\(letter)"]!, nil)
         }
+      } else if argument.count > 1, argument.hasPrefix("-"),
+        argument.dropFirst().allSatisfy({ FindInFlag.shortLetters.contains($0) || $0 == "h" })
+      {
+        return nil  // Help, alone or among short flags: the parser's.
+      } else {
+        options.words.append(argument)
       }
-      index += 1
     }
     return options
+  }
+
+  /// Sets what a flag says; false for a value it cannot take.
+  mutating func set(_ flag: FindInFlag, _ value: String?) -> Bool {
+    switch flag {
+    case .json: json = true
+    case .null: null = true
+    case .count: count = true
+    case .live: live = true
+    case .open: open = true
+    case .interactive: interactive = true
+    case .limit:
+      guard let n = value.flatMap({ Int($0) }) else { return false }
+      limit = n
+    case .folder:
+      guard let value else { return false }
+      folder = value
+    }
+    return true
   }
 
   /// Checks the combination of options.
@@ -173,11 +196,9 @@ public struct FindInSearch {
     // Followers start from the generation the results come from (read first,
     // so nothing committed meanwhile is missed); plain queries skip the read.
     let startGeneration = options.live ? try engine.store.generation() : 0
-    let results = try engine.search(node, limit: shown.map { $0 + 1 })
-    let printed = shown.map { Array(results.prefix($0)) } ?? results
     // Only the terminal view shows snippets, which need the query as it ran.
-    var shownQuery = node
-    if case .human = format, !printed.isEmpty { shownQuery = try engine.expanded(node) }
+    let (results, shownQuery) = try engine.searchAsRun(node, limit: shown.map { $0 + 1 })
+    let printed = shown.map { Array(results.prefix($0)) } ?? results
     ResultPrinter(
       format: format, engine: engine, query: shownQuery, home: location.home,
       output: OutputBuffer(fd: context.output, abandoned: context.abandoned)

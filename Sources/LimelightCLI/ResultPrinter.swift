@@ -1,6 +1,7 @@
 import Foundation
 import LimelightModel
 import LimelightQuery
+import LimelightStore
 
 /// How `find-in` prints results: the output contract of scripts and people.
 public enum ResultFormat {

@@ -3,6 +3,7 @@ import Foundation
 import LimelightCLI
 import LimelightModel
 import LimelightQuery
+import LimelightStore
 
 #if canImport(Glibc)
   import Glibc

@@ -1,4 +1,6 @@
-/// The coarse classes that `kind:` filters on.
+/// The coarse classes that `kind:` filters on. Append only: the order of
+/// the cases gives each its term in the name index (``ItemFacets``), and the
+/// manual, help and completions list them from here.
 public enum KindClass: String, CaseIterable, Sendable {
   case image, audio, video, text, pdf, document, spreadsheet, presentation, archive, code, folder,
     app

@@ -2,6 +2,7 @@ import Foundation
 import LimelightCLI
 import LimelightModel
 import LimelightQuery
+import LimelightStore
 
 #if canImport(Glibc)
   import Glibc
@@ -186,8 +187,7 @@ public final class Picker {
       } else {
         let engine = try session.engine()
         let node = try session.query(words)
-        results = try engine.search(node, limit: wanted + 1)
-        shownQuery = try engine.expanded(node)
+        (results, shownQuery) = try engine.searchAsRun(node, limit: wanted + 1)
       }
       if let note = session.buildingNote() { screen.message = note }
     } catch {

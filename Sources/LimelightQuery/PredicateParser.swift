@@ -18,49 +18,65 @@ struct PredicateParser {
 
   /// What an attribute is, and where it is kept.
   enum Attribute {
-    case text(sql: String)
+    case text(TextAttribute)
     case contentType
     case content
     case anyText
     case number(RangeField)
   }
 
-  static let attributes: [String: Attribute] = {
-    var map: [String: Attribute] = [:]
-    func add(_ names: [String], _ attribute: Attribute) {
-      for name in names { map[name.lowercased()] = attribute }
-    }
-    add(
+  /// Each attribute's names (the first is the one the manual and messages
+  /// use) and what it reads.
+  static let attributeTable: [(names: [String], attribute: Attribute)] = [
+    (
       ["displayName", "kMDItemDisplayName", "name", "kMDItemFSName", "fileName"],
-      .text(sql: "item.displayName"))
-    add(["title", "kMDItemTitle"], .text(sql: "item.title"))
-    add(
+      .text(.displayName)
+    ),
+    (["title", "kMDItemTitle"], .text(.title)),
+    (
       ["contentDescription", "kMDItemDescription", "description"],
-      .text(sql: "item.contentDescription"))
-    add(["keywords", "kMDItemKeywords", "tags", "kMDItemUserTags"], .text(sql: "item.keywords"))
-    add(["authors", "kMDItemAuthors"], .text(sql: "item.authors"))
-    add(["kind", "kMDItemKind"], .text(sql: "item.kind"))
-    add(["path", "kMDItemPath"], .text(sql: "CAST(item.path AS TEXT)"))
-    add(["domain", "domainIdentifier"], .text(sql: "item.domain"))
-    add(["uri", "contentURL"], .text(sql: "item.uri"))
-    add(
+      .text(.contentDescription)
+    ),
+    (["keywords", "kMDItemKeywords", "tags", "kMDItemUserTags"], .text(.keywords)),
+    (["authors", "kMDItemAuthors"], .text(.authors)),
+    (["kind", "kMDItemKind"], .text(.kind)),
+    (["path", "kMDItemPath"], .text(.path)),
+    (["domain", "domainIdentifier"], .text(.domain)),
+    (["uri", "contentURL"], .text(.uri)),
+    (
       ["contentType", "kMDItemContentType", "contentTypeTree", "kMDItemContentTypeTree"],
-      .contentType)
-    add(["textContent", "kMDItemTextContent"], .content)
-    add(["*"], .anyText)
-    add(["size", "kMDItemFSSize", "fileSize"], .number(.size))
-    add(
+      .contentType
+    ),
+    (["textContent", "kMDItemTextContent"], .content),
+    (["size", "kMDItemFSSize", "fileSize"], .number(.size)),
+    (
       [
         "contentModificationDate", "kMDItemContentModificationDate", "kMDItemFSContentChangeDate",
         "modified",
-      ],
-      .number(.modified))
-    add(
+      ], .number(.modified)
+    ),
+    (
       ["contentCreationDate", "kMDItemContentCreationDate", "kMDItemFSCreationDate", "created"],
-      .number(.created))
-    add(["lastUsedDate", "kMDItemLastUsedDate", "used"], .number(.lastUsed))
+      .number(.created)
+    ),
+    (["lastUsedDate", "kMDItemLastUsedDate", "used"], .number(.lastUsed)),
+    (["*"], .anyText),
+  ]
+
+  /// The attributes by every name, lower-cased.
+  static let attributes: [String: Attribute] = {
+    var map: [String: Attribute] = [:]
+    for (names, attribute) in attributeTable {
+      for name in names { map[name.lowercased()] = attribute }
+    }
     return map
   }()
+
+  /// The attributes' names for a message: "displayName, title, … or *".
+  static var attributeList: String {
+    let names = attributeTable.map(\.names[0])
+    return names.dropLast().joined(separator: ", ") + " or " + names.last!
+  }
 
   /// Whether a query is written in this language rather than as words.
   static func looksLikePredicate(_ query: String) -> Bool {
@@ -170,8 +186,7 @@ struct PredicateParser {
     }
     guard Self.attributes[name.lowercased()] != nil else {
       throw QueryError(
-        "unknown attribute '\(name)': use displayName, title, keywords, contentType, contentDescription, authors, kind, path, textContent, size, contentModificationDate, contentCreationDate, lastUsedDate or *"
-      )
+        "unknown attribute '\(name)': use \(Self.attributeList)")
     }
     position += 1
     return name
@@ -205,14 +220,14 @@ struct PredicateParser {
       case ">": return .filter(.range(field, lower: end, upper: nil))
       default: return .filter(.range(field, lower: start, upper: nil))
       }
-    case .text(let sql):
+    case .text(let attribute):
       guard case .string(let pattern, let modifiers) = value else {
         throw QueryError("'\(name)' is text: compare it with a \"quoted string\"")
       }
       guard op == "==" || op == "!=" else {
         throw QueryError("'\(name)' is text: compare it with == or !=")
       }
-      let node = QueryNode.filter(.match(sql: sql, pattern: pattern, flags: modifiers))
+      let node = QueryNode.filter(.match(attribute, pattern: pattern, flags: modifiers))
       return op == "==" ? node : .not(node)
     case .contentType:
       guard case .string(let pattern, _) = value, op == "==" || op == "!=" else {

@@ -19,7 +19,12 @@ public enum TextColumn: String, Sendable, CaseIterable {
   case name, keywords, path, content
 
   /// The column's position in the text index (its ``PhraseCheck`` index).
-  var position: Int { Self.allCases.firstIndex(of: self)! }
+  package var position: Int { Self.allCases.firstIndex(of: self)! }
+}
+
+/// An item attribute the predicate language compares as text.
+public enum TextAttribute: String, Sendable, CaseIterable {
+  case displayName, title, contentDescription, keywords, authors, kind, path, domain, uri
 }
 
 /// A condition on an item's attributes.
@@ -34,9 +39,8 @@ public enum Filter: Equatable, Sendable {
   case domain(String)
   /// `lower <= field < upper` (either bound may be open).
   case range(RangeField, lower: Double?, upper: Double?)
-  /// A text attribute compared with a wildcard pattern (the predicate language);
-  /// `sql` is one of the attribute expressions the predicate parser knows.
-  case match(sql: String, pattern: String, flags: String)
+  /// A text attribute compared with a wildcard pattern (the predicate language).
+  case match(TextAttribute, pattern: String, flags: String)
   /// Items written after an index generation (for `--live`; not query syntax).
   case changedAfter(generation: Int64)
 }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import LimelightModel
 
 /// Terms for what an item's filters compare and for its rank, in a column of
 /// the name index of their own (`item_name.facets`): its kind classes, the
@@ -22,12 +23,9 @@ import GRDB
 /// more); a rank band is three: a marker, the coarse band (the name index's
 /// two-character prefixes list all its items at once) and the fine one.
 public enum ItemFacets {
-  /// The kind classes with a term, in the order of their characters: append
-  /// only, the index holds them.
-  static let kinds = [
-    "image", "audio", "video", "text", "pdf", "document", "spreadsheet", "presentation",
-    "archive", "code", "folder", "app",
-  ]
+  /// The kind classes with a term, in the order of their characters
+  /// (``KindClass`` is append only: the index holds them).
+  static let kinds = KindClass.allCases.map(\.rawValue)
   static let kindBase: UInt32 = 0xE000
   /// Months from January 1970 on, one character each, in supplementary
   /// private use area A (65,534 of them: a little over 5,000 years).

@@ -59,6 +59,17 @@ import Testing
       let escaped = option.replacingOccurrences(of: "-", with: "\\-")
       #expect(manual.contains(escaped), "\(page) does not document \(option) of \(tool)")
     }
+    // And the other way: every option the page's OPTIONS section documents
+    // is one the command has (limelight(1) documents several commands).
+    guard page != "man1/limelight.1" else { return }
+    let section = manual.components(separatedBy: "\n.SH ").first { $0.hasPrefix("OPTIONS") } ?? ""
+    let documented = Set(
+      section.replacingOccurrences(of: "\\-", with: "-").matches(of: /--[a-z][a-z0-9-]*/)
+        .map { String($0.output) })
+    #expect(!documented.isEmpty, "\(page) has no OPTIONS")
+    for option in documented.subtracting(["--help", "--version"]) {
+      #expect(options.contains(option), "\(page) documents \(option), which \(tool) does not have")
+    }
   }
 
   @Test func findInCompletesFiltersAndTheirValues() throws {

@@ -6,6 +6,7 @@ import Testing
 
 @testable import LimelightModel
 @testable import LimelightQuery
+@testable import LimelightStore
 
 @Suite struct QueryParserTests {
   func parse(_ text: String) throws -> QueryNode {
@@ -277,6 +278,15 @@ import Testing
     return try parser.parse(text)
   }
 
+  @Test func anUnknownAttributeListsEveryOne() throws {
+    var message = ""
+    do { _ = try parse("colour == \"red\"") } catch { message = "\(error)" }
+    #expect(message.hasPrefix("unknown attribute 'colour': use displayName, title"))
+    for (names, _) in PredicateParser.attributeTable {
+      #expect(message.contains(names[0]), "\(names[0])")
+    }
+  }
+
   @Test func grammar() throws {
     #expect(
       PredicateParser.looksLikePredicate("keywords == \"park*\"cdw && contentType == \"image/*\""))
@@ -286,14 +296,14 @@ import Testing
     #expect(
       try parse("keywords == \"park*\"cdw && contentType == \"image/*\"")
         == .and([
-          .filter(.match(sql: "item.keywords", pattern: "park*", flags: "cdw")),
+          .filter(.match(.keywords, pattern: "park*", flags: "cdw")),
           .filter(.contentType("image/*")),
         ]))
     #expect(try parse("size > 1000") == .filter(.range(.size, lower: 1001, upper: nil)))
     #expect(try parse("InRange(size, 10, 20)") == .filter(.range(.size, lower: 10, upper: 21)))
     #expect(
       try parse("!(title != \"x\")")
-        == .not(.not(.filter(.match(sql: "item.title", pattern: "x", flags: "")))))
+        == .not(.not(.filter(.match(.title, pattern: "x", flags: "")))))
     let midnight = 1_795_305_600.0
     #expect(
       try parse("kMDItemContentModificationDate == $time.today")

@@ -1,6 +1,6 @@
 import Foundation
 import LimelightModel
-import LimelightStore
+import LimelightQuery
 
 /// The terms every item that passes a query's filters holds in the
 /// full-text indexes, ANDed to its words' match so that FTS5 narrows the

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import LimelightModel
+import LimelightQuery
 
 /// Turns a ``QueryNode`` into SQL over the index. User text only ever reaches
 /// SQLite as bound parameters, and inside FTS5 expressions only as quoted strings.
@@ -153,10 +154,14 @@ struct SQLCompiler {
   }
 
   /// Item columns whose words the name index holds, and in which of its columns.
-  static let nameIndexColumns: [String: TextColumn] = [
-    "item.displayName": .name, "item.title": .keywords, "item.keywords": .keywords,
-    "CAST(item.path AS TEXT)": .path,
+  static let nameIndexColumns: [TextAttribute: TextColumn] = [
+    .displayName: .name, .title: .keywords, .keywords: .keywords, .path: .path,
   ]
+
+  /// Where an attribute is kept.
+  static func column(_ attribute: TextAttribute) -> String {
+    attribute == .path ? "CAST(item.path AS TEXT)" : "item." + attribute.rawValue
+  }
 
   /// The letters and digits a wildcard pattern starts with, when it starts with
   /// any: every value it matches holds a word beginning with them.
@@ -268,12 +273,12 @@ struct SQLCompiler {
         parts.append("item.\(field.rawValue) < ?")
       }
       return parts.isEmpty ? "1" : "(" + parts.joined(separator: " AND ") + ")"
-    case .match(let sql, let pattern, let flags):
+    case .match(let attribute, let pattern, let flags):
       // A pattern that starts with a word needs that word (or a longer one) in
       // the field: the name index finds those items, and only they are compared
       // one by one, instead of every item.
       var parts: [String] = []
-      if let column = Self.nameIndexColumns[sql], let word = Self.leadingWord(of: pattern),
+      if let column = Self.nameIndexColumns[attribute], let word = Self.leadingWord(of: pattern),
         let fts = Self.ftsExpression(.text(word, prefix: true, column: column))
       {
         arguments.append(fts)
@@ -281,7 +286,7 @@ struct SQLCompiler {
       }
       arguments.append(pattern)
       arguments.append(flags)
-      parts.append("limelight_match(COALESCE(\(sql), ''), ?, ?)")
+      parts.append("limelight_match(COALESCE(\(Self.column(attribute)), ''), ?, ?)")
       return "(" + parts.joined(separator: " AND ") + ")"
     case .changedAfter(let generation):
       arguments.append(generation)

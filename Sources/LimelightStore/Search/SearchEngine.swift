@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import LimelightModel
-import LimelightStore
+import LimelightQuery
 
 /// One item found by a query.
 public struct SearchResult: Sendable {
@@ -33,14 +33,22 @@ public struct SearchEngine: Sendable {
 
   /// The best matches first; `limit` nil for all of them.
   public func search(_ query: QueryNode, limit: Int? = nil) throws -> [SearchResult] {
+    try searchAsRun(query, limit: limit).results
+  }
+
+  /// The best matches first, and the query as it ran (typos replaced by the
+  /// words they stand for), which snippets are cut for.
+  public func searchAsRun(_ query: QueryNode, limit: Int? = nil) throws -> (
+    results: [SearchResult], query: QueryNode
+  ) {
     try store.read { db in
       let expanded = try TypoExpander(db: db).expand(query)
-      if expanded == .nothing { return [] }
+      if expanded == .nothing { return ([], expanded) }
       let run = SearchRun(db: db, limit: limit, rankBandSplit: rankBandSplit)
       // Enough found: the next tier's crowding is not even asked (a
       // one-letter prefix's count merges the lists of every word it starts).
       for pass in plan(expanded) where !run.isDone { try run.run(pass) }
-      return run.results
+      return (run.results, expanded)
     }
   }
 

@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import LimelightStore
+import LimelightQuery
 
 /// One search as it runs: the steps of its plan in turn, each asked once
 /// whether its words are crowded, and the results so far.

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import LimelightModel
-import LimelightStore
+import LimelightQuery
 
 /// Forgives typos: a word that starts no term of the index is replaced by the
 /// terms within one edit of it (two for words of 8 letters or more), or that it

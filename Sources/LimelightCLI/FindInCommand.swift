@@ -1,0 +1,172 @@
+import ArgumentParser
+import LimelightModel
+import LimelightQuery
+
+/// find-in's options, defined once: their spellings, whether they take a
+/// value, and their help. The argument parser's declarations
+/// (``FindInCommand``) and the quick reading of common invocations
+/// (``FindInOptions/quick(_:)``, which the query service uses too) both come
+/// from here, and a test checks that the two read every argument vector alike.
+public enum FindInFlag: CaseIterable, Sendable {
+  case json, null, limit, count, folder, live, open, interactive
+
+  /// Every spelling, the long one first.
+  public var names: [String] {
+    switch self {
+    case .json: ["--json"]
+    case .null: ["--null", "-0"]
+    case .limit: ["--limit"]
+    case .count: ["--count"]
+    case .folder: ["--in"]
+    case .live: ["--live"]
+    case .open: ["--open"]
+    case .interactive: ["--interactive", "-i"]
+    }
+  }
+
+  /// Whether it takes a value (`--limit N` or `--limit=N`).
+  public var takesValue: Bool { self == .limit || self == .folder }
+
+  public var help: String {
+    switch self {
+    case .json: "Print JSON Lines, one object per result."
+    case .null: "Separate URIs with NUL bytes."
+    case .limit: "Print at most N results (default: all; 20 on a terminal)."
+    case .count: "Print only the number of matches."
+    case .folder: "Only items at or below this folder."
+    case .live: "After the results, print changes as they happen (+ added, ~ changed, - removed)."
+    case .open:
+      "Open the best match (or the Nth, with --open N) with xdg-open and remember it."
+    case .interactive: "Pick from results that follow every key typed (see find-in(1))."
+    }
+  }
+
+  /// The spellings as the argument parser takes them.
+  var nameSpecification: NameSpecification {
+    NameSpecification(
+      names.map { name in
+        name.hasPrefix("--")
+          ? .customLong(String(name.dropFirst(2))) : .customShort(name.last!)
+      })
+  }
+
+  /// The flags by each spelling.
+  static let byName: [String: FindInFlag] = Dictionary(
+    uniqueKeysWithValues: allCases.flatMap { flag in flag.names.map { ($0, flag) } })
+
+  /// The one-letter spellings that may run together (`-0i`).
+  static let shortLetters = Set(
+    allCases.flatMap(\.names).filter { !$0.hasPrefix("--") }.map { $0.last! })
+}
+
+/// `find-in` as the argument parser reads it: help, completion scripts and
+/// messages for mistakes. Arguments it accepts are read as
+/// ``FindInOptions/quick(_:)`` reads them, which alone knows `--open N`.
+public struct FindInCommand: ParsableCommand {
+  public static let configuration = CommandConfiguration(
+    commandName: "find-in",
+    abstract: "Find files and application items in the Limelight index.",
+    discussion: """
+      Words are ANDed; each matches as a prefix, ignoring case and accents, in names, \
+      keywords, paths and text. "exact phrase", -excluded, a OR b and parentheses \
+      combine them. Filters: kind:KIND (\(KindClass.allCases.map(\.rawValue)
+        .joined(separator: ", "))), ext:EXT[,EXT], in:DIR, \
+      name:WORD, tag:WORD, type:MIME (image/* allowed), domain:DOMAIN, size:>10MB, \
+      modified:/created:/used: today, week, 2026-11, <2025-01-01 or A..B. A word \
+      that matches nothing is taken as a typo; names answer to their initials. \
+      The mdfind predicate language works too: 'displayName == "park*"cd && size > 1000'.
+
+      Output: one URI per line when standard output is not a terminal; a readable \
+      list on a terminal. Exit status: 0 when something matched, 1 when nothing did, \
+      2 on a usage or query error. See find-in(1).
+      """)
+
+  @Argument(
+    parsing: .allUnrecognized,
+    help: ArgumentHelp("The words to find (a '-word' excludes).", valueName: "query"),
+    completion: .list(QueryParser.completions))
+  var query: [String] = []
+
+  @Flag(name: FindInFlag.json.nameSpecification, help: ArgumentHelp(FindInFlag.json.help))
+  var json = false
+
+  @Flag(name: FindInFlag.null.nameSpecification, help: ArgumentHelp(FindInFlag.null.help))
+  var null = false
+
+  @Option(name: FindInFlag.limit.nameSpecification, help: ArgumentHelp(FindInFlag.limit.help))
+  var limit: Int?
+
+  @Flag(name: FindInFlag.count.nameSpecification, help: ArgumentHelp(FindInFlag.count.help))
+  var count = false
+
+  @Option(
+    name: FindInFlag.folder.nameSpecification, help: ArgumentHelp(FindInFlag.folder.help))
+  var folder: String?
+
+  @Flag(name: FindInFlag.live.nameSpecification, help: ArgumentHelp(FindInFlag.live.help))
+  var live = false
+
+  @Flag(name: FindInFlag.open.nameSpecification, help: ArgumentHelp(FindInFlag.open.help))
+  var open = false
+
+  @Flag(
+    name: FindInFlag.interactive.nameSpecification,
+    help: ArgumentHelp(FindInFlag.interactive.help))
+  var interactive = false
+
+  public init() {}
+
+  /// The options as the parser's declarations hold them (the words keep an
+  /// `--open N` number and what follows `--`): what the quick reading is
+  /// checked against.
+  var declared: FindInOptions {
+    var options = FindInOptions()
+    options.words = query
+    // The parser keeps the "--" that ends the options among the words.
+    if let terminator = options.words.firstIndex(of: "--") { options.words.remove(at: terminator) }
+    (options.json, options.null, options.limit, options.count) = (json, null, limit, count)
+    (options.folder, options.live, options.open) = (folder, live, open)
+    options.interactive = interactive
+    return options
+  }
+
+  /// What the arguments this command was parsed from ask for.
+  public func options(arguments: [String]) throws -> FindInOptions {
+    if let options = FindInOptions.quick(arguments) { return options }
+    // The parser took as query words what the quick reading did not: options
+    // it does not know.
+    let known = Set(FindInFlag.allCases.flatMap(\.names))
+    let terminator = arguments.firstIndex(of: "--") ?? arguments.count
+    if let option = arguments[..<terminator].first(where: {
+      $0.hasPrefix("--") && $0.count > 2 && !known.contains(String($0.prefix { $0 != "=" }))
+    }) {
+      throw CommandFailure(
+        "unknown option '\(option)' (to search for it, put it after --: find-in -- \(option))")
+    }
+    throw CommandFailure("cannot read the arguments: \(arguments.joined(separator: " "))")
+  }
+
+  public func run() throws {
+    try Self.run(options(arguments: Array(CommandLine.arguments.dropFirst())))
+  }
+
+  /// Runs what the options ask for: a search, or the picker.
+  public static func run(_ options: FindInOptions) throws {
+    guard options.interactive else { return try FindInSearch(options).run() }
+    try options.validate()
+    guard let pick = picker else { throw CommandFailure("find-in -i is not available here") }
+    let status = try pick(options.words)
+    if status != 0 { throw CommandFailure("", status: status) }
+  }
+
+  /// The picker, `find-in -i` (set by the executable that links it).
+  nonisolated(unsafe) public static var picker: (([String]) throws -> Int32)?
+
+  /// Parses and runs; most invocations skip the argument parser's start-up.
+  public static func main(_ arguments: [String]) -> Never {
+    if let options = FindInOptions.quick(arguments) {
+      runWithStatus(name: "find-in") { try run(options) }
+    }
+    mainWithStatus(arguments: arguments)
+  }
+}
