@@ -55,11 +55,8 @@ public struct LiveFollower {
       }
       // Shown items that went away, or changed and no longer match.
       var gone = try engine.removals(after: seen).map(\.id).filter { shown[$0] != nil }
-      let changedIDs = try engine.store.read { db in
-        try String.fetchAll(
-          db, sql: "SELECT id FROM item WHERE generation > ?", arguments: [seen])
-      }
-      for id in changedIDs where shown[id] != nil && !matching.contains(id) {
+      for id in try engine.changedIDs(after: seen) where shown[id] != nil && !matching.contains(id)
+      {
         gone.append(id)
       }
       let stillThere = try engine.existing(ids: gone)

@@ -22,52 +22,24 @@ extension IndexWriter {
       db, sql: "SELECT rowid, id, added FROM item WHERE domain = ? AND localID = ?",
       arguments: [item.domain, item.id])
     let attributes = item.attributes
-    let tree = attributes.contentTypeTree
-    let classes = KindClass.classes(for: tree).map(\.rawValue).sorted()
     // Limelight's own items (installed applications) live as long as their source.
     let expiration =
       item.expirationDate
       ?? (Self.isReserved(item.domain) ? nil : now.addingTimeInterval(Self.defaultLifetime))
     let added =
       attributes.added?.timeIntervalSince1970 ?? existing?["added"] ?? now.timeIntervalSince1970
-    let arguments: StatementArguments = [
-      item.domain, item.uri, attributes.displayName, attributes.title, attributes.contentType,
-      Self.spaced(tree), attributes.kind, Self.spaced(classes), Self.json(attributes.keywords),
-      attributes.contentDescription, attributes.thumbnailPath, Self.json(attributes.authors),
-      attributes.size, attributes.created?.timeIntervalSince1970,
-      (attributes.modified ?? now).timeIntervalSince1970, added,
-      expiration?.timeIntervalSince1970, generation, Self.json(attributes.extra),
-      ItemRank.isRecent(
-        (attributes.modified ?? now).timeIntervalSince1970, now: now.timeIntervalSince1970),
-      item.id,
-    ]
-    let rowID: Int64
-    let outcome: UpsertOutcome
-    if let existing {
-      rowID = existing["rowid"]
-      try db.cachedStatement(
-        sql: """
-          UPDATE item SET domain = ?, storedURI = ?, displayName = ?, title = ?, contentType = ?,
-            contentTypeTree = ?, kind = ?, kindClasses = ?, keywords = ?, contentDescription = ?,
-            thumbnailPath = ?, authors = ?, size = ?, created = ?, modified = ?, added = ?,
-            expirationDate = ?, generation = ?, customAttributes = ?, recent = ?, localID = ?
-          WHERE rowid = ?
-          """
-      ).execute(arguments: arguments + [rowID])
-      outcome = .updated
-    } else {
-      try db.cachedStatement(
-        sql: """
-          INSERT INTO item (domain, storedURI, displayName, title, contentType, contentTypeTree, kind,
-            kindClasses, keywords, contentDescription, thumbnailPath, authors, size, created,
-            modified, added, expirationDate, generation, customAttributes, recent, localID, id,
-            depth)
-          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)
-          """
-      ).execute(arguments: arguments + [Self.newApplicationItemID()])
-      rowID = db.lastInsertedRowID
-      outcome = .inserted
-    }
+    let modified = (attributes.modified ?? now).timeIntervalSince1970
+    let columns: [ItemColumn] =
+      [("domain", item.domain), ("storedURI", item.uri)] + Self.attributeColumns(attributes)
+      + [
+        ("modified", modified), ("added", added),
+        ("expirationDate", expiration?.timeIntervalSince1970), ("generation", generation),
+        ("recent", ItemRank.isRecent(modified, now: now.timeIntervalSince1970)),
+        ("localID", item.id),
+      ]
+    let (rowID, outcome) = try writeItemRow(
+      columns, existing: existing?["rowid"],
+      insertedOnly: [("id", Self.newApplicationItemID()), ("depth", 0)])
     let text = IndexedText(
       attributes, path: nil,
       content: [attributes.contentDescription, attributes.textContent].compactMap { $0 }.joined(

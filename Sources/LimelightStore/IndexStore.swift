@@ -289,7 +289,7 @@ public final class IndexStore: Sendable {
   }
 
   /// Runs `body` on a consistent snapshot of the index.
-  public func read<T>(_ body: (Database) throws -> T) throws -> T {
+  func read<T>(_ body: (Database) throws -> T) throws -> T {
     try damageReported {
       try pool.read { db in
         // The watcher may have trained the dictionary of the index's texts since.
@@ -335,11 +335,11 @@ public final class IndexStore: Sendable {
   /// Up to `limit` files without a thumbnail that `wanted` accepts (given
   /// their content type tree, most specific first), with their modification
   /// times in nanoseconds. Read with a cursor: the index may hold millions.
-  public func filesWithoutThumbnails(limit: Int, wanted: ([String]) -> Bool) throws -> [(
-    path: RawPath, contentTypeTree: [String], modifiedNs: Int64
-  )] {
+  public func filesWithoutThumbnails(limit: Int, wanted: ([String]) -> Bool) throws
+    -> [FileVersion]
+  {
     try read { db in
-      var found: [(path: RawPath, contentTypeTree: [String], modifiedNs: Int64)] = []
+      var found: [FileVersion] = []
       let rows = try Row.fetchCursor(
         db,
         sql: """
@@ -360,11 +360,9 @@ public final class IndexStore: Sendable {
   /// files with a thumbnail.
   public func files(
     limit: Int = .max, showingThumbnailWhere matches: (String, String) -> Bool
-  ) throws -> [(
-    rowID: Int64, thumbnail: String, path: RawPath, contentTypeTree: [String], modifiedNs: Int64
-  )] {
+  ) throws -> [(rowID: Int64, thumbnail: String, file: FileVersion)] {
     try read { db in
-      var found: [(Int64, String, RawPath, [String], Int64)] = []
+      var found: [(rowID: Int64, thumbnail: String, file: FileVersion)] = []
       let rows = try Row.fetchCursor(
         db,
         sql: """
@@ -374,8 +372,7 @@ public final class IndexStore: Sendable {
       while found.count < limit, let row = try rows.next() {
         let thumbnail: String = row["thumbnailPath"]
         guard matches(row["uri"], thumbnail) else { continue }
-        let file = IndexWriter.fileVersion(row)
-        found.append((row["rowid"], thumbnail, file.path, file.contentTypeTree, file.modifiedNs))
+        found.append((row["rowid"], thumbnail, IndexWriter.fileVersion(row)))
       }
       return found
     }

@@ -2,9 +2,23 @@ import Foundation
 import GRDB
 import LimelightModel
 
+/// One version of a file as the index knows it: what a thumbnail is drawn
+/// for, and checked against (the file must still be that version).
+public struct FileVersion: Sendable, Equatable {
+  public var path: RawPath
+  /// The content type and its ancestors, the most specific first.
+  public var contentTypeTree: [String]
+  /// The modification time in nanoseconds.
+  public var modifiedNs: Int64
+
+  public init(path: RawPath, contentTypeTree: [String], modifiedNs: Int64) {
+    (self.path, self.contentTypeTree, self.modifiedNs) = (path, contentTypeTree, modifiedNs)
+  }
+}
+
 /// The writes of one transaction; everything it changes is stamped with its generation.
 public struct IndexWriter {
-  public let db: Database
+  let db: Database
   /// The generation this transaction creates.
   public let generation: Int64
   /// How the index packs the texts it stores.
@@ -26,49 +40,20 @@ public struct IndexWriter {
     let now = Date().timeIntervalSince1970
     let id: String = existing?["id"] ?? Self.newFileID()
     let added: Double = existing?["added"] ?? now
-    let tree = attributes.contentTypeTree
-    let classes = KindClass.classes(for: tree).map(\.rawValue).sorted()
-    let arguments: StatementArguments = [
-      id, fileDomain, "", pathData, attributes.displayName,
-      attributes.title, attributes.contentType, Self.spaced(tree), attributes.kind,
-      Self.spaced(classes), Self.json(attributes.keywords), attributes.contentDescription,
-      attributes.thumbnailPath, Self.json(attributes.authors), attributes.size,
-      attributes.created?.timeIntervalSince1970, attributes.modified?.timeIntervalSince1970,
-      added, Int64(bitPattern: record.status.device), Int64(bitPattern: record.status.inode),
-      record.status.modified, record.status.changed, record.status.isDirectory,
-      record.hidden, record.path.depth, generation, record.extractionError,
-      Self.json(attributes.extra), record.contentPending,
-      ItemRank.isRecent(attributes.modified?.timeIntervalSince1970, now: now),
-    ]
-    let rowID: Int64
-    let outcome: UpsertOutcome
-    if let existing {
-      rowID = existing["rowid"]
-      try db.cachedStatement(
-        sql: """
-          UPDATE item SET id = ?, domain = ?, storedURI = ?, path = ?, displayName = ?, title = ?,
-            contentType = ?, contentTypeTree = ?, kind = ?, kindClasses = ?, keywords = ?,
-            contentDescription = ?, thumbnailPath = ?, authors = ?, size = ?, created = ?,
-            modified = ?, added = ?, device = ?, inode = ?, mtimeNs = ?, ctimeNs = ?, isFolder = ?,
-            hidden = ?, depth = ?, generation = ?, extractionError = ?, customAttributes = ?,
-            contentPending = ?, recent = ?
-          WHERE rowid = ?
-          """
-      ).execute(arguments: arguments + [rowID])
-      outcome = .updated
-    } else {
-      try db.cachedStatement(
-        sql: """
-          INSERT INTO item (id, domain, storedURI, path, displayName, title, contentType,
-            contentTypeTree, kind, kindClasses, keywords, contentDescription, thumbnailPath,
-            authors, size, created, modified, added, device, inode, mtimeNs, ctimeNs, isFolder,
-            hidden, depth, generation, extractionError, customAttributes, contentPending, recent)
-          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-          """
-      ).execute(arguments: arguments)
-      rowID = db.lastInsertedRowID
-      outcome = .inserted
-    }
+    let columns: [ItemColumn] =
+      [("id", id), ("domain", fileDomain), ("storedURI", ""), ("path", pathData)]
+      + Self.attributeColumns(attributes)
+      + [
+        ("modified", attributes.modified?.timeIntervalSince1970), ("added", added),
+        ("device", Int64(bitPattern: record.status.device)),
+        ("inode", Int64(bitPattern: record.status.inode)),
+        ("mtimeNs", record.status.modified), ("ctimeNs", record.status.changed),
+        ("isFolder", record.status.isDirectory), ("hidden", record.hidden),
+        ("depth", record.path.depth), ("generation", generation),
+        ("extractionError", record.extractionError), ("contentPending", record.contentPending),
+        ("recent", ItemRank.isRecent(attributes.modified?.timeIntervalSince1970, now: now)),
+      ]
+    let (rowID, outcome) = try writeItemRow(columns, existing: existing?["rowid"])
     let text = record.indexedText ?? IndexedText(attributes, path: record.path)
     let facets = try facets(ofRow: rowID)
     if outcome == .updated {
@@ -214,56 +199,35 @@ public struct IndexWriter {
 
   /// The files at `root` and below it that have a thumbnail: their paths,
   /// types and modification times (nanoseconds).
-  public func thumbnailed(inTreeOf root: RawPath) throws -> [(
-    path: RawPath, contentTypeTree: [String], modifiedNs: Int64
-  )] {
-    let (low, high) = Self.subtreeBounds(root)
-    let columns = "SELECT path, contentTypeTree, mtimeNs FROM item"
-    let having = "thumbnailPath IS NOT NULL AND isFolder = 0"
-    // Two indexed lookups: an OR of both would scan the table.
-    let rows =
-      try Row.fetchAll(
-        db, sql: "\(columns) WHERE path = ? AND \(having)", arguments: [Data(root.bytes)])
-      + Row.fetchAll(
-        db, sql: "\(columns) WHERE path > ? AND path < ? AND \(having)", arguments: [low, high])
-    return rows.map(Self.fileVersion)
+  public func thumbnailed(inTreeOf root: RawPath) throws -> [FileVersion] {
+    try rows(
+      "path, contentTypeTree, mtimeNs", inTreeOf: root,
+      where: "thumbnailPath IS NOT NULL AND isFolder = 0"
+    ).map(Self.fileVersion)
   }
 
-  /// A file's path, content type tree and modification time (nanoseconds)
-  /// from a row that selected `path`, `contentTypeTree` and `mtimeNs`.
-  static func fileVersion(_ row: Row) -> (
-    path: RawPath, contentTypeTree: [String], modifiedNs: Int64
-  ) {
-    (
-      RawPath(bytes: Array(row["path"] as Data)),
-      (row["contentTypeTree"] as String? ?? "").split(separator: " ").map(String.init),
-      row["mtimeNs"] ?? 0
-    )
+  /// A file's version from a row that selected `path`, `contentTypeTree`
+  /// and `mtimeNs`.
+  static func fileVersion(_ row: Row) -> FileVersion {
+    FileVersion(
+      path: RawPath(bytes: Array(row["path"] as Data)),
+      contentTypeTree: (row["contentTypeTree"] as String? ?? "").split(separator: " ").map(
+        String.init),
+      modifiedNs: row["mtimeNs"] ?? 0)
   }
 
   /// The rowids and paths of `root` and everything below it.
   public func paths(inTreeOf root: RawPath) throws -> [(Int64, RawPath)] {
-    let (low, high) = Self.subtreeBounds(root)
-    // Two indexed lookups: an OR of both would scan the table.
-    let rows =
-      try Row.fetchAll(
-        db, sql: "SELECT rowid, path FROM item WHERE path = ?", arguments: [Data(root.bytes)])
-      + Row.fetchAll(
-        db, sql: "SELECT rowid, path FROM item WHERE path > ? AND path < ?", arguments: [low, high])
-    return rows.map { ($0["rowid"], RawPath(bytes: Array($0["path"] as Data))) }
+    try rows("rowid, path", inTreeOf: root).map {
+      ($0["rowid"], RawPath(bytes: Array($0["path"] as Data)))
+    }
   }
 
   /// Removes the item at `root` and everything below it. Returns how many went.
   @discardableResult
   public func removeTree(_ root: RawPath, except: RawPath? = nil) throws -> Int {
-    let (low, high) = Self.subtreeBounds(root)
-    let columns = "SELECT rowid, id, domain, uri, path FROM item"
-    // Two indexed lookups: an OR of both would scan the table.
-    let rows =
-      try Row.fetchAll(db, sql: "\(columns) WHERE path > ? AND path < ?", arguments: [low, high])
-      + Row.fetchAll(db, sql: "\(columns) WHERE path = ?", arguments: [Data(root.bytes)])
     var removed = 0
-    for row in rows {
+    for row in try rows("rowid, id, domain, uri, path", inTreeOf: root, belowFirst: true) {
       let path = RawPath(bytes: Array(row["path"] as Data))
       if let except, path.isInside(except) { continue }
       try removeRow(row)
@@ -304,14 +268,12 @@ public struct IndexWriter {
 
   /// What the index remembers of the files at and below `root`, by path.
   public func fileStates(under root: RawPath) throws -> [RawPath: StoredFileState] {
-    let (low, high) = Self.subtreeBounds(root)
     var result: [RawPath: StoredFileState] = [:]
     let columns =
-      "SELECT rowid, path, device, inode, size, mtimeNs, ctimeNs, isFolder, \(Self.failedColumn) FROM item"
-    let rows =
-      try Row.fetchAll(db, sql: "\(columns) WHERE path = ?", arguments: [Data(root.bytes)])
-      + Row.fetchAll(db, sql: "\(columns) WHERE path > ? AND path < ?", arguments: [low, high])
-    for row in rows { result[RawPath(bytes: Array(row["path"] as Data))] = Self.storedState(row) }
+      "rowid, path, device, inode, size, mtimeNs, ctimeNs, isFolder, \(Self.failedColumn)"
+    for row in try rows(columns, inTreeOf: root) {
+      result[RawPath(bytes: Array(row["path"] as Data))] = Self.storedState(row)
+    }
     return result
   }
 
@@ -387,7 +349,10 @@ public struct IndexWriter {
   }
 
   /// Sets a value in the meta table.
-  public func setMeta(_ key: String, _ value: (any DatabaseValueConvertible)?) throws {
+  /// Records whether indexing is paused (`limelight pause`), kept across restarts.
+  public func setPaused(_ paused: Bool) throws { try setMeta("paused", paused) }
+
+  func setMeta(_ key: String, _ value: (any DatabaseValueConvertible)?) throws {
     try db.execute(
       sql: "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", arguments: [key, value])
   }
@@ -400,6 +365,46 @@ public struct IndexWriter {
   }
 
   // MARK: - Helpers
+
+  /// A column of `item` and its value.
+  typealias ItemColumn = (name: String, value: (any DatabaseValueConvertible)?)
+
+  /// The columns an item's attributes fill, for files and application items alike.
+  static func attributeColumns(_ attributes: AttributeSet) -> [ItemColumn] {
+    let tree = attributes.contentTypeTree
+    return [
+      ("displayName", attributes.displayName), ("title", attributes.title),
+      ("contentType", attributes.contentType), ("contentTypeTree", spaced(tree)),
+      ("kind", attributes.kind),
+      ("kindClasses", spaced(KindClass.classes(for: tree).map(\.rawValue).sorted())),
+      ("keywords", json(attributes.keywords)),
+      ("contentDescription", attributes.contentDescription),
+      ("thumbnailPath", attributes.thumbnailPath), ("authors", json(attributes.authors)),
+      ("size", attributes.size), ("created", attributes.created?.timeIntervalSince1970),
+      ("customAttributes", json(attributes.extra)),
+    ]
+  }
+
+  /// Writes an item's row from its columns, described once: updated in
+  /// place when the item has a row (`existing`), else inserted with
+  /// `insertedOnly` too.
+  func writeItemRow(
+    _ columns: [ItemColumn], existing: Int64?, insertedOnly: [ItemColumn] = []
+  ) throws -> (rowID: Int64, outcome: UpsertOutcome) {
+    if let existing {
+      try db.cachedStatement(
+        sql: "UPDATE item SET " + columns.map { $0.name + " = ?" }.joined(separator: ", ")
+          + " WHERE rowid = ?"
+      ).execute(arguments: StatementArguments(columns.map(\.value) + [existing]))
+      return (existing, .updated)
+    }
+    let all = columns + insertedOnly
+    try db.cachedStatement(
+      sql: "INSERT INTO item (" + all.map(\.name).joined(separator: ", ") + ") VALUES ("
+        + all.map { _ in "?" }.joined(separator: ", ") + ")"
+    ).execute(arguments: StatementArguments(all.map(\.value)))
+    return (db.lastInsertedRowID, .inserted)
+  }
 
   /// Indexes an item's words and facets (``ItemFacets``): stored once in
   /// `item_words` (the text deflated), the name-like fields and facets in
@@ -516,6 +521,21 @@ public struct IndexWriter {
   }
 
   /// Blob bounds that select everything strictly below a folder: "/" is 0x2F and
+  /// The `columns` of the item at `root` and of those below it that meet
+  /// `condition`, in two indexed lookups (an OR of both would scan the
+  /// table); those below first when `belowFirst`.
+  func rows(
+    _ columns: String, inTreeOf root: RawPath, where condition: String = "1",
+    belowFirst: Bool = false
+  ) throws -> [Row] {
+    let (low, high) = Self.subtreeBounds(root)
+    let select = "SELECT \(columns) FROM item WHERE (\(condition)) AND "
+    let at = try Row.fetchAll(db, sql: select + "path = ?", arguments: [Data(root.bytes)])
+    let below = try Row.fetchAll(
+      db, sql: select + "path > ? AND path < ?", arguments: [low, high])
+    return belowFirst ? below + at : at + below
+  }
+
   /// "0" is 0x30, so `folder + "/" < path < folder + "0"` is the subtree.
   static func subtreeBounds(_ root: RawPath) -> (Data, Data) {
     var base = root.bytes

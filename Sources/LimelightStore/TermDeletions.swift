@@ -22,7 +22,7 @@ public struct TermDeletions {
   /// The letters of a term or query word its keys are made of.
   public static let keyLength = 7
 
-  public init(db: Database, seen: SeenTerms = SeenTerms()) {
+  init(db: Database, seen: SeenTerms = SeenTerms()) {
     self.db = db
     self.seen = seen
   }

@@ -133,7 +133,7 @@ public final class TextPacker: Sendable {
   /// texts they packed can be read, and packs with the index's own.
   /// Cheap when nothing is new: every read of the index calls it, since
   /// another process may have trained the dictionary meanwhile.
-  public func refresh(_ db: Database) throws {
+  func refresh(_ db: Database) throws {
     let ids = try Int64.fetchAll(db, sql: "SELECT id FROM text_dictionary")
     if ids.isEmpty { return }
     let known = Self.unpackers.withLock { Set($0.keys) }

@@ -69,8 +69,9 @@ struct BatchWriter {
               (
                 file.path,
                 ThumbnailQueue.Job(
-                  path: file.path.rebased(from: old, to: new),
-                  contentTypeTree: file.contentTypeTree, modifiedNs: file.modifiedNs)
+                  file: FileVersion(
+                    path: file.path.rebased(from: old, to: new),
+                    contentTypeTree: file.contentTypeTree, modifiedNs: file.modifiedNs))
               )
             }
           }

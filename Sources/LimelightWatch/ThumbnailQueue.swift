@@ -16,12 +16,14 @@ import Synchronization
 /// were moved follow them, and those of files that are gone are removed.
 final class ThumbnailQueue: Sendable {
   struct Job: Sendable {
-    var path: RawPath
-    var contentTypeTree: [String]
-    var modifiedNs: Int64
+    var file: FileVersion
     /// Where the file was before a move: its thumbnails there are moved
     /// rather than drawn again.
     var movedFrom: RawPath? = nil
+
+    var path: RawPath { file.path }
+    var contentTypeTree: [String] { file.contentTypeTree }
+    var modifiedNs: Int64 { file.modifiedNs }
   }
 
   /// Work waiting, and whether a worker is draining it.
@@ -59,8 +61,9 @@ final class ThumbnailQueue: Sendable {
           maker.canDraw(record.attributes.contentTypeTree)
         else { return nil }
         return Job(
-          path: record.path, contentTypeTree: record.attributes.contentTypeTree,
-          modifiedNs: record.status.modified)
+          file: FileVersion(
+            path: record.path, contentTypeTree: record.attributes.contentTypeTree,
+            modifiedNs: record.status.modified))
       })
   }
 
@@ -85,10 +88,7 @@ final class ThumbnailQueue: Sendable {
         let files = try? store.filesWithoutThumbnails(
           limit: Self.capacity, wanted: maker.canDraw)
       else { return }
-      enqueue(
-        files.map {
-          Job(path: $0.path, contentTypeTree: $0.contentTypeTree, modifiedNs: $0.modifiedNs)
-        })
+      enqueue(files.map { Job(file: $0) })
     }
   }
 
@@ -118,21 +118,13 @@ final class ThumbnailQueue: Sendable {
 
   /// Forgets the thumbnails of these files (unless they have others by now),
   /// and offers the files to be drawn again.
-  func drop(
-    _ showing: [(
-      rowID: Int64, thumbnail: String, path: RawPath, contentTypeTree: [String],
-      modifiedNs: Int64
-    )]
-  ) {
+  func drop(_ showing: [(rowID: Int64, thumbnail: String, file: FileVersion)]) {
     guard !showing.isEmpty,
       let dropped = try? store.write({ writer in
         try showing.filter { try writer.dropThumbnail($0.thumbnail, ofItem: $0.rowID) }
       })
     else { return }
-    enqueue(
-      dropped.map {
-        Job(path: $0.path, contentTypeTree: $0.contentTypeTree, modifiedNs: $0.modifiedNs)
-      })
+    enqueue(dropped.map { Job(file: $0.file) })
   }
 
   /// Offers files that left the index: those gone from the disk lose their thumbnails.

@@ -121,7 +121,7 @@ extension Watcher {
     flush()
     do {
       try store.write { writer in
-        try writer.setMeta("paused", value)
+        try writer.setPaused(value)
         try writer.save(report(state: value ? .paused : (crawlDone ? .watching : .crawling)))
         try writer.complete(request, outcome: value ? .paused : .resumed)
       }

@@ -91,6 +91,14 @@ public struct SearchEngine: Sendable {
     }
   }
 
+  /// The ids of the items written after a generation.
+  public func changedIDs(after generation: Int64) throws -> [String] {
+    try store.read { db in
+      try String.fetchAll(
+        db, sql: "SELECT id FROM item WHERE generation > ?", arguments: [generation])
+    }
+  }
+
   /// Of these ids, the ones whose items still exist.
   public func existing(ids: [String]) throws -> Set<String> {
     guard !ids.isEmpty else { return [] }
