@@ -10,9 +10,10 @@ every entry is named, types queries one letter at a time into:
   with the previous results on every further one, GetResultMetas for the
   five results shown;
 - the KRunner runner: Match on every letter;
-- the picker (`find-in -i`) in an 80x24 tmux window: from a key sent to the
-  frame that shows it (capture-pane polled every 2 ms at nice 5; the poll
-  costs a few ms);
+- the picker (`find-in -i`) in an 80x24 tmux window: from a key sent (the
+  send-keys client's start included, 2 to 3 ms) to the frame whose first
+  line shows the query and its count, read from the terminal's output as
+  tmux streams it (pipe-pane), without polling;
 - fzf's filter over the tree's path list (`fzf --filter`, the work fzf does
   on every key) and plocate, per query, as the peers.
 
@@ -26,6 +27,7 @@ import json
 import os
 import random
 import re
+import select
 import shutil
 import statistics
 import subprocess
@@ -126,34 +128,46 @@ def picker_times(ll, env, work, queries):
                            f"env {environment} TERM=xterm-256color {ll('find-in')} -i"],
                    check=True)
     times = []
-
-    # The poll runs below the picker's priority, so that on a small machine
-    # the measuring does not take the CPU from what it measures.
-    def screen():
-        return subprocess.run(["nice", "-n", "5"] + tmux + ["capture-pane", "-p", "-t", "bench"],
-                              capture_output=True, text=True).stdout
+    # The picker's output, as the terminal gets it, streamed through a FIFO:
+    # no polling that would take the CPU from what it measures.
+    fifo = os.path.join(work, "picker.out")
+    if os.path.exists(fifo):
+        os.unlink(fifo)
+    os.mkfifo(fifo)
+    subprocess.run(tmux + ["pipe-pane", "-t", "bench", "-o", f"cat > '{fifo}'"], check=True)
+    stream = os.open(fifo, os.O_RDONLY)
+    pending = b""
 
     def wait_for(query):
-        # The first line is "> QUERY", then the count of results.
-        started = time.perf_counter()
-        while time.perf_counter() - started < 10:
-            first = re.match(r"> (.*?)(\s{2,}\d+\+? results?)?\s*$", screen().split("\n", 1)[0])
-            if first and first.group(1) == query:
+        """Reads the output until a frame's first line shows the query (and its count)."""
+        nonlocal pending
+        header = re.compile(rb"\x1b\[H(?:\x1b\[[0-9;]*m)*> (?:\x1b\[[0-9;]*m)*"
+                            + re.escape(query.encode()) + rb" *(?:\x1b\[[0-9;]*m)*"
+                            + rb"(?:\d+\+? results?|\x1b\[K)")
+        deadline = time.perf_counter() + 10
+        while time.perf_counter() < deadline:
+            found = header.search(pending)
+            if found:
+                pending = pending[found.end():]
                 return True
-            time.sleep(0.002)
+            ready, _, _ = select.select([stream], [], [], 0.5)
+            if ready:
+                pending += os.read(stream, 1 << 16)
         return False
 
     wait_for("")
     for query in queries:
         for end in range(1, len(query) + 1):
+            pending = b""
             started = time.perf_counter()
             subprocess.run(tmux + ["send-keys", "-t", "bench", "-l", query[end - 1]])
             if wait_for(query[:end]):
                 times.append((time.perf_counter() - started, query[:end]))
         # Ctrl-U clears the line for the next query.
         subprocess.run(tmux + ["send-keys", "-t", "bench", "C-u"])
-        wait_for("")
+        time.sleep(0.05)
     subprocess.run(tmux + ["kill-server"])
+    os.close(stream)
     return times
 
 
