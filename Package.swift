@@ -49,9 +49,10 @@ let package = Package(
       name: "CTextRank", linkerSettings: [.linkedLibrary("sqlite3"), .linkedLibrary("m")]),
     // Linux headers the Glibc module leaves out (extended attributes).
     .systemLibrary(name: "CLinux"),
-    // What the operating system's conventions say, with no Foundation so
-    // that find-in's client can use it: the XDG base directories.
-    .target(name: "LimelightPlatform"),
+    // The operating system as every part meets it, with no Foundation so
+    // that find-in's client can use it: raw byte paths, the file system,
+    // file URIs, reading lines, the monotonic clock, the XDG base directories.
+    .target(name: "LimelightPlatform", dependencies: ["CLinux"]),
     // The item model, paths, MIME database and configuration: no SQLite, no I/O beyond reading files.
     .target(name: "LimelightModel", dependencies: ["LimelightPlatform", "CLinux", "CMeCab"]),
     // The index: schema, migrations, writes, generations, durable requests,
@@ -59,30 +60,44 @@ let package = Package(
     .target(
       name: "LimelightStore",
       dependencies: [
+        "LimelightPlatform",
         "LimelightModel", "LimelightQuery", "CInflate", "CZstd", "CTextRank",
         .product(name: "GRDB", package: "GRDB.swift"),
       ]),
     // The query language: words, filters and predicates as a QueryNode,
     // which the store compiles to SQL.
-    .target(name: "LimelightQuery", dependencies: ["LimelightModel"]),
+    .target(
+      name: "LimelightQuery",
+      dependencies: [
+        "LimelightPlatform", "LimelightModel",
+      ]),
     // Turning a file into an item: content type, tags, text, and what each
     // format holds (one importer per family of content types).
     // Running helper programs within a time limit, an output cap and a memory cap.
-    .target(name: "LimelightSubprocess", dependencies: ["LimelightModel", "CLinux"]),
+    .target(
+      name: "LimelightSubprocess",
+      dependencies: [
+        "LimelightPlatform", "LimelightModel", "CLinux",
+      ]),
     .target(
       name: "LimelightImport",
-      dependencies: ["LimelightModel", "LimelightSubprocess", "CMagic", "CLinux", "CInflate"]),
+      dependencies: [
+        "LimelightPlatform", "LimelightModel", "LimelightSubprocess", "CMagic", "CLinux",
+        "CInflate",
+      ]),
     // The importers built on C libraries (PDF, audio, archives): linked only
     // into the limelight-import helper, which the watcher runs once per file.
     .target(
       name: "LimelightContainedImport",
       dependencies: [
+        "LimelightPlatform",
         "LimelightImport", "LimelightModel", "LimelightSubprocess", "CPoppler", "CTagLib",
         "CArchive", "CPixbuf",
       ]),
     .executableTarget(
       name: "LimelightImportHelper",
       dependencies: [
+        "LimelightPlatform",
         "LimelightContainedImport", "LimelightImport", "LimelightCLI",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
@@ -95,6 +110,7 @@ let package = Package(
     .target(
       name: "LimelightExtensions",
       dependencies: [
+        "LimelightPlatform",
         "LimelightModel", "LimelightStore", "LimelightSubprocess",
         .product(name: "Logging", package: "swift-log"),
       ]),
@@ -102,6 +118,7 @@ let package = Package(
     .target(
       name: "LimelightWatch",
       dependencies: [
+        "LimelightPlatform",
         "LimelightModel", "LimelightStore", "LimelightImport", "LimelightExtensions", "CLinux",
         .product(name: "Logging", package: "swift-log"),
       ]),
@@ -109,6 +126,7 @@ let package = Package(
     .target(
       name: "LimelightCLI",
       dependencies: [
+        "LimelightPlatform",
         "LimelightModel", "LimelightStore", "LimelightQuery",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
@@ -119,10 +137,13 @@ let package = Package(
     // has the index open.
     .target(
       name: "LimelightService",
-      dependencies: ["LimelightCLI", "LimelightQueryClient", "LimelightStore", "CLinux"]),
+      dependencies: [
+        "LimelightPlatform", "LimelightCLI", "LimelightQueryClient", "LimelightStore", "CLinux",
+      ]),
     .executableTarget(
       name: "limelightd",
       dependencies: [
+        "LimelightPlatform",
         "LimelightWatch", "LimelightCLI", "LimelightService",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
@@ -148,12 +169,14 @@ let package = Package(
     .executableTarget(
       name: "ReindexRequest",
       dependencies: [
+        "LimelightPlatform",
         "LimelightCLI", "LimelightExtensions",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
     .executableTarget(
       name: "LimelightControl",
       dependencies: [
+        "LimelightPlatform",
         "LimelightCLI", "LimelightExtensions",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
@@ -188,6 +211,7 @@ let package = Package(
     .testTarget(
       name: "LimelightIntegrationTests",
       dependencies: [
+        "LimelightPlatform",
         "limelightd", "FindIn", "FindInDirect", "ReindexRequest", "LimelightImportHelper",
         "colleagues", "LimelightSearchProvider",
         "LimelightQueryClient",

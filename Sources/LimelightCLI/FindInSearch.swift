@@ -1,4 +1,5 @@
 import LimelightModel
+import LimelightPlatform
 import LimelightQuery
 import LimelightStore
 

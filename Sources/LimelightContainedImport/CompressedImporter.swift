@@ -2,6 +2,7 @@ import CArchive
 import Foundation
 import LimelightImport
 import LimelightModel
+import LimelightPlatform
 
 /// A single compressed file (`changelog.gz`, `README.bz2`, `notes.txt.xz`,
 /// `ls.1.gz`) read as what it holds, when that is text: its type from the

@@ -2,6 +2,7 @@ import CPoppler
 import Foundation
 import LimelightImport
 import LimelightModel
+import LimelightPlatform
 
 /// PDF through poppler: text, title, author, subject, keywords, page count,
 /// creation date, and the program that made it.

@@ -2,6 +2,7 @@ import CPixbuf
 import CPoppler
 import LimelightImport
 import LimelightModel
+import LimelightPlatform
 
 /// The built-in thumbnailer, for what no thumbnailer of the system draws:
 /// images that gdk-pixbuf decodes (scaled to fit, turned upright by their

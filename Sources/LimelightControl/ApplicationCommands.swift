@@ -3,6 +3,7 @@ import Foundation
 import LimelightCLI
 import LimelightExtensions
 import LimelightModel
+import LimelightPlatform
 import LimelightStore
 
 #if canImport(Glibc)

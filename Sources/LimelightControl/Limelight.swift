@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LimelightCLI
 import LimelightModel
+import LimelightPlatform
 import LimelightStore
 
 @main

@@ -1,4 +1,5 @@
 import LimelightModel
+import LimelightPlatform
 
 /// A reindex extension (the `CSIndexExtensionRequestHandler` of Limelight): a
 /// program an application registers for its domain, which the watcher runs

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import LimelightModel
+import LimelightPlatform
 import LimelightStore
 import LimelightSubprocess
 import Logging

@@ -1,4 +1,5 @@
 import LimelightModel
+import LimelightPlatform
 
 /// What an importer is given: one regular file, already typed.
 public struct ImportRequest {

@@ -1,4 +1,5 @@
 import LimelightModel
+import LimelightPlatform
 import LimelightSubprocess
 
 /// What the watcher (``HelperImporter``) and the `limelight-import --serve`

@@ -1,5 +1,6 @@
 import Foundation
 import LimelightModel
+import LimelightPlatform
 
 /// Images: pixel dimensions from the header of PNG, JPEG, GIF, WebP and BMP
 /// files, and from a JPEG's EXIF block the camera, lens, date taken,

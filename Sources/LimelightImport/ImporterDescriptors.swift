@@ -1,4 +1,5 @@
 import LimelightModel
+import LimelightPlatform
 
 /// Third-party importers, registered by descriptors named `NAME.importer` in
 /// `importers.d/` folders (the system's first, then the user's, which wins for

@@ -1,5 +1,6 @@
 import Foundation
 import LimelightModel
+import LimelightPlatform
 
 /// The applications installed for the user: the `.desktop` launchers of the
 /// `applications` folders (`$XDG_DATA_HOME` first, then `$XDG_DATA_DIRS`), as

@@ -1,5 +1,6 @@
 import CMagic
 import LimelightModel
+import LimelightPlatform
 import Synchronization
 
 /// One libmagic handle, which threads take in turn (libmagic is not

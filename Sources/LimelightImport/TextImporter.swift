@@ -1,4 +1,5 @@
 import LimelightModel
+import LimelightPlatform
 
 /// Plain text and source code in any common encoding (detected, never binary
 /// garbage); Markdown, whose first heading is its title; manual pages, as

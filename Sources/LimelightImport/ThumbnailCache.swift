@@ -1,4 +1,5 @@
 import LimelightModel
+import LimelightPlatform
 
 /// The shared thumbnail cache of the freedesktop Thumbnail Managing Standard,
 /// `$XDG_CACHE_HOME/thumbnails/`: PNG files named by the MD5 of the file's URI

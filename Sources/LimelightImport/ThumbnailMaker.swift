@@ -1,5 +1,6 @@
 import CInflate
 import LimelightModel
+import LimelightPlatform
 import LimelightSubprocess
 
 #if canImport(Glibc)

@@ -4,6 +4,7 @@ import LimelightCLI
 import LimelightContainedImport
 import LimelightImport
 import LimelightModel
+import LimelightPlatform
 
 #if canImport(Glibc)
   import Glibc

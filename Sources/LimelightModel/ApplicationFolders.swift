@@ -1,3 +1,5 @@
+import LimelightPlatform
+
 #if canImport(Glibc)
   import Glibc
 #endif

@@ -1,3 +1,5 @@
+import LimelightPlatform
+
 /// A file as an importer saw it: where it is, what `lstat` said, and its attributes.
 /// The store turns it into an item, keeping the id of the file at that path.
 public struct FileRecord: Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import LimelightPlatform
 
 /// The reserved domain that holds the user's files.
 public let fileDomain = "limelight.files"

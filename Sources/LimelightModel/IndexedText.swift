@@ -1,4 +1,5 @@
 import Foundation
+import LimelightPlatform
 
 /// What an item's words are indexed as: its name with its word parts,
 /// initials and Latin reading; its keywords, title, authors and custom

@@ -1,4 +1,5 @@
 import Foundation
+import LimelightPlatform
 
 /// One line of the application protocol: what `limelight index` reads, what a
 /// reindex extension prints and what the Swift library writes (JSON Lines, in
@@ -25,7 +26,7 @@ public enum ItemLine: Sendable, Equatable {
   public static let uriLimit = 8192
   public static let domainLimit = 255
   /// The longest line read (an item with its full text).
-  public static let lineLimit = 16 << 20
+  public static let lineLimit = LineReader.defaultLimit
   /// The most bytes of lines one batch may hold: a batch is held whole in
   /// memory until it is written, so a stream without batch ends is bounded.
   public static let batchLimit = 256 << 20

@@ -1,4 +1,5 @@
 import Foundation
+import LimelightPlatform
 
 /// The freedesktop key file format (`.desktop`, `.thumbnailer`, Limelight's
 /// importer and extension descriptors): `[Group]` headers, `Key=Value` lines,

@@ -1,5 +1,6 @@
 import Foundation
 import LimelightModel
+import LimelightPlatform
 
 /// A parsed query: words, phrases, exclusions, alternatives and filters.
 public indirect enum QueryNode: Equatable, Sendable {

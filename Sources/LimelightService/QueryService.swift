@@ -2,6 +2,7 @@ import CLinux
 import Foundation
 import LimelightCLI
 import LimelightModel
+import LimelightPlatform
 import LimelightQueryClient
 import LimelightStore
 import Synchronization

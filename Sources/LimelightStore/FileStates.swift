@@ -1,5 +1,6 @@
 import GRDB
 import LimelightModel
+import LimelightPlatform
 
 extension IndexStore {
   /// What the index remembers of the files at and below `root`, by path.

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import LimelightModel
+import LimelightPlatform
 
 #if canImport(Glibc)
   import Glibc

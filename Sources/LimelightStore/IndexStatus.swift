@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import LimelightModel
+import LimelightPlatform
 
 /// What `limelight status` reports: the watcher's own account (kept in `meta`)
 /// and counts read from the index.

@@ -2,6 +2,7 @@ import CTextRank
 import Foundation
 import GRDB
 import LimelightModel
+import LimelightPlatform
 import Synchronization
 
 #if canImport(Glibc)

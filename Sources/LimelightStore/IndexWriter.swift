@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import LimelightModel
+import LimelightPlatform
 
 /// One version of a file as the index knows it: what a thumbnail is drawn
 /// for, and checked against (the file must still be that version).

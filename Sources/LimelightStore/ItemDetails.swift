@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import LimelightModel
+import LimelightPlatform
 
 /// Every stored attribute of one item, in a fixed order (what `limelight show`
 /// prints, like `mdls`).

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import LimelightModel
+import LimelightPlatform
 
 /// Applies a stream of protocol lines (``ItemLine``) to the index in batches:
 /// every line up to an `endBatch` (or the end) is checked first and then

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import LimelightModel
+import LimelightPlatform
 
 /// The second pass's queue: files the first pass indexed by name alone,
 /// whose content waits (`item.contentPending`).

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import LimelightModel
+import LimelightPlatform
 
 /// A durable request to the watcher. It is stored in the index, so one made
 /// while the watcher is down is carried out when it starts.

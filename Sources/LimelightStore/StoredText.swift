@@ -2,6 +2,7 @@ import CInflate
 import Foundation
 import GRDB
 import LimelightModel
+import LimelightPlatform
 
 /// An item's extracted text as the index keeps it: once, packed (text
 /// compresses about fourfold: ``TextPacker``), in `item_words`. The

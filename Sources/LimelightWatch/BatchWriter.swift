@@ -1,5 +1,6 @@
 import LimelightImport
 import LimelightModel
+import LimelightPlatform
 import LimelightStore
 
 /// One change the watcher writes to the index.

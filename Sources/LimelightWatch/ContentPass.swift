@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import LimelightModel
+import LimelightPlatform
 import LimelightStore
 
 /// The second pass: reads the content of the files the first pass indexed by

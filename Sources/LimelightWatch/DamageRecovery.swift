@@ -2,6 +2,7 @@ import CLinux
 import Foundation
 import LimelightImport
 import LimelightModel
+import LimelightPlatform
 import LimelightStore
 import Logging
 

@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import LimelightImport
 import LimelightModel
+import LimelightPlatform
 import LimelightStore
 
 /// A file waiting to be read.

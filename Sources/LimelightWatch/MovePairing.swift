@@ -1,4 +1,5 @@
 import LimelightModel
+import LimelightPlatform
 
 /// The halves of renames, paired by inotify's cookie: `IN_MOVED_FROM` waits
 /// a moment for its `IN_MOVED_TO`; alone after that, it was a move out of

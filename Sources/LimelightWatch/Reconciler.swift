@@ -1,5 +1,6 @@
 import LimelightImport
 import LimelightModel
+import LimelightPlatform
 import LimelightStore
 
 /// Where a reconciliation sends what it finds.

@@ -1,4 +1,5 @@
 import LimelightModel
+import LimelightPlatform
 
 /// Changes that wait for their file to settle: a path is read once it has
 /// been quiet for a while (`IN_MODIFY` after `IN_MODIFY` pushes it back),

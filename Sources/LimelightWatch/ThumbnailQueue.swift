@@ -2,6 +2,7 @@ import CLinux
 import Dispatch
 import LimelightImport
 import LimelightModel
+import LimelightPlatform
 import LimelightStore
 import Synchronization
 

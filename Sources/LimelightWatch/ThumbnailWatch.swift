@@ -1,5 +1,6 @@
 import LimelightImport
 import LimelightModel
+import LimelightPlatform
 import LimelightStore
 
 #if canImport(Glibc)

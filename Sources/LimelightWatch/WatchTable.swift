@@ -1,4 +1,5 @@
 import LimelightModel
+import LimelightPlatform
 
 #if canImport(Glibc)
   import Glibc

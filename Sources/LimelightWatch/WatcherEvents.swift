@@ -1,5 +1,6 @@
 import CLinux
 import LimelightModel
+import LimelightPlatform
 
 #if canImport(Glibc)
   import Glibc

@@ -1,5 +1,6 @@
 import Foundation
 import LimelightModel
+import LimelightPlatform
 
 #if canImport(Glibc)
   import Glibc

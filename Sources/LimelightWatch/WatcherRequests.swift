@@ -1,6 +1,7 @@
 import CLinux
 import Foundation
 import LimelightModel
+import LimelightPlatform
 import LimelightStore
 
 #if canImport(Glibc)

@@ -1,5 +1,6 @@
 import Foundation
 import LimelightModel
+import LimelightPlatform
 import LimelightStore
 
 /// The watcher's writes: its batch of changes, committed in one

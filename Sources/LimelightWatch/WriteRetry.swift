@@ -1,5 +1,6 @@
 import Foundation
 import LimelightModel
+import LimelightPlatform
 import LimelightStore
 
 /// Writes to the index that fail for a while (a full disk, an I/O error):

@@ -2,6 +2,7 @@ import ArgumentParser
 import LimelightCLI
 import LimelightExtensions
 import LimelightModel
+import LimelightPlatform
 import LimelightStore
 
 @main

@@ -1,6 +1,7 @@
 import Foundation
 import LimelightImport
 import LimelightModel
+import LimelightPlatform
 import Testing
 import ZIPFoundation
 

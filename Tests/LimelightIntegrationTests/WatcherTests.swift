@@ -1,6 +1,7 @@
 import CLinux
 import Foundation
 import LimelightModel
+import LimelightPlatform
 import Testing
 
 #if canImport(Glibc)

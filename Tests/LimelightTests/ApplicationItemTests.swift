@@ -1,4 +1,5 @@
 import Foundation
+import LimelightPlatform
 import Testing
 
 @testable import LimelightCLI

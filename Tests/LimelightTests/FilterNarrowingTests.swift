@@ -1,5 +1,6 @@
 import Foundation
 import LimelightModel
+import LimelightPlatform
 import Testing
 
 @testable import LimelightQuery

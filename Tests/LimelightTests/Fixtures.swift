@@ -1,5 +1,6 @@
 import Foundation
 import LimelightModel
+import LimelightPlatform
 import LimelightStore
 
 /// Records of files that exist only in the index, for tests of the store and

@@ -1,6 +1,7 @@
 import Foundation
 import LimelightCLI
 import LimelightModel
+import LimelightPlatform
 import LimelightStore
 import Testing
 

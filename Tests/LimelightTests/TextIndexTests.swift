@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import LimelightPlatform
 import Testing
 
 @testable import LimelightModel

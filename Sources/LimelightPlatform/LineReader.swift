@@ -7,6 +7,10 @@
 public struct LineReader: Sequence, IteratorProtocol {
   public struct TooLong: Error {}
 
+  /// The longest line read by default (16 MiB: an item line of
+  /// limelight-items(7) with its text).
+  public static let defaultLimit = 16 << 20
+
   let fd: Int32
   let limit: Int
   let separator: UInt8
@@ -15,7 +19,7 @@ public struct LineReader: Sequence, IteratorProtocol {
   var ended = false
 
   /// Lines of `fd` ended by `separator` (a newline, or NUL for records).
-  public init(fd: Int32, separator: UInt8 = 0x0A, limit: Int = ItemLine.lineLimit) {
+  public init(fd: Int32, separator: UInt8 = 0x0A, limit: Int = LineReader.defaultLimit) {
     self.fd = fd
     self.separator = separator
     self.limit = limit
