@@ -16,6 +16,13 @@ struct PredicateParser {
     case op(String)
   }
 
+  /// What a comparison compares with: the tokens that are values.
+  enum Value {
+    case string(String, modifiers: String)
+    case number(Double)
+    case time(String, offset: Double?)
+  }
+
   /// What an attribute is, and where it is kept.
   enum Attribute {
     case text(TextAttribute)
@@ -192,20 +199,23 @@ struct PredicateParser {
     return name
   }
 
-  private mutating func value() throws(QueryError) -> Token {
+  private mutating func value() throws(QueryError) -> Value {
     guard let token = next else {
       throw QueryError("the predicate ends where a value was expected")
     }
+    let value: Value
     switch token {
-    case .string, .number, .time:
-      position += 1
-      return token
-    default:
+    case .string(let text, let modifiers): value = .string(text, modifiers: modifiers)
+    case .number(let number): value = .number(number)
+    case .time(let name, let offset): value = .time(name, offset: offset)
+    case .identifier, .op:
       throw QueryError("expected a value (\"text\", a number or $time…), found \(describe(token))")
     }
+    position += 1
+    return value
   }
 
-  private func comparison(_ name: String, _ op: String, _ value: Token) throws(QueryError)
+  private func comparison(_ name: String, _ op: String, _ value: Value) throws(QueryError)
     -> QueryNode
   {
     let attribute = Self.attributes[name.lowercased()]!
@@ -249,12 +259,12 @@ struct PredicateParser {
   }
 
   /// A number, or the span a date value names (a day for `$time.today`).
-  private func number(_ token: Token, _ field: RangeField) throws(QueryError) -> (
+  private func number(_ value: Value, _ field: RangeField) throws(QueryError) -> (
     start: Double, end: Double
   ) {
-    switch token {
+    switch value {
     case .number(let value):
-      return (value, field == .size ? value + 1 : value + 1)
+      return (value, value + 1)
     case .string(let text, _):
       if field == .size, let bytes = RangeParser.bytes(text) { return (bytes, bytes + 1) }
       if let span = RangeParser.period(String(text.prefix(10)), now: now, calendar: calendar),
@@ -268,8 +278,6 @@ struct PredicateParser {
       throw QueryError("'\(text)' is not a \(field == .size ? "size" : "date")")
     case .time(let name, let offset):
       return try time(name, offset)
-    default:
-      throw QueryError("expected a value, found \(describe(token))")
     }
   }
 
