@@ -216,7 +216,7 @@ let package = Package(
         "colleagues", "LimelightSearchProvider",
         "LimelightQueryClient",
         "LimelightControl",
-        "LimelightModel",
+        "LimelightModel", "LimelightQuery",
         "LimelightImport", "ZIPFoundation",
       ]),
   ],

@@ -1,4 +1,6 @@
 import Foundation
+import LimelightModel
+import LimelightQuery
 import Testing
 
 /// The man pages are part of the product: they render cleanly, and every
@@ -79,5 +81,23 @@ import Testing
       #expect(bash.contains(word), "\(word)")
     }
     #expect(bash.contains("--interactive"))
+  }
+
+  /// The kinds and filters that find-in(1) and README.md list by hand are
+  /// the ones the code defines, in its order.
+  @Test func theManualAndReadmeListTheKindsAndFiltersTheCodeHas() throws {
+    let manual = try String(contentsOfFile: Self.sources + "/man/man1/find-in.1", encoding: .utf8)
+    let kindParagraph = try #require(
+      manual.components(separatedBy: ".BI kind: kind\n").dropFirst().first?
+        .components(separatedBy: "\n.TP").first)
+    let listed = kindParagraph.matches(of: /\.BR? ([a-z]+)/).map { String($0.output.1) }
+    #expect(listed == KindClass.allCases.map(\.rawValue))
+    for name in QueryParser.filterNames {
+      #expect(manual.contains(".BI \(name):"), "find-in(1) does not document \(name):")
+    }
+    let readme = try String(contentsOfFile: Self.sources + "/README.md", encoding: .utf8)
+      .replacingOccurrences(of: "\n", with: " ")
+    let kinds = KindClass.allCases.map(\.rawValue).joined(separator: ", ")
+    #expect(readme.contains("`kind:` (\(kinds))"), "README.md's kinds are not \(kinds)")
   }
 }
