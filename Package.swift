@@ -122,10 +122,18 @@ let package = Package(
         "LimelightModel", "LimelightStore", "LimelightImport", "LimelightExtensions", "CLinux",
         .product(name: "Logging", package: "swift-log"),
       ]),
-    // What the command-line front ends share: errors, exit codes, terminal output.
+    // Searching as find-in does, for every front end and the query service:
+    // options, the search, printing, live follow, opening results, sessions
+    // for front ends that stay up, errors and exit statuses.
+    .target(
+      name: "LimelightSearch",
+      dependencies: ["LimelightPlatform", "LimelightModel", "LimelightQuery", "LimelightStore"]),
+    // What the command-line front ends share: the argument parser's side of
+    // every command (find-in's declarations, errors rendered, exit codes).
     .target(
       name: "LimelightCLI",
       dependencies: [
+        "LimelightSearch",
         "LimelightPlatform",
         "LimelightModel", "LimelightStore", "LimelightQuery",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -138,7 +146,7 @@ let package = Package(
     .target(
       name: "LimelightService",
       dependencies: [
-        "LimelightPlatform", "LimelightCLI", "LimelightQueryClient", "LimelightStore", "CLinux",
+        "LimelightPlatform", "LimelightSearch", "LimelightQueryClient", "LimelightStore", "CLinux",
       ]),
     .executableTarget(
       name: "limelightd",
@@ -158,7 +166,7 @@ let package = Package(
     .target(
       name: "LimelightPicker",
       dependencies: [
-        "LimelightCLI", "LimelightQuery", "LimelightStore", "LimelightModel", "CLinux",
+        "LimelightSearch", "LimelightQuery", "LimelightStore", "LimelightModel", "CLinux",
       ]),
     .executableTarget(
       name: "FindInDirect",
@@ -184,7 +192,7 @@ let package = Package(
     .target(
       name: "LimelightDesktop",
       dependencies: [
-        "LimelightCLI", "LimelightQuery", "LimelightStore", "LimelightModel", "CSystemdBus",
+        "LimelightSearch", "LimelightQuery", "LimelightStore", "LimelightModel", "CSystemdBus",
         "CLinux",
       ]),
     .executableTarget(
@@ -204,6 +212,7 @@ let package = Package(
     .testTarget(
       name: "LimelightTests",
       dependencies: [
+        "LimelightSearch",
         "LimelightModel", "LimelightStore", "LimelightQuery", "LimelightImport", "LimelightWatch",
         "LimelightCLI", "LimelightQueryClient", "LimelightSubprocess", "LimelightExtensions",
         "LimelightPlatform",

@@ -4,6 +4,7 @@ import LimelightCLI
 import LimelightExtensions
 import LimelightModel
 import LimelightPlatform
+import LimelightSearch
 import LimelightStore
 
 #if canImport(Glibc)

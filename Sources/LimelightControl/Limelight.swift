@@ -3,6 +3,7 @@ import Foundation
 import LimelightCLI
 import LimelightModel
 import LimelightPlatform
+import LimelightSearch
 import LimelightStore
 
 @main

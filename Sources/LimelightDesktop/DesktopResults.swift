@@ -1,8 +1,8 @@
 import CLinux
 import Foundation
-import LimelightCLI
 import LimelightModel
 import LimelightQuery
+import LimelightSearch
 import LimelightStore
 
 #if canImport(Glibc)

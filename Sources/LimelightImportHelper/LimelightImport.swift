@@ -5,6 +5,7 @@ import LimelightContainedImport
 import LimelightImport
 import LimelightModel
 import LimelightPlatform
+import LimelightSearch
 
 #if canImport(Glibc)
   import Glibc

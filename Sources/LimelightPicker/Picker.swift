@@ -1,7 +1,7 @@
 import Foundation
-import LimelightCLI
 import LimelightModel
 import LimelightQuery
+import LimelightSearch
 import LimelightStore
 
 #if canImport(Glibc)

@@ -1,4 +1,4 @@
-import LimelightCLI
+import LimelightSearch
 
 /// One result as the picker lists it.
 public struct PickerRow: Equatable, Sendable {

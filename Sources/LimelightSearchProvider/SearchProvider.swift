@@ -1,6 +1,7 @@
 import ArgumentParser
 import LimelightCLI
 import LimelightDesktop
+import LimelightSearch
 
 /// limelight-search-provider: Limelight's results in GNOME Shell's overview
 /// and in KRunner, served on the session bus, started by the bus when the

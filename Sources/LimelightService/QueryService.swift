@@ -1,9 +1,9 @@
 import CLinux
 import Foundation
-import LimelightCLI
 import LimelightModel
 import LimelightPlatform
 import LimelightQueryClient
+import LimelightSearch
 import LimelightStore
 import Synchronization
 
@@ -143,7 +143,7 @@ public final class QueryService: Sendable {
     var serving = context
     serving.store = connection.store
     serving.abandoned = { Self.hungUp(client) }
-    let status = commandStatus(name: "find-in", errors: context.errors) {
+    let status = searchStatus(name: "find-in", errors: context.errors) {
       try FindInSearch(options, context: serving).run()
     }
     connection.searches += 1

@@ -3,6 +3,7 @@ import LimelightCLI
 import LimelightExtensions
 import LimelightModel
 import LimelightPlatform
+import LimelightSearch
 import LimelightStore
 
 @main

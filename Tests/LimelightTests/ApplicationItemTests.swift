@@ -5,6 +5,7 @@ import Testing
 @testable import LimelightCLI
 @testable import LimelightExtensions
 @testable import LimelightModel
+@testable import LimelightSearch
 @testable import LimelightStore
 
 @Suite struct ItemLineTests {

@@ -1,3 +1,4 @@
+import LimelightSearch
 import Testing
 
 @testable import LimelightCLI

@@ -2,6 +2,7 @@ import Foundation
 import LimelightCLI
 import LimelightModel
 import LimelightPlatform
+import LimelightSearch
 import LimelightStore
 import Testing
 

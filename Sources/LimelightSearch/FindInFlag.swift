@@ -1,0 +1,47 @@
+/// find-in's options, defined once: their spellings, whether they take a
+/// value, and their help. The argument parser's declarations
+/// (``FindInCommand``) and the quick reading of common invocations
+/// (``FindInOptions/quick(_:)``, which the query service uses too) both come
+/// from here, and a test checks that the two read every argument vector alike.
+public enum FindInFlag: CaseIterable, Sendable {
+  case json, null, limit, count, folder, live, open, interactive
+
+  /// Every spelling, the long one first.
+  public var names: [String] {
+    switch self {
+    case .json: ["--json"]
+    case .null: ["--null", "-0"]
+    case .limit: ["--limit"]
+    case .count: ["--count"]
+    case .folder: ["--in"]
+    case .live: ["--live"]
+    case .open: ["--open"]
+    case .interactive: ["--interactive", "-i"]
+    }
+  }
+
+  /// Whether it takes a value (`--limit N` or `--limit=N`).
+  public var takesValue: Bool { self == .limit || self == .folder }
+
+  public var help: String {
+    switch self {
+    case .json: "Print JSON Lines, one object per result."
+    case .null: "Separate URIs with NUL bytes."
+    case .limit: "Print at most N results (default: all; 20 on a terminal)."
+    case .count: "Print only the number of matches."
+    case .folder: "Only items at or below this folder."
+    case .live: "After the results, print changes as they happen (+ added, ~ changed, - removed)."
+    case .open:
+      "Open the best match (or the Nth, with --open N) with xdg-open and remember it."
+    case .interactive: "Pick from results that follow every key typed (see find-in(1))."
+    }
+  }
+
+  /// The flags by each spelling.
+  package static let byName: [String: FindInFlag] = Dictionary(
+    uniqueKeysWithValues: allCases.flatMap { flag in flag.names.map { ($0, flag) } })
+
+  /// The one-letter spellings that may run together (`-0i`).
+  package static let shortLetters = Set(
+    allCases.flatMap(\.names).filter { !$0.hasPrefix("--") }.map { $0.last! })
+}
