@@ -53,6 +53,9 @@ public func commandStatus(
     return error.rawValue
   } catch {
     let code = command.exitCode(for: error)
+    // An error that is not the parser's (it gives those 0 or 64): said as a
+    // search says it, with the status of an index that cannot be used.
+    if code == .failure { return searchStatus(name: name, errors: errors) { throw error } }
     let message = command.fullMessage(for: error)
     if code == .success {
       print(message)
