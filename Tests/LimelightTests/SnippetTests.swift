@@ -31,9 +31,9 @@ import Testing
     var parser = QueryParser(home: RawPath("/h"))
     let node = try parser.parse(query)
     let engine = SearchEngine(store: store)
-    let result = try #require(
-      try engine.search(node, limit: 500).first { $0.path == RawPath(path) })
-    return engine.snippet(for: result, query: try engine.expanded(node), open: "[", close: "]")
+    let (results, ran) = try engine.searchAsRun(node, limit: 500)
+    let result = try #require(results.first { $0.path == RawPath(path) })
+    return engine.snippet(for: result, query: ran, open: "[", close: "]")
   }
 
   @Test func shortPrefixesAreCompletedFromTheItemsWords() throws {

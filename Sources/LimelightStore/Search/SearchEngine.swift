@@ -115,11 +115,6 @@ public struct SearchEngine: Sendable {
     }
   }
 
-  /// The query as it runs: words that match nothing replaced by their near misses.
-  public func expanded(_ query: QueryNode) throws -> QueryNode {
-    try store.read { db in try TypoExpander(db: db).expand(query) }
-  }
-
   /// A fragment of the item's text around the match, the matched words between
   /// `open` and `close`, or nil when the match is not in the text.
   public func snippet(for result: SearchResult, query: QueryNode, open: String, close: String)
