@@ -47,14 +47,12 @@ public func commandStatus(
   do {
     try body()
     return ExitStatus.success
-  } catch let error where error is CommandFailure || error is IndexStore.OpenError {
-    return searchStatus(name: name, errors: errors) { throw error }
   } catch let error as ExitCode {
     return error.rawValue
   } catch {
     let code = command.exitCode(for: error)
     // An error that is not the parser's (it gives those 0 or 64): said as a
-    // search says it, with the status of an index that cannot be used.
+    // search says it (a CommandFailure with its own status, any other 2).
     if code == .failure { return searchStatus(name: name, errors: errors) { throw error } }
     let message = command.fullMessage(for: error)
     if code == .success {

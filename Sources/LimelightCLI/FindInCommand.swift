@@ -12,7 +12,6 @@ extension FindInFlag {
           ? .customLong(String(name.dropFirst(2))) : .customShort(name.last!)
       })
   }
-
 }
 
 /// `find-in` as the argument parser reads it: help, completion scripts and
@@ -91,10 +90,10 @@ public struct FindInCommand: ParsableCommand {
     if let options = FindInOptions.quick(arguments) { return options }
     // The parser took as query words what the quick reading did not: options
     // it does not know.
-    let known = Set(FindInFlag.allCases.flatMap(\.names))
     let terminator = arguments.firstIndex(of: "--") ?? arguments.count
     if let option = arguments[..<terminator].first(where: {
-      $0.hasPrefix("--") && $0.count > 2 && !known.contains(String($0.prefix { $0 != "=" }))
+      $0.hasPrefix("--") && $0.count > 2
+        && FindInFlag.byName[String($0.prefix { $0 != "=" })] == nil
     }) {
       throw CommandFailure(
         "unknown option '\(option)' (to search for it, put it after --: find-in -- \(option))")

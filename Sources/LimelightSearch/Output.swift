@@ -1,6 +1,5 @@
 import Foundation
 import LimelightModel
-import LimelightStore
 
 #if canImport(Glibc)
   import Glibc
@@ -45,8 +44,9 @@ public func writeAll(_ bytes: [UInt8], to fd: Int32) -> Bool {
 }
 
 /// Runs a search's body and returns its exit status, after writing the
-/// message of an error (one line, "name: message") to `errors`; nil for an
-/// error of another kind, which the caller renders.
+/// message of an error (one line, "name: message") to `errors`: a
+/// ``CommandFailure`` has its own status, any other error is 2 (an index or
+/// query that cannot be used).
 public func searchStatus(name: String, errors: Int32 = STDERR_FILENO, _ body: () throws -> Void)
   -> Int32
 {
@@ -56,9 +56,6 @@ public func searchStatus(name: String, errors: Int32 = STDERR_FILENO, _ body: ()
   } catch let failure as CommandFailure {
     if !failure.message.isEmpty { printError("\(name): \(failure.message)", to: errors) }
     return failure.status
-  } catch let error as IndexStore.OpenError {
-    printError("\(name): \(error)", to: errors)
-    return ExitStatus.usage
   } catch {
     printError("\(name): \(error)", to: errors)
     return ExitStatus.usage

@@ -38,7 +38,7 @@ extension IndexWriter {
         ("localID", item.id),
       ]
     let (rowID, outcome) = try writeItemRow(
-      columns, existing: existing?["rowid"],
+      .applicationItem, columns, existing: existing?["rowid"],
       insertedOnly: [("id", Self.newApplicationItemID()), ("depth", 0)])
     let text = IndexedText(
       attributes, path: nil,

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import LimelightModel
 import LimelightPlatform
+import Synchronization
 
 /// One version of a file as the index knows it: what a thumbnail is drawn
 /// for, and checked against (the file must still be that version).
@@ -14,6 +15,32 @@ public struct FileVersion: Sendable, Equatable {
 
   public init(path: RawPath, contentTypeTree: [String], modifiedNs: Int64) {
     (self.path, self.contentTypeTree, self.modifiedNs) = (path, contentTypeTree, modifiedNs)
+  }
+}
+
+/// The lists of columns an item's row is written with (``IndexWriter/writeItemRow``),
+/// each with its UPDATE and INSERT statements, made on first use.
+enum ItemRowShape {
+  case file, applicationItem
+
+  typealias Statements = (update: String, insert: String)
+  private static let made = Mutex<[ItemRowShape: Statements]>([:])
+
+  func statements(_ names: @autoclosure () -> [String], _ insertedOnly: @autoclosure () -> [String])
+    -> Statements
+  {
+    Self.made.withLock { made in
+      if let statements = made[self] { return statements }
+      let (names, all) = (names(), names() + insertedOnly())
+      let statements = (
+        update: "UPDATE item SET " + names.map { $0 + " = ?" }.joined(separator: ", ")
+          + " WHERE rowid = ?",
+        insert: "INSERT INTO item (" + all.joined(separator: ", ") + ") VALUES ("
+          + all.map { _ in "?" }.joined(separator: ", ") + ")"
+      )
+      made[self] = statements
+      return statements
+    }
   }
 }
 
@@ -54,7 +81,7 @@ public struct IndexWriter {
         ("extractionError", record.extractionError), ("contentPending", record.contentPending),
         ("recent", ItemRank.isRecent(attributes.modified?.timeIntervalSince1970, now: now)),
       ]
-    let (rowID, outcome) = try writeItemRow(columns, existing: existing?["rowid"])
+    let (rowID, outcome) = try writeItemRow(.file, columns, existing: existing?["rowid"])
     let text = record.indexedText ?? IndexedText(attributes, path: record.path)
     let facets = try facets(ofRow: rowID)
     if outcome == .updated {
@@ -388,22 +415,21 @@ public struct IndexWriter {
 
   /// Writes an item's row from its columns, described once: updated in
   /// place when the item has a row (`existing`), else inserted with
-  /// `insertedOnly` too.
+  /// `insertedOnly` too. `shape` names the list of columns (every call with
+  /// it passes the same names): the statements are made once for it, not
+  /// for every row of a crawl.
   func writeItemRow(
-    _ columns: [ItemColumn], existing: Int64?, insertedOnly: [ItemColumn] = []
+    _ shape: ItemRowShape, _ columns: [ItemColumn], existing: Int64?,
+    insertedOnly: [ItemColumn] = []
   ) throws -> (rowID: Int64, outcome: UpsertOutcome) {
+    let sql = shape.statements(columns.map(\.name), insertedOnly.map(\.name))
     if let existing {
-      try db.cachedStatement(
-        sql: "UPDATE item SET " + columns.map { $0.name + " = ?" }.joined(separator: ", ")
-          + " WHERE rowid = ?"
-      ).execute(arguments: StatementArguments(columns.map(\.value) + [existing]))
+      try db.cachedStatement(sql: sql.update)
+        .execute(arguments: StatementArguments(columns.map(\.value) + [existing]))
       return (existing, .updated)
     }
-    let all = columns + insertedOnly
-    try db.cachedStatement(
-      sql: "INSERT INTO item (" + all.map(\.name).joined(separator: ", ") + ") VALUES ("
-        + all.map { _ in "?" }.joined(separator: ", ") + ")"
-    ).execute(arguments: StatementArguments(all.map(\.value)))
+    try db.cachedStatement(sql: sql.insert)
+      .execute(arguments: StatementArguments((columns + insertedOnly).map(\.value)))
     return (db.lastInsertedRowID, .inserted)
   }
 

@@ -144,11 +144,13 @@ public struct SearchEngine: Sendable {
   /// The words of a text that begin with a prefix, the first few found
   /// (a snippet shows 16 words).
   static func completions(in content: String) -> (String) -> [String] {
-    let words = PhraseCheck.words(of: content)
+    // Split only when a prefix asks: a query of whole words needs none.
+    var words: [String]?
     return { prefix in
+      if words == nil { words = PhraseCheck.words(of: content) }
       var found: [String] = []
       var seen: Set<String> = []
-      for word in words where word.hasPrefix(prefix) && seen.insert(word).inserted {
+      for word in words ?? [] where word.hasPrefix(prefix) && seen.insert(word).inserted {
         found.append(word)
         if found.count == 16 { break }
       }
