@@ -30,7 +30,7 @@ public final class MIMEDatabase: @unchecked Sendable {
   /// Loads the database from `$XDG_DATA_HOME/mime`, `$XDG_DATA_DIRS/mime` and
   /// `/usr/share/mime`; a missing database leaves names unrecognised, not an error.
   public convenience init(environment: [String: String] = ProcessEnvironment.current) {
-    self.init(base: IndexLocation.fromEnvironment(environment).base)
+    self.init(base: BaseDirectories(environment: environment))
   }
 
   /// Loads the database from the `mime` folders of the XDG data folders.
