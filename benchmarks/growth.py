@@ -119,7 +119,8 @@ def queries_for(tree, rng, count):
         if len(names) > 20000:
             break
     out = []
-    kinds = ["prefix", "word", "two words", "typo", "initials", "filter", "content"]
+    kinds = ["prefix", "word", "two words", "typo", "initials", "filter", "content",
+             "filters alone"]
     content = ["function", "license", "return", "include", "version", "example", "string"]
     for i in range(count):
         kind = kinds[i % len(kinds)]
@@ -141,6 +142,11 @@ def queries_for(tree, rng, count):
             out.append((kind, ["".join(x[0] for x in words[:3]).lower()]))
         elif kind == "filter":
             out.append((kind, [w[:5], rng.choice(["ext:txt", "kind:text", "modified:year"])]))
+        elif kind == "filters alone":
+            # Nothing to rank by: the order of recency and depth, read in
+            # that order, whether the filter holds half the tree or few items.
+            out.append((kind, rng.choice([["kind:text"], ["modified:week"], ["size:>1M"],
+                                          ["ext:pdf"], ["kind:image", "size:>10k"]])))
         else:
             out.append((kind, [rng.choice(content)]))
     return out

@@ -34,6 +34,13 @@ public enum ItemRank {
     "\(table)depth * 0.05 - min(\(table)useCount, 20) * 0.5 - \(table)recent * 0.5"
   }
 
+  /// The order of the items a query of filters alone lists (no match to
+  /// score): hidden last, then `item.boost`, newest, by name; ties broken
+  /// by the row. The columns of the index `item_order`, in its order.
+  static func filterOrder(_ table: String) -> String {
+    "\(table)hidden, \(table)boost, \(table)modified DESC, \(table)displayName, \(table)rowid"
+  }
+
   /// `item.nameRank`: a name match's whole rank.
   static let nameRankColumn = nameScore("") + " + " + boost("")
 

@@ -43,6 +43,11 @@ import GRDB
 /// - `item.nameRank`: the query-independent rank of a name match, a virtual
 ///   column; its band is a facet of the name index, so that a word in half
 ///   the names lists its best matches without ranking them all.
+/// - `item.boost` and `item_order`: what ranks an item besides its match
+///   (``ItemRank/boost(_:)``), a virtual column, and an index in the order
+///   filters alone list items in (``ItemRank/filterOrder``): `kind:text`
+///   reads its first items in that order instead of sorting every text.
+/// - `item_size`: `size:>1G` finds its few items without reading every one.
 /// - `term_deletion`: every name term under the strings one or two deleted
 ///   letters make of its first seven (SymSpell): typos and abbreviations are
 ///   found by looking up the query word's own deletions, never by scanning
@@ -344,6 +349,16 @@ enum Schema {
       try db.execute(
         sql: "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
         arguments: [WatcherReport.key, report.stored])
+    }
+    migrator.registerMigration("v15-item-order") { db in
+      // The index holds the order's columns but the last, the rowid every
+      // index ends with: a stretch of it is a stretch of the order.
+      try db.execute(
+        sql: """
+          ALTER TABLE item ADD COLUMN boost REAL GENERATED ALWAYS AS (\(ItemRank.boost(""))) VIRTUAL;
+          CREATE INDEX item_order ON item(hidden, boost, modified DESC, displayName);
+          CREATE INDEX item_size ON item(size) WHERE size IS NOT NULL;
+          """)
     }
     return migrator
   }

@@ -47,6 +47,8 @@ import Testing
       .range(.modified, lower: monthEnd - 50 * 86_400, upper: monthEnd - 30 * 86_400),
       .range(.modified, lower: -2 * 86_400, upper: 0),
       .range(.modified, lower: 0, upper: nil),
+      // No terms to narrow by: filters alone read the items in order.
+      .range(.size, lower: 0, upper: nil), .contentType("image/*"),
     ]
     var queries: [QueryNode] = []
     for filter in filters {
@@ -67,9 +69,14 @@ import Testing
     var checked = SearchEngine(store: store)
     checked.narrowsByFilters = false
     checked.rankedNameLimit = .max
+    checked.inOrderLimit = 0
     var crowded = SearchEngine(store: store)
     crowded.rankedNameLimit = 3
     crowded.rankBandSplit = 2
+    // Filters alone read in order, a stretch of one, then four, then
+    // sixteen…: some find enough, others read 30 and list every match.
+    crowded.inOrderLimit = 30
+    crowded.inOrderStretch = 1
     // Texts crowded (listed newest first), the filters' items read first
     // or not: the same list.
     var crowdedTexts = SearchEngine(store: store)

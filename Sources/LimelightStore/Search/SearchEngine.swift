@@ -45,7 +45,9 @@ public struct SearchEngine: Sendable {
     try store.read { db in
       let expanded = try TypoExpander(db: db).expand(query)
       if expanded == .nothing { return ([], expanded) }
-      let run = SearchRun(db: db, limit: limit, rankBandSplit: rankBandSplit)
+      let run = SearchRun(
+        db: db, limit: limit, rankBandSplit: rankBandSplit, inOrderLimit: inOrderLimit,
+        inOrderStretch: inOrderStretch)
       // Enough found: the next tier's crowding is not even asked (a
       // one-letter prefix's count merges the lists of every word it starts).
       for pass in plan(expanded) where !run.isDone { try run.run(pass) }
@@ -210,6 +212,14 @@ public struct SearchEngine: Sendable {
     /// One statement for each rank band of the name index (``ItemFacets``),
     /// best first, made from the band's expression.
     case byRankBand((String) -> Statement)
+    /// The items in their order: the first ones (the `probe` of as many as
+    /// the first stretch: enough, or forgotten), then stretch by stretch (the
+    /// statement of a stretch given its size and offset) until the results
+    /// asked for are found or ``SearchEngine/inOrderLimit`` items are read;
+    /// then `otherwise`, which lists every match in the same order.
+    case inOrder(
+      probe: ((_ size: Int) -> Statement)?, stretch: (_ size: Int, _ offset: Int) -> Statement,
+      otherwise: Statement)
   }
 
   /// More than `limit` rows of a full-text `index` match `match`.
@@ -217,6 +227,9 @@ public struct SearchEngine: Sendable {
     var index: String
     var match: String
     var limit: Int
+
+    /// Crowded whatever the index holds: nothing is counted.
+    static let always = Crowding(index: "", match: "", limit: -1)
   }
 
   /// Above this many names matching a tier's words, the tier lists them
@@ -241,6 +254,14 @@ public struct SearchEngine: Sendable {
   /// first instead of by BM25 (`limelight_rank`, which reads only which
   /// columns hold each word: a few microseconds a row).
   var rankedTextLimit = 3_000
+
+  /// Filters alone read at most this many items in their order (stretches
+  /// of growing size) before they list every item that passes instead (a
+  /// filter few items pass: `size:>1G`, or whose items cluster at the end of
+  /// the order). Reading one costs about a microsecond.
+  var inOrderLimit = 10_000
+  /// The first stretch filters alone read, in items for each result asked for.
+  var inOrderStretch = 10
 
   static let columns = """
     item.rowid, item.id, item.localID, item.domain, item.uri, item.path, item.displayName,
@@ -285,25 +306,8 @@ public struct SearchEngine: Sendable {
     let filters = Self.filters(of: query)
     let narrowing = FilterNarrowing(filters: narrowsByFilters ? filters : [])
     guard let text = Self.positiveText(query), let fts = SQLCompiler.ftsExpression(text) else {
-      // Filters alone: the items holding their terms, when they have some,
-      // rather than every item.
-      if let terms = narrowing.nameTerms {
-        return [
-          Pass(
-            statement: (
-              "SELECT \(Self.columns), 0.0 AS score FROM item WHERE item.rowid IN"
-                + " (SELECT rowid FROM item_name WHERE item_name MATCH ?)\(conditions)"
-                + " ORDER BY item.hidden,\(Self.order)",
-              [terms] + filterArguments
-            ))
-        ]
-      }
       return [
-        Pass(
-          statement: (
-            "SELECT \(Self.columns), 0.0 AS score FROM item WHERE 1\(conditions)"
-              + " ORDER BY item.hidden,\(Self.order)", filterArguments
-          ))
+        filtersAlone(conditions: conditions, arguments: filterArguments, narrowing: narrowing)
       ]
     }
     // BM25 over the words each item holds (the text index records no
@@ -408,6 +412,55 @@ public struct SearchEngine: Sendable {
       }
     }
     return passes
+  }
+
+  /// Filters alone (no match to score): the items the filters' terms hold,
+  /// sorted, when they are few; otherwise the items in their order
+  /// (``ItemRank/filterOrder``) a stretch at a time until enough pass, and
+  /// only when those are too few, every item that passes, sorted.
+  func filtersAlone(
+    conditions: String, arguments: [any DatabaseValueConvertible], narrowing: FilterNarrowing
+  ) -> Pass {
+    let select = "SELECT \(Self.columns), 0.0 AS score FROM item WHERE"
+    // `+`: the rows found sorted, never read in the order's index row by
+    // row (a filter few items pass would read every row, at random).
+    let order = " ORDER BY +\(ItemRank.filterOrder("item."))"
+    let inTerms = "SELECT rowid FROM item_name WHERE item_name MATCH ?"
+    // A stretch of the order's index, of the items holding `terms` when
+    // given (told by the index alone, from the list of those items).
+    func stretch(holding terms: String?) -> (Int, Int) -> Statement {
+      { size, offset in
+        (
+          select + " item.rowid IN (SELECT walked.rowid FROM item AS walked INDEXED BY item_order"
+            + (terms == nil ? "" : " WHERE walked.rowid IN (\(inTerms))")
+            + " ORDER BY \(ItemRank.filterOrder("walked.")) LIMIT ? OFFSET ?)\(conditions)"
+            + order,
+          (terms.map { [$0] } ?? []) + [size, offset] + arguments
+        )
+      }
+    }
+    guard let terms = narrowing.nameTerms else {
+      let every: Statement = (select + " 1\(conditions)" + order, arguments)
+      return Pass(
+        statement: every,
+        whenCrowded: (
+          .always, .inOrder(probe: nil, stretch: stretch(holding: nil), otherwise: every)
+        ))
+    }
+    let holding: Statement = (
+      select + " item.rowid IN (\(inTerms))\(conditions)" + order, [terms] + arguments
+    )
+    // Terms in very many items: the first items of the order first, for a
+    // filter most items pass (`modified:week`) needs no more, and listing
+    // the items holding its terms would cost more than reading those.
+    return Pass(
+      statement: holding,
+      whenCrowded: (
+        Crowding(index: "item_name", match: terms, limit: rankedNameLimit),
+        .inOrder(
+          probe: { stretch(holding: nil)($0, 0) }, stretch: stretch(holding: terms),
+          otherwise: holding)
+      ))
   }
 
   /// A crowded text step: its matches newest first (`select`, whose

@@ -8,6 +8,8 @@ final class SearchRun {
   let db: Database
   let limit: Int?
   let rankBandSplit: Int
+  let inOrderLimit: Int
+  let inOrderStretch: Int
   private(set) var results: [SearchResult] = []
   /// Whether the words are in that many names or texts (a count that stops
   /// there, cheap with the prefix indexes), asked once for each match: the
@@ -16,10 +18,12 @@ final class SearchRun {
   private var crowded: [SearchEngine.Crowding: Bool] = [:]
   private var occupied: [(coarse: String, fine: [String])]?
 
-  init(db: Database, limit: Int?, rankBandSplit: Int) {
+  init(db: Database, limit: Int?, rankBandSplit: Int, inOrderLimit: Int, inOrderStretch: Int) {
     self.db = db
     self.limit = limit
     self.rankBandSplit = rankBandSplit
+    self.inOrderLimit = inOrderLimit
+    self.inOrderStretch = inOrderStretch
   }
 
   /// Whether the results asked for are all found.
@@ -67,12 +71,44 @@ final class SearchRun {
           for fine in band.fine where !isDone { try run(statement(fine)) }
         }
       }
+    case .inOrder(let probe, let stretch, let otherwise):
+      try runInOrder(probe: probe, stretch: stretch, otherwise: otherwise)
+    }
+  }
+
+  /// The probe, then stretches of the items in order, each four times the
+  /// one before, until enough pass or `inOrderLimit` items are read; then,
+  /// when some are still missing, what those found is listed again by
+  /// `otherwise`, which lists every item that passes in the same order.
+  private func runInOrder(
+    probe: ((Int) -> SearchEngine.Statement)?, stretch: (Int, Int) -> SearchEngine.Statement,
+    otherwise: SearchEngine.Statement
+  ) throws {
+    guard let limit else { return try run(otherwise) }
+    let before = results.count
+    var size = max(1, inOrderStretch * limit)
+    if let probe, inOrderLimit > 0 {
+      try run(probe(size))
+      if isDone { return }
+      results.removeSubrange(before...)
+    }
+    var offset = 0
+    while !isDone && offset < inOrderLimit {
+      size = min(size, inOrderLimit - offset)
+      try run(stretch(size, offset))
+      offset += size
+      size *= 4
+    }
+    if !isDone {
+      results.removeSubrange(before...)
+      try run(otherwise)
     }
   }
 
   func isCrowded(_ crowding: SearchEngine.Crowding) throws -> Bool {
     if let known = crowded[crowding] { return known }
     if crowding.limit == .max { return false }
+    if crowding == .always { return true }
     let count = try matches(crowding.match, in: crowding.index, atMost: crowding.limit + 1)
     crowded[crowding] = count > crowding.limit
     return count > crowding.limit
