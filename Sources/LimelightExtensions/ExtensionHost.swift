@@ -11,8 +11,9 @@ import Synchronization
 /// holds up file indexing. The work to do is kept in the index (the
 /// `extension_run` table): an extension runs when its descriptor first
 /// appears, when the index was erased or found damaged, and when a request
-/// names its domain; a failed run is retried with back-off. It also purges
-/// application items when their expiration date comes.
+/// names its domain; a failed run is retried with back-off
+/// (``ExtensionRetry``). A run itself is an ``ExtensionRunner``'s; the
+/// requests waiting for runs are ``RequestWaiters``.
 public final class ExtensionHost: Sendable {
   let store: IndexStore
   let folders: [RawPath]
@@ -22,8 +23,7 @@ public final class ExtensionHost: Sendable {
 
   struct State {
     var extensions: [ReindexExtension] = []
-    /// Requests waiting for runs of extensions, in the order they came.
-    var waiters: [Waiter] = []
+    var waiters = RequestWaiters()
     /// Requests already taken (the watcher offers each pending one on every wake).
     var taken: Set<Int64> = []
     /// The domain whose extension runs now, and whether work for it came
@@ -33,28 +33,20 @@ public final class ExtensionHost: Sendable {
     var stopping = false
   }
 
-  /// A request that is completed once its extensions have run: all of them
-  /// well, or one of them failing (a failure is news to whoever waits).
-  struct Waiter {
-    let request: IndexRequest
-    /// The domains of the extensions still to run for it.
-    var domains: Set<String>
-    /// What came before (an erase's crawl) and what each finished run did.
-    var outcomes: [RequestOutcome]
-    /// Any whole-domain run that ends answers it, even one already under way
-    /// (an erase marks every domain before it waits).
-    let anyWholeRun: Bool
-  }
-
-  /// The most a run may print: more is a misbehaving program.
-  public static let outputLimit = 64 << 20
   /// The most ids given to one run; the rest wait for the next.
   static let idsPerRun = 1000
 
-  public init(store: IndexStore, location: IndexLocation, logger: Logger) {
+  /// Called on the host's thread after a run wrote items (which may expire).
+  let afterWriting: @Sendable () -> Void
+
+  public init(
+    store: IndexStore, location: IndexLocation, logger: Logger,
+    afterWriting: @escaping @Sendable () -> Void = {}
+  ) {
     self.store = store
     self.folders = location.descriptorFolders("extensions.d")
     self.logger = logger
+    self.afterWriting = afterWriting
   }
 
   // MARK: - What the watcher calls
@@ -95,13 +87,7 @@ public final class ExtensionHost: Sendable {
     }
     state.withLock { $0.extensions = extensions }
     let registered = Set(extensions.map(\.domain))
-    settle { waiter in
-      for domain in waiter.domains.subtracting(registered) {
-        waiter.domains.remove(domain)
-        waiter.outcomes.append(.extensionUnregistered(domain: domain))
-      }
-      return false
-    }
+    complete(state.withLock { $0.waiters.forgetAllBut(registered) })
     wake.signal()
     return problems
   }
@@ -141,8 +127,8 @@ public final class ExtensionHost: Sendable {
       return
     }
     state.withLock { state in
-      state.waiters.append(
-        Waiter(
+      state.waiters.add(
+        .init(
           request: request, domains: Set(serving.map(\.domain)), outcomes: [],
           anyWholeRun: false))
       if let running = state.running, serving.contains(where: { $0.domain == running }) {
@@ -168,38 +154,22 @@ public final class ExtensionHost: Sendable {
       .compactMap { run -> RequestOutcome? in
         run.lastOutcome.map { RequestOutcome.inDomain(run.domain, .extensionRun($0)) }
       }
-    state.withLock { state in
-      state.waiters.append(
-        Waiter(
-          request: request, domains: Set(due), outcomes: [outcome] + over, anyWholeRun: true))
-    }
-    settle { _ in false }
+    complete(
+      state.withLock { state in
+        state.waiters.add(
+          .init(
+            request: request, domains: Set(due), outcomes: [outcome] + over, anyWholeRun: true))
+        return state.waiters.settle { _ in false }
+      })
     wake.signal()
   }
 
-  /// Updates the waiters (`change` returns true for one that failed), then
-  /// completes those that failed or have no extension left to wait for.
-  func settle(_ change: (inout Waiter) -> Bool) {
-    let done = state.withLock { state -> [Waiter] in
-      var done: [Waiter] = []
-      state.waiters = state.waiters.compactMap { waiter in
-        var waiter = waiter
-        if change(&waiter) || waiter.domains.isEmpty {
-          done.append(waiter)
-          return nil
-        }
-        return waiter
-      }
-      return done
-    }
+  /// Completes the requests the waiters let go.
+  func complete(_ done: [(IndexRequest, RequestOutcome)]) {
     guard !done.isEmpty else { return }
     do {
       try store.write { writer in
-        for waiter in done {
-          let outcomes = waiter.outcomes
-          try writer.complete(
-            waiter.request, outcome: outcomes.count == 1 ? outcomes[0] : .each(outcomes))
-        }
+        for (request, outcome) in done { try writer.complete(request, outcome: outcome) }
       }
     } catch {
       logger.warning("cannot complete reindex requests: \(error)")
@@ -244,7 +214,6 @@ public final class ExtensionHost: Sendable {
       else { continue }
       perform(found, run)
     }
-    purgeExpired()
   }
 
   // MARK: - The thread
@@ -264,7 +233,6 @@ public final class ExtensionHost: Sendable {
   /// Runs what is due; returns when something next falls due (seconds since
   /// 1970), nil when nothing will until a request comes.
   func step() -> Double? {
-    purgeExpired()
     let extensions = state.withLock { $0.extensions }
     guard let runs = try? store.extensionRuns() else { return Date().timeIntervalSince1970 + 60 }
     var next: Double?
@@ -282,62 +250,31 @@ public final class ExtensionHost: Sendable {
       // Something may have been left (ids beyond one run's share, a retry).
       soonest(Date().timeIntervalSince1970)
     }
-    if let expiry = nextExpiration() { soonest(expiry) }
     return next
   }
 
   /// One run of an extension: the output applied on success, the back-off
   /// and the record of how it went either way.
   func perform(_ found: ReindexExtension, _ before: ExtensionRun) {
-    var run = before
     // Requests taken before this run starts are answered by it; later ones
     // wait for the next (the run may have read the application's data before
     // the change the request is about).
-    let answered = Set(
-      state.withLock { state in
-        state.running = found.domain
-        state.askedAgain = false
-        return state.waiters.filter { $0.domains.contains(found.domain) }.map(\.request.id)
-      })
-    let all = run.pendingAll
-    let ids = Array(run.pendingIDs.prefix(Self.idsPerRun))
-    let arguments = found.command + (all ? ["reindex-all"] : ["reindex"] + ids)
-    var environment = ChildProcess.cleanEnvironment
-    environment["LIMELIGHT_DOMAIN"] = found.domain
-    let child = ChildProcess(
-      arguments: arguments.map { Array($0.utf8) }, environment: environment,
-      timeLimit: found.timeLimit, outputLimit: Self.outputLimit)
-    let started = Date()
-    var failure: String?
-    var summary = ItemImport.Summary()
-    do {
-      let outcome = try child.run()
-      if let reason = outcome.failure {
-        failure = reason
-      } else {
-        let lines = outcome.output.split(separator: 0x0A, omittingEmptySubsequences: false).map {
-          Result<[UInt8], LineReader.TooLong>.success(Array($0))
-        }
-        do {
-          summary = try ItemImport(
-            store: store, indexName: "extension:" + found.domain, confinedTo: found.domain
-          ).run(lines)
-        } catch {
-          failure = "printed a bad \(error.description)"
-          summary = error.summary
-        }
-      }
-    } catch {
-      failure = error.description
+    let answered = state.withLock { state in
+      state.running = found.domain
+      state.askedAgain = false
+      return state.waiters.requests(waitingFor: found.domain)
     }
-    run.lastRun = started
+    let all = before.pendingAll
+    let ids = Array(before.pendingIDs.prefix(Self.idsPerRun))
+    var run = before
+    run.lastRun = Date()
+    let ran = ExtensionRunner(store: store).run(found, all: all, ids: ids)
+    if ran.summary.indexed > 0 { afterWriting() }
     let retry = ExtensionRetry(
-      after: run, all: all, ids: ids, failure: failure, summary: summary, now: Date())
+      after: run, all: all, ids: ids, failure: ran.failure, summary: ran.summary, now: Date())
     run = retry.run
-    let outcome = retry.outcome
-    let finished = retry.finished
-    if failure != nil {
-      logger.warning("reindex extension \(found.name) (\(found.domain)): \(outcome)")
+    if ran.failure != nil {
+      logger.warning("reindex extension \(found.name) (\(found.domain)): \(retry.outcome)")
     }
     let askedAgain = state.withLock { state in
       state.running = nil
@@ -359,30 +296,11 @@ public final class ExtensionHost: Sendable {
     } catch {
       logger.warning("cannot record how reindex extension \(found.name) ran: \(error)")
     }
-    let failed = failure != nil
-    settle { waiter in
-      guard waiter.domains.contains(found.domain),
-        answered.contains(waiter.request.id) || (waiter.anyWholeRun && all)
-      else { return false }
-      guard failed || finished else { return false }
-      waiter.domains.remove(found.domain)
-      waiter.outcomes.append(
-        waiter.outcomes.isEmpty && waiter.domains.isEmpty && !waiter.anyWholeRun
-          ? .extensionRun(outcome) : .inDomain(found.domain, .extensionRun(outcome)))
-      return failed
-    }
-  }
-
-  func purgeExpired() {
-    guard let due = nextExpiration(), due <= Date().timeIntervalSince1970 else { return }
-    do {
-      try store.write { writer in _ = try writer.purgeExpired() }
-    } catch {
-      logger.warning("cannot purge expired items: \(error)")
-    }
-  }
-
-  func nextExpiration() -> Double? {
-    (try? store.nextExpiration())?.map(\.timeIntervalSince1970)
+    complete(
+      state.withLock {
+        $0.waiters.ran(
+          found.domain, all: all, answered: answered, outcome: retry.outcome,
+          failed: ran.failure != nil, finished: retry.finished)
+      })
   }
 }

@@ -35,6 +35,10 @@ public final class Watcher: ReconcileSink {
   let applications: ApplicationWatch?
   /// Applications' reindex extensions.
   let extensions: ExtensionHost
+  /// Application items removed when their expiration date comes.
+  var expiry = ExpiryPurge()
+  /// Rung by the extensions' thread when a run wrote items.
+  let expiryNudge = ExpiryPurge.Nudge()
   /// Thumbnails other programs write into the shared cache (while watching).
   var thumbnailWatch: ThumbnailWatch?
   /// The second pass: the content of files first indexed by name.
@@ -103,7 +107,9 @@ public final class Watcher: ReconcileSink {
     self.reconciler = reconciler
     self.logger = logger
     self.watching = watching
-    self.extensions = ExtensionHost(store: store, location: store.location, logger: logger)
+    let nudge = expiryNudge
+    self.extensions = ExtensionHost(
+      store: store, location: store.location, logger: logger, afterWriting: { nudge.signal() })
     self.contentPass = ContentPass(
       store: store, makeExtractor: makeExtractor,
       isHidden: reconciler.isHidden)
@@ -198,7 +204,10 @@ public final class Watcher: ReconcileSink {
       }
     }
     if watching && !StopSignal.isRequested { eventLoop() }
-    if !watching && !StopSignal.isRequested { extensions.runPendingOnce() }
+    if !watching && !StopSignal.isRequested {
+      extensions.runPendingOnce()
+      purgeExpiredIfDue()
+    }
     extensions.stop()
     flush()
     if let retry = writeRetry {
@@ -331,6 +340,7 @@ public final class Watcher: ReconcileSink {
       if !paused, let thumbnailWatch {
         fds.append(pollfd(fd: thumbnailWatch.inotify.fd, events: Int16(POLLIN), revents: 0))
       }
+      fds.append(pollfd(fd: expiryNudge.readEnd, events: Int16(POLLIN), revents: 0))
       let ready = poll(&fds, nfds_t(fds.count), pollTimeout())
       if ready < 0 && errno != EINTR { break }
       if StopSignal.isRequested { break }
@@ -345,6 +355,8 @@ public final class Watcher: ReconcileSink {
         let events = inotify.readEvents()
         if !events.isEmpty { handle(events) }
       }
+      // Emptied even while paused: a pipe left full would wake the loop again at once.
+      if expiryNudge.take() { expiry.lookSoon() }
       if paused { continue }
       if let problem = thumbnailWatch?.handleEvents() { note(problem) }
       if let applications {
@@ -354,6 +366,7 @@ public final class Watcher: ReconcileSink {
       processDue()
       processRescans()
       expireRecencyIfDue()
+      purgeExpiredIfDue()
       if monotonicNow() >= nextIntegrityCheck { startIntegrityCheck() }
       flush()
       HelperPool.shared.stopIdle()
@@ -375,6 +388,14 @@ public final class Watcher: ReconcileSink {
       monotonicNow() + (expired < Self.recencyBatch ? Self.recencyExpirySeconds : 1)
   }
 
+  func purgeExpiredIfDue() {
+    if let problem = expiry.runIfDue(
+      store: store, now: monotonicNow(), wallNow: Date().timeIntervalSince1970)
+    {
+      note(problem)
+    }
+  }
+
   /// How many items one step of ``expireRecencyIfDue()`` moves out of their week.
   static let recencyBatch = 20_000
 
@@ -382,7 +403,8 @@ public final class Watcher: ReconcileSink {
   func pollTimeout() -> Int32 {
     if paused { return -1 }
     var next = min(
-      settling.nextDeadline ?? .infinity, moves.nextDeadline ?? .infinity, nextRecencyExpiry)
+      settling.nextDeadline ?? .infinity, moves.nextDeadline ?? .infinity, nextRecencyExpiry,
+      expiry.deadline(now: monotonicNow(), wallNow: Date().timeIntervalSince1970))
     if let launchersDue = applications?.due { next = min(next, launchersDue) }
     if !watches.unwatched.isEmpty || roots.contains(where: { !watches.isWatched($0) }) {
       next = min(next, nextUnwatchedRescan)

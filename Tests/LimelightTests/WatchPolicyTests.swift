@@ -27,6 +27,33 @@ import Testing
     #expect(settling.count == 0)
   }
 
+  @Test func expiredApplicationItemsGoOnTheWatchersTimer() throws {
+    let store = try Fixtures.newStore()
+    let wall = Date().timeIntervalSince1970
+    try store.write { writer in
+      for (id, expires) in [("soon", wall + 10), ("later", wall + 7_200)] {
+        try writer.upsert(
+          applicationItem: IndexItem(
+            id: id, domain: "org.example", uri: "x://\(id)",
+            attributes: AttributeSet(displayName: id),
+            expirationDate: Date(timeIntervalSince1970: expires)))
+      }
+    }
+    func count() throws -> Int { try store.itemStates(inDomain: "org.example").count }
+    var purge = ExpiryPurge()
+    // The first look finds the next expiration and sets the timer for it.
+    #expect(purge.runIfDue(store: store, now: 100, wallNow: wall) == nil)
+    #expect(purge.deadline(now: 100, wallNow: wall) == 110)
+    #expect(purge.runIfDue(store: store, now: 105, wallNow: wall + 5) == nil)
+    #expect(try count() == 2)
+    #expect(purge.runIfDue(store: store, now: 110, wallNow: wall + 10) == nil)
+    #expect(try count() == 1)
+    // The next is two hours away: the hourly look comes first.
+    #expect(purge.deadline(now: 110, wallNow: wall + 10) == 110 + ExpiryPurge.lookSeconds)
+    purge.lookSoon()
+    #expect(purge.deadline(now: 111, wallNow: wall + 11) == 0)
+  }
+
   @Test func changesFollowAMovedFolderAndGoWithARemovedOne() {
     var settling = Settling(settleSeconds: 1)
     settling.schedule(RawPath("/h/a/x.txt"), delay: 1, now: 0)
