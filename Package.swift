@@ -57,6 +57,7 @@ let package = Package(
     .target(name: "LimelightModel", dependencies: ["LimelightPlatform", "CLinux", "CMeCab"]),
     // The index: schema, migrations, writes, generations, durable requests,
     // and search: the only module that speaks SQL.
+    .target(name: "LimelightApplications", dependencies: ["LimelightPlatform", "LimelightModel"]),
     .target(
       name: "LimelightStore",
       dependencies: [
@@ -82,11 +83,17 @@ let package = Package(
     .target(
       name: "LimelightImport",
       dependencies: [
-        "LimelightPlatform", "LimelightModel", "LimelightSubprocess", "CMagic", "CLinux",
-        "CInflate",
+        "LimelightPlatform", "LimelightModel", "LimelightSubprocess", "LimelightThumbnails",
+        "LimelightApplications", "CMagic", "CLinux", "CInflate",
       ]),
     // The importers built on C libraries (PDF, audio, archives): linked only
     // into the limelight-import helper, which the watcher runs once per file.
+    .target(
+      name: "LimelightThumbnails",
+      dependencies: [
+        "LimelightPlatform", "LimelightModel", "LimelightStore", "LimelightSubprocess", "CLinux",
+        "CInflate",
+      ]),
     .target(
       name: "LimelightContainedImport",
       dependencies: [
@@ -119,7 +126,8 @@ let package = Package(
       name: "LimelightWatch",
       dependencies: [
         "LimelightPlatform",
-        "LimelightModel", "LimelightStore", "LimelightImport", "LimelightExtensions", "CLinux",
+        "LimelightModel", "LimelightStore", "LimelightImport", "LimelightThumbnails",
+        "LimelightApplications", "LimelightExtensions", "CLinux",
         .product(name: "Logging", package: "swift-log"),
       ]),
     // Searching as find-in does, for every front end and the query service:
@@ -127,7 +135,10 @@ let package = Package(
     // for front ends that stay up, errors and exit statuses.
     .target(
       name: "LimelightSearch",
-      dependencies: ["LimelightPlatform", "LimelightModel", "LimelightQuery", "LimelightStore"]),
+      dependencies: [
+        "LimelightPlatform", "LimelightModel", "LimelightQuery", "LimelightStore",
+        "LimelightApplications",
+      ]),
     // What the command-line front ends share: the argument parser's side of
     // every command (find-in's declarations, errors rendered, exit codes).
     .target(
@@ -192,8 +203,8 @@ let package = Package(
     .target(
       name: "LimelightDesktop",
       dependencies: [
-        "LimelightSearch", "LimelightQuery", "LimelightStore", "LimelightModel", "CSystemdBus",
-        "CLinux",
+        "LimelightSearch", "LimelightQuery", "LimelightStore", "LimelightModel",
+        "LimelightApplications", "CSystemdBus", "CLinux",
       ]),
     .executableTarget(
       name: "LimelightSearchProvider",
@@ -215,7 +226,7 @@ let package = Package(
         "LimelightSearch",
         "LimelightModel", "LimelightStore", "LimelightQuery", "LimelightImport", "LimelightWatch",
         "LimelightCLI", "LimelightQueryClient", "LimelightSubprocess", "LimelightExtensions",
-        "LimelightPlatform",
+        "LimelightPlatform", "LimelightThumbnails", "LimelightApplications",
       ]),
     .testTarget(
       name: "LimelightIntegrationTests",
@@ -226,7 +237,7 @@ let package = Package(
         "LimelightQueryClient",
         "LimelightControl",
         "LimelightModel", "LimelightQuery",
-        "LimelightImport", "ZIPFoundation",
+        "LimelightImport", "LimelightThumbnails", "ZIPFoundation",
       ]),
   ],
   swiftLanguageModes: [.v6]

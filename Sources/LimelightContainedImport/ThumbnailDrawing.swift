@@ -1,6 +1,5 @@
 import CPixbuf
 import CPoppler
-import LimelightImport
 import LimelightModel
 import LimelightPlatform
 

@@ -1,5 +1,6 @@
 import CLinux
 import Foundation
+import LimelightApplications
 import LimelightModel
 import LimelightQuery
 import LimelightSearch

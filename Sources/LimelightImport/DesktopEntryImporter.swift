@@ -1,28 +1,16 @@
 import Foundation
+import LimelightApplications
 import LimelightModel
 
-/// Application launchers (`.desktop` files, the freedesktop Desktop Entry
-/// format): the name in the user's language, generic name, comment, keywords
-/// and icon, so that typing part of an application's name finds it.
+/// Launchers (`.desktop` files) met among the user's files, read as the
+/// installed applications' are (``DesktopEntryReader``).
 public struct DesktopEntryImporter: ContentImporter, Sendable {
   public var contentTypes: [String] { ["application/x-desktop"] }
 
-  /// The user's languages, most preferred first ("de_DE", "de").
-  let languages: [String]
+  let reader: DesktopEntryReader
 
   public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
-    let value =
-      environment["LC_ALL"].flatMap { $0.isEmpty ? nil : $0 }
-      ?? environment["LC_MESSAGES"].flatMap { $0.isEmpty ? nil : $0 } ?? environment["LANG"] ?? ""
-    let locale = value.split(separator: ".").first.map(String.init) ?? ""
-    var languages: [String] = []
-    if !locale.isEmpty && locale != "C" && locale != "POSIX" {
-      languages.append(locale)
-      if let language = locale.split(separator: "_").first, String(language) != locale {
-        languages.append(String(language))
-      }
-    }
-    self.languages = languages
+    reader = DesktopEntryReader(environment: environment)
   }
 
   public func importContent(_ request: ImportRequest, into attributes: inout AttributeSet) throws {
@@ -33,26 +21,6 @@ public struct DesktopEntryImporter: ContentImporter, Sendable {
     guard entry["Type"] != nil || entry["Name"] != nil else {
       throw ImportFailure.malformed("no [Desktop Entry] group")
     }
-    read(entry, into: &attributes)
-  }
-
-  /// The attributes of a `[Desktop Entry]` group, in the user's language.
-  func read(_ entry: KeyFile.Group, into attributes: inout AttributeSet) {
-    /// The key in the user's language, if the entry has one, else the key itself.
-    func localizedKey(_ key: String) -> String {
-      languages.lazy.map { "\(key)[\($0)]" }.first { entry.raw[$0] != nil } ?? key
-    }
-    func localized(_ key: String) -> String? { entry[localizedKey(key)] }
-    attributes.title = localized("Name").map { String($0.prefix(AttributeSet.descriptionLimit)) }
-    attributes.contentDescription = localized("Comment").flatMap(AttributeSet.summary)
-    var keywords: [String] = []
-    if let generic = localized("GenericName") { keywords.append(generic) }
-    if let name = entry["Name"], name != attributes.title { keywords.append(name) }
-    keywords += entry.list(localizedKey("Keywords"))
-    attributes.keywords += keywords.prefix(50)
-    if let icon = entry["Icon"] { attributes.extra["icon"] = .string(icon) }
-    if let exec = entry["Exec"] { attributes.extra["exec"] = .string(exec) }
-    attributes.textContent = [attributes.title, attributes.contentDescription].compactMap { $0 }
-      .joined(separator: "\n")
+    reader.read(entry, into: &attributes)
   }
 }

@@ -2,6 +2,7 @@ import CLinux
 import Foundation
 import LimelightModel
 import LimelightPlatform
+import LimelightThumbnails
 
 #if canImport(Glibc)
   import Glibc

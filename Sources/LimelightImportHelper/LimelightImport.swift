@@ -6,6 +6,7 @@ import LimelightImport
 import LimelightModel
 import LimelightPlatform
 import LimelightSearch
+import LimelightThumbnails
 
 #if canImport(Glibc)
   import Glibc

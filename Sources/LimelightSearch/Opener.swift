@@ -1,4 +1,5 @@
 import Foundation
+import LimelightApplications
 import LimelightModel
 import LimelightPlatform
 import LimelightQuery

@@ -1,4 +1,5 @@
 import Foundation
+import LimelightApplications
 import LimelightImport
 import LimelightModel
 import LimelightPlatform

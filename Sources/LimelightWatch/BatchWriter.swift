@@ -2,6 +2,7 @@ import LimelightImport
 import LimelightModel
 import LimelightPlatform
 import LimelightStore
+import LimelightThumbnails
 
 /// One change the watcher writes to the index.
 enum IndexOperation {

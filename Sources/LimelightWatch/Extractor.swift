@@ -5,6 +5,7 @@ import LimelightImport
 import LimelightModel
 import LimelightPlatform
 import LimelightStore
+import LimelightThumbnails
 
 /// A file waiting to be read.
 struct ImportJob: Sendable {

@@ -1,10 +1,12 @@
 import CLinux
 import Foundation
+import LimelightApplications
 import LimelightExtensions
 import LimelightImport
 import LimelightModel
 import LimelightPlatform
 import LimelightStore
+import LimelightThumbnails
 import Logging
 
 #if canImport(Glibc)
@@ -128,7 +130,9 @@ public final class Watcher: ReconcileSink {
         thumbnailers: Thumbnailer.installed(
           dataDirectories: store.location.base.everyDataDirectory.reversed().map { RawPath($0) })
           + [Thumbnailer.builtIn(helper: HelperFormats.helperPath())])
-      self.thumbnails = ThumbnailQueue(maker: maker, store: store)
+      self.thumbnails = ThumbnailQueue(
+        maker: maker, store: store,
+        afterDrawing: { MemoryRelease.afterBurst(of: store, idle: true) })
     } else {
       self.thumbnails = nil
     }

@@ -2,6 +2,7 @@ import Foundation
 import LimelightImport
 import LimelightModel
 import LimelightPlatform
+import LimelightThumbnails
 import Testing
 
 #if canImport(Glibc)

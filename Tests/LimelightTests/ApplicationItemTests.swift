@@ -2,6 +2,7 @@ import Foundation
 import LimelightPlatform
 import Testing
 
+@testable import LimelightApplications
 @testable import LimelightCLI
 @testable import LimelightExtensions
 @testable import LimelightModel

@@ -3,6 +3,7 @@ import LimelightPlatform
 import LimelightQueryClient
 import Testing
 
+@testable import LimelightApplications
 @testable import LimelightModel
 
 /// The XDG Base Directory specification's rules, read once for every part.

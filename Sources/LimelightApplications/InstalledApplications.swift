@@ -14,7 +14,7 @@ public struct InstalledApplications: Sendable {
   public let folders: ApplicationFolders
   /// Where icon themes and pixmaps are looked up.
   let dataDirectories: [RawPath]
-  let reader: DesktopEntryImporter
+  let reader: DesktopEntryReader
 
   /// One launcher found.
   public struct Launcher: Sendable {
@@ -31,7 +31,7 @@ public struct InstalledApplications: Sendable {
   ) {
     self.folders = folders
     self.dataDirectories = dataDirectories
-    self.reader = DesktopEntryImporter(environment: environment)
+    self.reader = DesktopEntryReader(environment: environment)
   }
 
   /// Every launcher of an application shown in menus, by id.

@@ -1,3 +1,4 @@
+import LimelightModel
 import LimelightPlatform
 
 #if canImport(Glibc)

@@ -1,4 +1,3 @@
-import LimelightImport
 import LimelightModel
 import LimelightPlatform
 import LimelightStore
@@ -12,14 +11,14 @@ import LimelightStore
 /// thumbnail as soon as it lands, if it is current and no larger one is
 /// already the item's; one deleted (a cache cleaned up) leaves its items,
 /// which are drawn again.
-final class ThumbnailWatch {
+public final class ThumbnailWatch {
   let cache: ThumbnailCache
   let store: IndexStore
   let queue: ThumbnailQueue?
-  let inotify: Inotify
+  public let inotify: Inotify
   var folders: [Int32: RawPath] = [:]
 
-  init?(cache: ThumbnailCache, store: IndexStore, queue: ThumbnailQueue?) {
+  public init?(cache: ThumbnailCache, store: IndexStore, queue: ThumbnailQueue?) {
     guard let inotify = try? Inotify() else { return nil }
     self.cache = cache
     self.store = store
@@ -42,7 +41,7 @@ final class ThumbnailWatch {
   }
 
   /// Takes the thumbnails that arrived; returns a problem, if any.
-  func handleEvents() -> String? {
+  public func handleEvents() -> String? {
     var arrived: Set<RawPath> = []
     var deleted: Set<RawPath> = []
     for event in inotify.readEvents() {

@@ -1,34 +1,38 @@
-import LimelightModel
-import LimelightPlatform
-
 #if canImport(Glibc)
   import Glibc
 #endif
 
 /// One inotify event, with the name of the entry it concerns (if any).
-struct InotifyEvent {
-  var watch: Int32
-  var mask: UInt32
-  var cookie: UInt32
-  var name: RawPath?
+public struct InotifyEvent: Sendable {
+  public var watch: Int32
+  public var mask: UInt32
+  public var cookie: UInt32
+  public var name: RawPath?
 
-  func has(_ flag: Int32) -> Bool { mask & UInt32(flag) != 0 }
-  func has(_ flag: UInt32) -> Bool { mask & flag != 0 }
+  public init(watch: Int32, mask: UInt32, cookie: UInt32, name: RawPath?) {
+    self.watch = watch
+    self.mask = mask
+    self.cookie = cookie
+    self.name = name
+  }
+
+  public func has(_ flag: Int32) -> Bool { mask & UInt32(flag) != 0 }
+  public func has(_ flag: UInt32) -> Bool { mask & flag != 0 }
 }
 
 /// A non-blocking inotify instance.
-final class Inotify {
-  let fd: Int32
+public final class Inotify {
+  public let fd: Int32
   private var buffer = [UInt8](repeating: 0, count: 256 * 1024)
 
   /// What folders are watched for: changes to their entries, never opens or reads
   /// (the crawler's own reads would flood the queue).
-  static let folderMask: UInt32 =
+  public static let folderMask: UInt32 =
     UInt32(IN_CREATE | IN_DELETE | IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_FROM | IN_MOVED_TO)
     | UInt32(IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF)
     | UInt32(IN_ONLYDIR) | UInt32(IN_DONT_FOLLOW) | UInt32(IN_EXCL_UNLINK)
 
-  init() throws(SystemError) {
+  public init() throws(SystemError) {
     fd = inotify_init1(Int32(IN_NONBLOCK) | Int32(IN_CLOEXEC))
     guard fd >= 0 else { throw SystemError("inotify_init1") }
   }
@@ -36,15 +40,15 @@ final class Inotify {
   deinit { close(fd) }
 
   /// Adds a watch; the error's code is ENOSPC when the kernel's watch limit is reached.
-  func addWatch(_ path: RawPath, mask: UInt32 = folderMask) -> Result<Int32, SystemError> {
+  public func addWatch(_ path: RawPath, mask: UInt32 = folderMask) -> Result<Int32, SystemError> {
     let wd = path.withCString { inotify_add_watch(fd, $0, mask) }
     return wd >= 0 ? .success(wd) : .failure(SystemError("cannot watch", path: path))
   }
 
-  func removeWatch(_ wd: Int32) { _ = inotify_rm_watch(fd, wd) }
+  public func removeWatch(_ wd: Int32) { _ = inotify_rm_watch(fd, wd) }
 
   /// Reads every event now queued (none if the queue is empty).
-  func readEvents() -> [InotifyEvent] {
+  public func readEvents() -> [InotifyEvent] {
     var events: [InotifyEvent] = []
     while true {
       let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }

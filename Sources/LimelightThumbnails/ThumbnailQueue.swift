@@ -1,6 +1,5 @@
 import CLinux
 import Dispatch
-import LimelightImport
 import LimelightModel
 import LimelightPlatform
 import LimelightStore
@@ -15,12 +14,17 @@ import Synchronization
 /// and that have no current thumbnail. Each finished thumbnail is written to
 /// its item (if the file has not changed since). The thumbnails of files that
 /// were moved follow them, and those of files that are gone are removed.
-final class ThumbnailQueue: Sendable {
-  struct Job: Sendable {
-    var file: FileVersion
+public final class ThumbnailQueue: Sendable {
+  public struct Job: Sendable {
+    public var file: FileVersion
     /// Where the file was before a move: its thumbnails there are moved
     /// rather than drawn again.
-    var movedFrom: RawPath? = nil
+    public var movedFrom: RawPath? = nil
+
+    public init(file: FileVersion, movedFrom: RawPath? = nil) {
+      self.file = file
+      self.movedFrom = movedFrom
+    }
 
     var path: RawPath { file.path }
     var contentTypeTree: [String] { file.contentTypeTree }
@@ -49,13 +53,20 @@ final class ThumbnailQueue: Sendable {
     case draw(Job)
   }
 
-  init(maker: ThumbnailMaker, store: IndexStore) {
+  /// Called when the queue is empty again: what drawing took (its writes'
+  /// pages, its decoders' buffers) can go back to the system.
+  let afterDrawing: @Sendable () -> Void
+
+  public init(
+    maker: ThumbnailMaker, store: IndexStore, afterDrawing: @escaping @Sendable () -> Void = {}
+  ) {
     self.maker = maker
     self.store = store
+    self.afterDrawing = afterDrawing
   }
 
   /// Offers the records of a written batch.
-  func offer(_ records: [FileRecord]) {
+  public func offer(_ records: [FileRecord]) {
     enqueue(
       records.compactMap { record -> Job? in
         guard record.status.kind == .regular, record.attributes.thumbnailPath == nil,
@@ -73,7 +84,7 @@ final class ThumbnailQueue: Sendable {
   /// cache (cleaned up meanwhile) or named for another URI (a move the
   /// watcher did not live to finish); read in the background after the
   /// first crawl.
-  func offerIndexedFiles() {
+  public func offerIndexedFiles() {
     DispatchQueue.global(qos: .background).async { [self] in
       if let stale = try? store.files(
         limit: Self.capacity,
@@ -95,7 +106,7 @@ final class ThumbnailQueue: Sendable {
 
   /// Offers files that were moved: `moves` pairs each file's old path with
   /// what it is now.
-  func offerMoves(_ moves: [(from: RawPath, to: Job)]) {
+  public func offerMoves(_ moves: [(from: RawPath, to: Job)]) {
     enqueue(
       moves.map { move in
         var job = move.to
@@ -108,7 +119,7 @@ final class ThumbnailQueue: Sendable {
   /// them, and offers those files to be drawn again. Runs in the background,
   /// and finds the items in a read: it takes a pass over them, which no
   /// writer should wait for.
-  func offerDropped(_ thumbnails: [String]) {
+  public func offerDropped(_ thumbnails: [String]) {
     let gone = Set(thumbnails)
     DispatchQueue.global(qos: .background).async { [self] in
       if let showing = try? store.files(showingThumbnailWhere: { gone.contains($1) }) {
@@ -119,7 +130,7 @@ final class ThumbnailQueue: Sendable {
 
   /// Forgets the thumbnails of these files (unless they have others by now),
   /// and offers the files to be drawn again.
-  func drop(_ showing: [(rowID: Int64, thumbnail: String, file: FileVersion)]) {
+  public func drop(_ showing: [(rowID: Int64, thumbnail: String, file: FileVersion)]) {
     guard !showing.isEmpty,
       let dropped = try? store.write({ writer in
         try showing.filter { try writer.dropThumbnail($0.thumbnail, ofItem: $0.rowID) }
@@ -129,7 +140,7 @@ final class ThumbnailQueue: Sendable {
   }
 
   /// Offers files that left the index: those gone from the disk lose their thumbnails.
-  func offerRemovals(_ paths: [RawPath]) {
+  public func offerRemovals(_ paths: [RawPath]) {
     guard !paths.isEmpty else { return }
     start { state in state.gone += paths.prefix(max(0, Self.capacity - state.gone.count)) }
   }
@@ -152,9 +163,7 @@ final class ThumbnailQueue: Sendable {
 
   func drain() {
     limelight_lower_thread_priority(19)
-    // What drawing took (its writes' pages, its decoders' buffers) goes back
-    // to the system when the queue is empty.
-    defer { MemoryRelease.afterBurst(of: store, idle: true) }
+    defer { afterDrawing() }
     while let next = state.withLock({ state -> Next? in
       if let gone = state.gone.popLast() { return .forget(gone) }
       if let job = state.jobs.popLast() { return .draw(job) }
