@@ -1,6 +1,7 @@
 import Foundation
 import LimelightApplications
 import LimelightModel
+import LimelightPlatform
 
 /// Launchers (`.desktop` files) met among the user's files, read as the
 /// installed applications' are (``DesktopEntryReader``).

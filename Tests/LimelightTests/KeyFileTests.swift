@@ -1,6 +1,6 @@
 import Testing
 
-@testable import LimelightModel
+@testable import LimelightPlatform
 
 /// The key file format as the Desktop Entry specification writes it.
 @Suite struct KeyFileTests {

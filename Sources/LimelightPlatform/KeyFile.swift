@@ -1,6 +1,3 @@
-import Foundation
-import LimelightPlatform
-
 /// The freedesktop key file format (`.desktop`, `.thumbnailer`, Limelight's
 /// importer and extension descriptors): `[Group]` headers, `Key=Value` lines,
 /// `#` comments. The first value of a key in a group wins. Values are read
@@ -22,7 +19,7 @@ public struct KeyFile: Sendable, Equatable {
     /// A `;`-separated list value (`MimeType=a;b;`), its escapes read (`\;`
     /// is a semicolon within an item), empty items left out.
     public func list(_ key: String) -> [String] {
-      KeyFile.items(of: raw[key] ?? "").map { $0.trimmingCharacters(in: .whitespaces) }
+      KeyFile.items(of: raw[key] ?? "").map { $0.trimmedOfBlanks }
         .filter { !$0.isEmpty }
     }
   }
@@ -31,7 +28,7 @@ public struct KeyFile: Sendable, Equatable {
     var groups: [String: [String: String]] = [:]
     var group: String?
     for line in text.split(whereSeparator: \.isNewline) {
-      let trimmed = line.trimmingCharacters(in: .whitespaces)
+      let trimmed = line.trimmedOfBlanks
       if trimmed.hasPrefix("[") && trimmed.hasSuffix("]") {
         group = String(trimmed.dropFirst().dropLast())
         continue
@@ -39,8 +36,8 @@ public struct KeyFile: Sendable, Equatable {
       guard let group, !trimmed.hasPrefix("#"), let eq = trimmed.firstIndex(of: "=") else {
         continue
       }
-      let key = trimmed[..<eq].trimmingCharacters(in: .whitespaces)
-      let value = trimmed[trimmed.index(after: eq)...].trimmingCharacters(in: .whitespaces)
+      let key = trimmed[..<eq].trimmedOfBlanks
+      let value = trimmed[trimmed.index(after: eq)...].trimmedOfBlanks
       if groups[group, default: [:]][key] == nil { groups[group, default: [:]][key] = value }
     }
     self.groups = groups.mapValues { Group(raw: $0) }
@@ -157,5 +154,15 @@ public struct KeyFile: Sendable, Equatable {
     if quoted || escaped { return nil }
     if inWord { arguments.append(current) }
     return arguments
+  }
+}
+
+extension StringProtocol {
+  /// Without the spaces and tabs at either end (the key file format's blanks).
+  var trimmedOfBlanks: String {
+    let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+    guard let first = firstIndex(where: { !blank($0) }), let last = lastIndex(where: { !blank($0) })
+    else { return "" }
+    return String(self[first...last])
   }
 }
