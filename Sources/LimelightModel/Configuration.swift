@@ -257,7 +257,9 @@ public struct ExclusionRules: Sendable {
   }
 
   /// Whether a folder holds one of the markers that keep it out of the index.
-  public static func hasNoIndexMarker(_ folder: RawPath) -> Bool {
-    Configuration.markerFiles.contains { FileSystem.status(folder.appending($0)) != nil }
+  public static func hasNoIndexMarker(
+    _ folder: RawPath, in files: any FileTree = LocalFileTree()
+  ) -> Bool {
+    Configuration.markerFiles.contains { files.status(folder.appending($0)) != nil }
   }
 }

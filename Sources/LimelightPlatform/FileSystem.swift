@@ -204,3 +204,22 @@ public enum FileSystem {
     return String(decoding: bytes, as: UTF8.self)
   }
 }
+
+/// What a walk of a tree asks of the file system: a seam, so that the
+/// policies that walk trees (reconciling the index with the disk) can be
+/// tested on a tree made up in memory.
+public protocol FileTree: Sendable {
+  /// A path's status, its own for a symbolic link; nil when it is not there.
+  func status(_ path: RawPath) -> FileStatus?
+  /// The names in a folder.
+  func entries(of folder: RawPath) throws(SystemError) -> [RawPath]
+}
+
+/// The tree the system mounts.
+public struct LocalFileTree: FileTree {
+  public init() {}
+  public func status(_ path: RawPath) -> FileStatus? { FileSystem.status(path) }
+  public func entries(of folder: RawPath) throws(SystemError) -> [RawPath] {
+    try FileSystem.entries(of: folder)
+  }
+}

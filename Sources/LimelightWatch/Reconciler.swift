@@ -29,6 +29,8 @@ struct Reconciler {
   let store: IndexStore
   let rules: ExclusionRules
   let roots: [RawPath]
+  /// The disk (a tree in memory, in tests).
+  var files: any FileTree = LocalFileTree()
 
   /// Reconciles `top`; unchanged files (same identity, size and time) are
   /// not read again, unless `force`.
@@ -47,7 +49,7 @@ struct Reconciler {
       sink.note("cannot read the index: \(error)")
       return
     }
-    guard let topStatus = FileSystem.status(top) else {
+    guard let topStatus = files.status(top) else {
       if !stored.isEmpty { sink.emit(.remove(top)) }
       sink.unwatchTree(top)
       return
@@ -84,7 +86,7 @@ struct Reconciler {
       // Files must also keep size and time: an inode freed by an atomic save and
       // reused by a new file is not a move.
       if let oldPath = byIdentity![FileKey(status.device, status.inode)], oldPath != path,
-        !seen.contains(oldPath), FileSystem.status(oldPath)?.inode != status.inode,
+        !seen.contains(oldPath), files.status(oldPath)?.inode != status.inode,
         let old = stored[oldPath], old.isFolder == status.isDirectory,
         old.isFolder || !old.contentDiffers(from: status)
       {
@@ -104,7 +106,7 @@ struct Reconciler {
     var stack: [RawPath] = topStatus.isDirectory ? [top] : []
     while let folder = stack.popLast() {
       if StopSignal.isRequested { return }
-      if ExclusionRules.hasNoIndexMarker(folder) {
+      if ExclusionRules.hasNoIndexMarker(folder, in: files) {
         // Out of the index with all below it, but still watched, to see the marker go.
         sink.emit(.remove(folder))
         sink.unwatchTree(folder)
@@ -115,7 +117,7 @@ struct Reconciler {
       sink.watch(folder)
       let names: [RawPath]
       do {
-        names = try FileSystem.entries(of: folder)
+        names = try files.entries(of: folder)
       } catch {
         // Keep what was indexed below a folder that cannot be read now.
         sink.emit(.failure(folder, error.description))
@@ -124,7 +126,7 @@ struct Reconciler {
       }
       for name in names {
         let path = folder.appending(name)
-        guard !rules.excludes(path, root: root), let status = FileSystem.status(path) else {
+        guard !rules.excludes(path, root: root), let status = files.status(path) else {
           continue
         }
         visit(path, status)
@@ -162,9 +164,9 @@ struct Reconciler {
     while current != root && current.isInside(root) {
       if rules.excludes(current, root: root) { return true }
       let parent = current.parent
-      if parent != root && ExclusionRules.hasNoIndexMarker(parent) { return true }
+      if parent != root && ExclusionRules.hasNoIndexMarker(parent, in: files) { return true }
       current = parent
     }
-    return ExclusionRules.hasNoIndexMarker(root) && path != root
+    return ExclusionRules.hasNoIndexMarker(root, in: files) && path != root
   }
 }
