@@ -246,6 +246,15 @@ def measure(size, work, pool, ll, rng, query_count, settle_limit):
     row["plocate_median_ms"] = statistics.median(flat_pl) * 1000
     row["plocate_p99_ms"] = bench.percentile(flat_pl, 99) * 1000
     row["queries_with_results"] = f"{ll_hits}/{len(queries)}"
+    # Which shapes set the p99: each kind's median and slowest, and the
+    # slowest queries themselves.
+    row["query_ms_by_kind"] = {
+        kind: [statistics.median(ts) * 1000, max(ts) * 1000] for kind, ts in ll_times.items()}
+    timed_queries = []
+    for kind, words in queries:
+        t, _ = bench.timed([ll("find-in"), "--limit", "50", "--"] + words, env)
+        timed_queries.append((t * 1000, kind, " ".join(words)))
+    row["slowest_queries"] = sorted(timed_queries, reverse=True)[:5]
     watcher.terminate()
     watcher.wait(60)
     subprocess.run(["rm", "-rf", tree])
@@ -364,6 +373,18 @@ def main():
         print(f"| {label} | " + " | ".join(
             fmt(float(r[key]) if r.get(key) is not None else None, digits) for r in rows) + " |")
     print("| queries with results | " + " | ".join(r["queries_with_results"] for r in rows) + " |")
+    print()
+    kinds = sorted({k for r in rows for k in r.get("query_ms_by_kind", {})})
+    print("| query ms by kind: median / slowest | " + " | ".join(fmt(r["entries"]) for r in rows)
+          + " |")
+    print("| --- |" + " --- |" * len(rows))
+    for kind in kinds:
+        print(f"| {kind} | " + " | ".join(
+            "{:.1f} / {:.1f}".format(*r["query_ms_by_kind"][kind])
+            if kind in r.get("query_ms_by_kind", {}) else "—" for r in rows) + " |")
+    for r in rows:
+        print(f"slowest at {r['entries']:,}: " + "; ".join(
+            f"{q} ({k}) {t:.1f} ms" for t, k, q in r.get("slowest_queries", [])))
     print()
     tables = sorted({t for r in rows for t in r.get("tables_bytes_per_entry", {})})
     print("| bytes per entry, by table | " + " | ".join(fmt(r["entries"]) for r in rows) + " |")

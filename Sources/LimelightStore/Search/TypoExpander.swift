@@ -36,9 +36,11 @@ struct TypoExpander {
       // A word that only starts words of texts may still be a typo of a
       // name's word, which is the likelier meaning (a name says what the
       // item is): those are looked for too, never a text's near misses. A
-      // text's whole word is taken as typed.
+      // text's whole word is taken as typed. Asked first: a whole term's
+      // list is read only as far as its first item, where a prefix's merges
+      // every term it starts (`include*` over a million entries: 30 ms).
+      if try isTextTerm(word) { return node }
       let inTexts = try hasPrefixMatch(word, in: "item_text")
-      if inTexts, try isTextTerm(word) { return node }
       let variants = try self.variants(of: word, namesOnly: inTexts)
       if variants.isEmpty {
         // A word that no item holds, nor anything near it, matches nothing:
