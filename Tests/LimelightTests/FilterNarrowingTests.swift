@@ -73,10 +73,12 @@ import Testing
     var crowded = SearchEngine(store: store)
     crowded.rankedNameLimit = 3
     crowded.rankBandSplit = 2
-    // Filters alone read in order, a stretch of one, then four, then
-    // sixteen…: some find enough, others read 30 and list every match.
+    // Filters alone read in order (a probe of one item a result, then
+    // stretches four times longer, or 30 of the items holding the terms):
+    // some find enough, others list every match.
     crowded.inOrderLimit = 30
     crowded.inOrderStretch = 1
+    crowded.sortedFiltersLimit = 3
     // Texts crowded (listed newest first), the filters' items read first
     // or not: the same list.
     var crowdedTexts = SearchEngine(store: store)

@@ -212,14 +212,17 @@ public struct SearchEngine: Sendable {
     /// One statement for each rank band of the name index (``ItemFacets``),
     /// best first, made from the band's expression.
     case byRankBand((String) -> Statement)
-    /// The items in their order: the first ones (the `probe` of as many as
-    /// the first stretch: enough, or forgotten), then stretch by stretch (the
-    /// statement of a stretch given its size and offset) until the results
-    /// asked for are found or ``SearchEngine/inOrderLimit`` items are read;
-    /// then `otherwise`, which lists every match in the same order.
-    case inOrder(
-      probe: ((_ size: Int) -> Statement)?, stretch: (_ size: Int, _ offset: Int) -> Statement,
-      otherwise: Statement)
+    /// Filters alone (``SearchEngine/filtersAlone(conditions:arguments:narrowing:)``):
+    /// the first items in their order checked row by row (`probe`, given
+    /// how many); when too few pass and the filters have terms, the items
+    /// holding them sorted (`holding`), after stretches of them in order
+    /// when they are many (its crowding); with no terms, stretches of the
+    /// items in order (`stretch`, given size and offset) until
+    /// ``SearchEngine/inOrderLimit`` are read, then every item that passes,
+    /// sorted (`every`).
+    case filtersAlone(
+      probe: (_ size: Int) -> Statement, stretch: (_ size: Int, _ offset: Int) -> Statement,
+      holding: (statement: Statement, crowding: Crowding)?, every: Statement)
   }
 
   /// More than `limit` rows of a full-text `index` match `match`.
@@ -247,8 +250,10 @@ public struct SearchEngine: Sendable {
 
   /// At most this many items holding the filters' terms are read first, and
   /// the texts that match the words looked for among them, when the words
-  /// are in many texts (an ephemeral index of their rows: a few milliseconds).
-  var fewFilteredLimit = 10_000
+  /// are in many texts (an ephemeral index of their rows: a few milliseconds;
+  /// `.txt` names a million entries give 14,000 of, and walking the texts
+  /// of two common words for them instead took 100 ms a tier).
+  var fewFilteredLimit = 50_000
 
   /// Above this many texts matching the words, their matches are listed newest
   /// first instead of by BM25 (`limelight_rank`, which reads only which
@@ -262,6 +267,12 @@ public struct SearchEngine: Sendable {
   var inOrderLimit = 10_000
   /// The first stretch filters alone read, in items for each result asked for.
   var inOrderStretch = 10
+  /// Filters alone whose terms are in at most this many items list those
+  /// items sorted when the first items in order are not enough (a
+  /// microsecond or so an item: 17,000 images of 300,000 entries in 12 ms,
+  /// where walking the order for the few of them a second filter passes
+  /// took 48); above it, stretches of them in order come first.
+  var sortedFiltersLimit = 50_000
 
   static let columns = """
     item.rowid, item.id, item.localID, item.domain, item.uri, item.path, item.displayName,
@@ -414,10 +425,10 @@ public struct SearchEngine: Sendable {
     return passes
   }
 
-  /// Filters alone (no match to score): the items the filters' terms hold,
-  /// sorted, when they are few; otherwise the items in their order
-  /// (``ItemRank/filterOrder``) a stretch at a time until enough pass, and
-  /// only when those are too few, every item that passes, sorted.
+  /// Filters alone (no match to score): the first items in their order
+  /// (``ItemRank/filterOrder``) when enough of them pass; otherwise the items
+  /// the filters' terms hold, sorted, or with no terms further stretches of
+  /// the order and then every item that passes, sorted (``Crowded/filtersAlone``).
   func filtersAlone(
     conditions: String, arguments: [any DatabaseValueConvertible], narrowing: FilterNarrowing
   ) -> Pass {
@@ -426,6 +437,7 @@ public struct SearchEngine: Sendable {
     // row (a filter few items pass would read every row, at random).
     let order = " ORDER BY +\(ItemRank.filterOrder("item."))"
     let inTerms = "SELECT rowid FROM item_name WHERE item_name MATCH ?"
+    let terms = narrowing.nameTerms
     // A stretch of the order's index, of the items holding `terms` when
     // given (told by the index alone, from the list of those items).
     func stretch(holding terms: String?) -> (Int, Int) -> Statement {
@@ -439,27 +451,22 @@ public struct SearchEngine: Sendable {
         )
       }
     }
-    guard let terms = narrowing.nameTerms else {
-      let every: Statement = (select + " 1\(conditions)" + order, arguments)
-      return Pass(
-        statement: every,
-        whenCrowded: (
-          .always, .inOrder(probe: nil, stretch: stretch(holding: nil), otherwise: every)
-        ))
+    let every: Statement = (select + " 1\(conditions)" + order, arguments)
+    let holding = terms.map { terms in
+      (
+        statement: (
+          select + " item.rowid IN (\(inTerms))\(conditions)" + order, [terms] + arguments
+        ) as Statement,
+        crowding: Crowding(index: "item_name", match: terms, limit: sortedFiltersLimit)
+      )
     }
-    let holding: Statement = (
-      select + " item.rowid IN (\(inTerms))\(conditions)" + order, [terms] + arguments
-    )
-    // Terms in very many items: the first items of the order first, for a
-    // filter most items pass (`modified:week`) needs no more, and listing
-    // the items holding its terms would cost more than reading those.
     return Pass(
-      statement: holding,
+      statement: holding?.statement ?? every,
       whenCrowded: (
-        Crowding(index: "item_name", match: terms, limit: rankedNameLimit),
-        .inOrder(
+        .always,
+        .filtersAlone(
           probe: { stretch(holding: nil)($0, 0) }, stretch: stretch(holding: terms),
-          otherwise: holding)
+          holding: holding, every: every)
       ))
   }
 

@@ -71,37 +71,52 @@ final class SearchRun {
           for fine in band.fine where !isDone { try run(statement(fine)) }
         }
       }
-    case .inOrder(let probe, let stretch, let otherwise):
-      try runInOrder(probe: probe, stretch: stretch, otherwise: otherwise)
+    case .filtersAlone(let probe, let stretch, let holding, let every):
+      try runFiltersAlone(probe: probe, stretch: stretch, holding: holding, every: every)
     }
   }
 
-  /// The probe, then stretches of the items in order, each four times the
-  /// one before, until enough pass or `inOrderLimit` items are read; then,
-  /// when some are still missing, what those found is listed again by
-  /// `otherwise`, which lists every item that passes in the same order.
-  private func runInOrder(
-    probe: ((Int) -> SearchEngine.Statement)?, stretch: (Int, Int) -> SearchEngine.Statement,
-    otherwise: SearchEngine.Statement
+  /// Filters alone (``SearchEngine/Crowded/filtersAlone``): each way tried
+  /// lists the matches in the same order, and one that does not find enough
+  /// gives way to the next, which lists them again from the start.
+  private func runFiltersAlone(
+    probe: (Int) -> SearchEngine.Statement, stretch: (Int, Int) -> SearchEngine.Statement,
+    holding: (statement: SearchEngine.Statement, crowding: SearchEngine.Crowding)?,
+    every: SearchEngine.Statement
   ) throws {
-    guard let limit else { return try run(otherwise) }
+    guard let limit, inOrderLimit > 0 else { return try run(holding?.statement ?? every) }
     let before = results.count
-    var size = max(1, inOrderStretch * limit)
-    if let probe, inOrderLimit > 0 {
-      try run(probe(size))
-      if isDone { return }
-      results.removeSubrange(before...)
+    func startOver() { results.removeSubrange(before...) }
+    let first = max(1, inOrderStretch * limit)
+    try run(probe(first))
+    if isDone { return }
+    // Stretches of the order, each four times the one before, from `offset`.
+    func stretches(from offset: Int) throws {
+      var offset = offset
+      var size = first * (offset == 0 ? 1 : 4)
+      while !isDone && offset < inOrderLimit {
+        size = min(size, inOrderLimit - offset)
+        try run(stretch(size, offset))
+        offset += size
+        size *= 4
+      }
     }
-    var offset = 0
-    while !isDone && offset < inOrderLimit {
-      size = min(size, inOrderLimit - offset)
-      try run(stretch(size, offset))
-      offset += size
-      size *= 4
+    if let holding {
+      startOver()
+      // Few items hold the terms: sorted at once. Many: those first in the
+      // order, stretch by stretch, before they are sorted.
+      if try isCrowded(holding.crowding) {
+        try stretches(from: 0)
+        if isDone { return }
+        startOver()
+      }
+      return try run(holding.statement)
     }
+    // No terms: the probe was the first stretch.
+    try stretches(from: first)
     if !isDone {
-      results.removeSubrange(before...)
-      try run(otherwise)
+      startOver()
+      try run(every)
     }
   }
 
