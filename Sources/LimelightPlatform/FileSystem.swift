@@ -57,6 +57,19 @@ public struct FileStatus: Equatable, Sendable {
 
 /// Thin wrappers over the system calls the index needs, on raw paths.
 public enum FileSystem {
+  /// A pipe whose ends do not block and are closed across `exec`: a way to
+  /// wake a `poll(2)` loop from a signal handler or another thread. Both
+  /// ends are -1 when the system has no descriptor left.
+  public static func wakePipe() -> (read: Int32, write: Int32) {
+    var fds: [Int32] = [-1, -1]
+    guard pipe(&fds) == 0 else { return (-1, -1) }
+    for fd in fds {
+      _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+      _ = fcntl(fd, F_SETFL, O_NONBLOCK)
+    }
+    return (fds[0], fds[1])
+  }
+
   /// `lstat`: the entry itself, not what a link points to.
   public static func status(_ path: RawPath) -> FileStatus? {
     var st = stat()

@@ -1,5 +1,6 @@
 import CLinux
 import Foundation
+import LimelightPlatform
 import LimelightStore
 import Synchronization
 
@@ -52,17 +53,7 @@ struct ExpiryPurge {
     private let writeEnd: Int32
     private let pending = Atomic<Bool>(false)
 
-    init() {
-      var fds: [Int32] = [-1, -1]
-      if pipe(&fds) == 0 {
-        for fd in fds {
-          _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-          _ = fcntl(fd, F_SETFL, O_NONBLOCK)
-        }
-      }
-      readEnd = fds[0]
-      writeEnd = fds[1]
-    }
+    init() { (readEnd, writeEnd) = FileSystem.wakePipe() }
 
     deinit {
       if readEnd >= 0 { close(readEnd) }

@@ -1,3 +1,5 @@
+import LimelightPlatform
+
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -10,15 +12,7 @@ enum StopSignal {
   nonisolated(unsafe) static var pipeRead: Int32 = -1
 
   static func install() {
-    var fds: [Int32] = [-1, -1]
-    if pipe(&fds) == 0 {
-      for fd in fds {
-        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        _ = fcntl(fd, F_SETFL, O_NONBLOCK)
-      }
-      pipeRead = fds[0]
-      pipeWrite = fds[1]
-    }
+    (pipeRead, pipeWrite) = FileSystem.wakePipe()
     for sig in [SIGTERM, SIGINT, SIGHUP] {
       signal(sig) { _ in
         StopSignal.requested = 1
