@@ -34,7 +34,9 @@ struct ExpiryPurge {
     guard now >= deadline(now: now, wallNow: wallNow) else { return nil }
     nextLook = now + Self.lookSeconds
     do {
-      if let due = nextExpiration, due <= wallNow {
+      // Asked of the index, not of the last look: items written since may
+      // have expired already. Nothing is written when nothing expired.
+      if let due = try store.nextExpiration()?.timeIntervalSince1970, due <= wallNow {
         _ = try store.write { try $0.purgeExpired(now: Date(timeIntervalSince1970: wallNow)) }
       }
       nextExpiration = try store.nextExpiration()?.timeIntervalSince1970

@@ -31,7 +31,7 @@ import Testing
     let store = try Fixtures.newStore()
     let wall = Date().timeIntervalSince1970
     try store.write { writer in
-      for (id, expires) in [("soon", wall + 10), ("later", wall + 7_200)] {
+      for (id, expires) in [("gone", wall - 5), ("soon", wall + 10), ("later", wall + 7_200)] {
         try writer.upsert(
           applicationItem: IndexItem(
             id: id, domain: "org.example", uri: "x://\(id)",
@@ -41,7 +41,9 @@ import Testing
     }
     func count() throws -> Int { try store.itemStates(inDomain: "org.example").count }
     var purge = ExpiryPurge()
-    // The first look finds the next expiration and sets the timer for it.
+    // The first look purges what expired already (a one-off run ends with
+    // it), finds the next expiration and sets the timer for it.
+    #expect(try count() == 3)
     #expect(purge.runIfDue(store: store, now: 100, wallNow: wall) == nil)
     #expect(purge.deadline(now: 100, wallNow: wall) == 110)
     #expect(purge.runIfDue(store: store, now: 105, wallNow: wall + 5) == nil)
