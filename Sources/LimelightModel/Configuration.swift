@@ -192,15 +192,6 @@ public struct Configuration: Equatable, Sendable {
   }
 }
 
-extension StringProtocol {
-  func trimmingWhitespace() -> String {
-    var s = Substring(self)
-    while let first = s.first, first.isWhitespace { s = s.dropFirst() }
-    while let last = s.last, last.isWhitespace { s = s.dropLast() }
-    return String(s)
-  }
-}
-
 extension String {
   func replacingSuffix(_ suffix: String, with replacement: String) -> String {
     hasSuffix(suffix) ? String(dropLast(suffix.count)) + replacement : self

@@ -158,11 +158,17 @@ public struct KeyFile: Sendable, Equatable {
 }
 
 extension StringProtocol {
-  /// Without the spaces and tabs at either end (the key file format's blanks).
-  var trimmedOfBlanks: String {
-    let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-    guard let first = firstIndex(where: { !blank($0) }), let last = lastIndex(where: { !blank($0) })
-    else { return "" }
-    return String(self[first...last])
+  /// Without the characters at either end that `isBlank` accepts.
+  public func trimming(_ isBlank: (Character) -> Bool) -> String {
+    var s = Substring(self)
+    while let first = s.first, isBlank(first) { s = s.dropFirst() }
+    while let last = s.last, isBlank(last) { s = s.dropLast() }
+    return String(s)
   }
+
+  /// Without white space at either end.
+  public func trimmingWhitespace() -> String { trimming(\.isWhitespace) }
+
+  /// Without the spaces and tabs at either end (the key file format's blanks).
+  var trimmedOfBlanks: String { trimming { $0 == " " || $0 == "\t" } }
 }

@@ -1,4 +1,3 @@
-import CLinux
 import Foundation
 import LimelightPlatform
 import LimelightStore
@@ -36,10 +35,12 @@ struct ExpiryPurge {
     do {
       // Asked of the index, not of the last look: items written since may
       // have expired already. Nothing is written when nothing expired.
-      if let due = try store.nextExpiration()?.timeIntervalSince1970, due <= wallNow {
+      var next = try store.nextExpiration()?.timeIntervalSince1970
+      if let due = next, due <= wallNow {
         _ = try store.write { try $0.purgeExpired(now: Date(timeIntervalSince1970: wallNow)) }
+        next = try store.nextExpiration()?.timeIntervalSince1970
       }
-      nextExpiration = try store.nextExpiration()?.timeIntervalSince1970
+      nextExpiration = next
     } catch {
       // Tried again at the next look, not in a loop.
       nextExpiration = nil

@@ -192,7 +192,8 @@ public struct SearchEngine: Sendable {
   /// crowding's limit.
   struct Pass {
     var statement: Statement
-    var whenCrowded: (crowding: Crowding, instead: Crowded)?
+    /// With no crowding, `instead` is taken whatever the indexes hold.
+    var whenCrowded: (crowding: Crowding?, instead: Crowded)?
     /// It lists hidden items only: skipped when the index holds none (the
     /// usual case; a word with a filter no item passes read every text
     /// holding the word once more for them).
@@ -209,9 +210,10 @@ public struct SearchEngine: Sendable {
     /// few of its items pass (`gz kind:image`) read every text holding it,
     /// twice (the visible, then the hidden): 190 ms at 100,000 entries.
     case fewFiltered(Crowding, narrowed: Statement, otherwise: [Statement])
-    /// One statement for each rank band of the name index (``ItemFacets``),
-    /// best first, made from the band's expression.
-    case byRankBand((String) -> Statement)
+    /// One statement for each rank band of the name index (``ItemFacets``)
+    /// the words' `match` has items in, best first, made from the band's
+    /// expression.
+    case byRankBand(match: String, (String) -> Statement)
     /// Filters alone (``SearchEngine/filtersAlone(conditions:arguments:narrowing:)``):
     /// the first items in their order checked row by row (`probe`, given
     /// how many); when too few pass and the filters have terms, the items
@@ -230,9 +232,6 @@ public struct SearchEngine: Sendable {
     var index: String
     var match: String
     var limit: Int
-
-    /// Crowded whatever the index holds: nothing is counted.
-    static let always = Crowding(index: "", match: "", limit: -1)
   }
 
   /// Above this many names matching a tier's words, the tier lists them
@@ -388,7 +387,7 @@ public struct SearchEngine: Sendable {
             // names first, each band's sorted, until there are enough.
             whenCrowded: (
               Crowding(index: "item_name", match: match, limit: rankedNameLimit),
-              .byRankBand { band in
+              .byRankBand(match: match) { band in
                 (statement, ["(\(match)) AND \(band)"] + arguments.dropFirst())
               }
             ), onlyHidden: hidden == 1))
@@ -463,7 +462,7 @@ public struct SearchEngine: Sendable {
     return Pass(
       statement: holding?.statement ?? every,
       whenCrowded: (
-        .always,
+        nil,
         .filtersAlone(
           probe: { stretch(holding: nil)($0, 0) }, stretch: stretch(holding: terms),
           holding: holding, every: every)

@@ -45,7 +45,7 @@ final class SearchRun {
       }
       if holdsHidden == false { return }
     }
-    guard let instead = pass.whenCrowded, try isCrowded(instead.crowding) else {
+    guard let instead = pass.whenCrowded, try instead.crowding.map(isCrowded) ?? true else {
       try run(pass.statement)
       return
     }
@@ -58,12 +58,12 @@ final class SearchRun {
       } else {
         try run(narrowed)
       }
-    case .byRankBand(let statement):
+    case .byRankBand(let match, let statement):
       // Best bands first; a coarse band with few matches sorted at once,
       // one with many fine band by fine band.
       for band in try occupiedBands() where !isDone {
         let count = try matches(
-          "(\(instead.crowding.match)) AND \(band.coarse)", atMost: rankBandSplit + 1)
+          "(\(match)) AND \(band.coarse)", atMost: rankBandSplit + 1)
         if count == 0 { continue }
         if count <= rankBandSplit {
           try run(statement(band.coarse))
@@ -123,7 +123,6 @@ final class SearchRun {
   func isCrowded(_ crowding: SearchEngine.Crowding) throws -> Bool {
     if let known = crowded[crowding] { return known }
     if crowding.limit == .max { return false }
-    if crowding == .always { return true }
     let count = try matches(crowding.match, in: crowding.index, atMost: crowding.limit + 1)
     crowded[crowding] = count > crowding.limit
     return count > crowding.limit
