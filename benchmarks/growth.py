@@ -141,12 +141,14 @@ def queries_for(tree, rng, count):
         elif kind == "initials":
             out.append((kind, ["".join(x[0] for x in words[:3]).lower()]))
         elif kind == "filter":
-            out.append((kind, [w[:5], rng.choice(["ext:txt", "kind:text", "modified:year"])]))
+            out.append((kind, [w[:5], rng.choice(["ext:txt", "kind:text", "modified:year",
+                                                  "type:image/*"])]))
         elif kind == "filters alone":
             # Nothing to rank by: the order of recency and depth, read in
             # that order, whether the filter holds half the tree or few items.
             out.append((kind, rng.choice([["kind:text"], ["modified:week"], ["size:>1M"],
-                                          ["ext:pdf"], ["kind:image", "size:>10k"]])))
+                                          ["ext:pdf"], ["kind:image", "size:>10k"],
+                                          ["type:image/*"], ["kind:code", "size:>1G"]])))
         else:
             out.append((kind, [rng.choice(content)]))
     return out

@@ -29,6 +29,7 @@ extension IndexWriter {
     let added =
       attributes.added?.timeIntervalSince1970 ?? existing?["added"] ?? now.timeIntervalSince1970
     let modified = (attributes.modified ?? now).timeIntervalSince1970
+    try listContentType(attributes)
     let columns: [ItemColumn] =
       [("domain", item.domain), ("storedURI", item.uri)] + Self.attributeColumns(attributes)
       + [

@@ -68,6 +68,7 @@ public struct IndexWriter {
     let now = Date().timeIntervalSince1970
     let id: String = existing?["id"] ?? Self.newFileID()
     let added: Double = existing?["added"] ?? now
+    try listContentType(attributes)
     let columns: [ItemColumn] =
       [("id", id), ("domain", fileDomain), ("storedURI", ""), ("path", pathData)]
       + Self.attributeColumns(attributes)
@@ -411,6 +412,16 @@ public struct IndexWriter {
       ("size", attributes.size), ("created", attributes.created?.timeIntervalSince1970),
       ("customAttributes", json(attributes.extra)),
     ]
+  }
+
+  /// Lists an item's content type with its tree in `content_type` (once
+  /// for each transaction), so that `type:` finds the types a pattern
+  /// matches there before it reads any item of them.
+  func listContentType(_ attributes: AttributeSet) throws {
+    let pair = [attributes.contentType ?? "", Self.spaced(attributes.contentTypeTree)]
+    guard seenTerms.contentTypes.insert(pair).inserted else { return }
+    try db.cachedStatement(sql: "INSERT OR IGNORE INTO content_type (type, tree) VALUES (?, ?)")
+      .execute(arguments: StatementArguments(pair))
   }
 
   /// Writes an item's row from its columns, described once: updated in

@@ -36,9 +36,11 @@ public enum ItemRank {
 
   /// The order of the items a query of filters alone lists (no match to
   /// score): hidden last, then `item.boost`, newest, by name; ties broken
-  /// by the row. The columns of the index `item_order`, in its order.
+  /// by the kind classes and the row. The columns of the index
+  /// `item_order`, in its order.
   static func filterOrder(_ table: String) -> String {
-    "\(table)hidden, \(table)boost, \(table)modified DESC, \(table)displayName, \(table)rowid"
+    "\(table)hidden, \(table)boost, \(table)modified DESC, \(table)displayName, "
+      + "\(table)kindClasses, \(table)rowid"
   }
 
   /// `item.nameRank`: a name match's whole rank.

@@ -45,9 +45,14 @@ import GRDB
 ///   the names lists its best matches without ranking them all.
 /// - `item.boost` and `item_order`: what ranks an item besides its match
 ///   (``ItemRank/boost(_:)``), a virtual column, and an index in the order
-///   filters alone list items in (``ItemRank/filterOrder``): `kind:text`
-///   reads its first items in that order instead of sorting every text.
+///   filters alone list items in (``ItemRank/filterOrder``), with the kind
+///   classes: `kind:text` reads its first items in that order instead of
+///   sorting every text, and skips the items of other kinds on the index.
 /// - `item_size`: `size:>1G` finds its few items without reading every one.
+/// - `content_type` and `item_type`: each content type with its tree, as
+///   items were written with them (never removed: a type no longer held
+///   only costs a lookup), and the items by type: `type:image/*` reads the
+///   items of the types it matches alone.
 /// - `term_deletion`: every name term under the strings one or two deleted
 ///   letters make of its first seven (SymSpell): typos and abbreviations are
 ///   found by looking up the query word's own deletions, never by scanning
@@ -358,6 +363,28 @@ enum Schema {
           ALTER TABLE item ADD COLUMN boost REAL GENERATED ALWAYS AS (\(ItemRank.boost(""))) VIRTUAL;
           CREATE INDEX item_order ON item(hidden, boost, modified DESC, displayName);
           CREATE INDEX item_size ON item(size) WHERE size IS NOT NULL;
+          """)
+    }
+    migrator.registerMigration("v16-item-order-kinds") { db in
+      // The kind classes too: a walk of the order checks `kind:` on the
+      // index alone, and reads the rows of the items of that kind only
+      // (at a million entries, 131,000 newer gzip files stood before the
+      // first text: 170 ms with their rows, 11 without).
+      try db.execute(
+        sql: """
+          DROP INDEX item_order;
+          CREATE INDEX item_order ON item(hidden, boost, modified DESC, displayName, kindClasses);
+          """)
+      // The content types with their trees: `type:image/*` finds the types
+      // it matches here, then their items by the index of types (a million
+      // entries read for 40,000 images took 300 ms).
+      try db.execute(
+        sql: """
+          CREATE TABLE content_type (
+            type TEXT NOT NULL, tree TEXT NOT NULL, PRIMARY KEY (type, tree)) WITHOUT ROWID;
+          INSERT OR IGNORE INTO content_type (type, tree)
+            SELECT DISTINCT COALESCE(contentType, ''), contentTypeTree FROM item;
+          CREATE INDEX item_type ON item(contentType);
           """)
     }
     return migrator

@@ -92,8 +92,10 @@ public struct TermDeletions {
   }
 }
 
-/// The terms one transaction has handled (see ``TermDeletions/seen``).
+/// The terms one transaction has handled (see ``TermDeletions/seen``), and
+/// the content types it has listed in `content_type`.
 public final class SeenTerms {
   var terms: Set<String> = []
+  var contentTypes: Set<[String]> = []
   public init() {}
 }

@@ -58,6 +58,9 @@ import Testing
     }
     queries.append(
       .and([word("report"), .filter(.kind(.text)), .filter(.extensions(["txt"]))]))
+    // Many of a kind, few of them as large (the index of sizes lists them).
+    queries.append(.and([.filter(.kind(.text)), .filter(.range(.size, lower: 20, upper: nil))]))
+    queries.append(.and([.filter(.kind(.text)), .not(.filter(.contentType("image/*")))]))
     queries.append(
       .and([word("rep"), .filter(.kind(.text)), .not(.filter(.extensions(["md"])))]))
     return queries
@@ -138,6 +141,44 @@ import Testing
       try writer.db.execute(
         sql: "INSERT INTO item_name (item_name, rank) VALUES ('integrity-check', 1)")
     }
+  }
+
+  /// `type:` finds the types its pattern matches in the list of them, and
+  /// then their items: every item whose tree matches, an application's
+  /// item without a type of its own too, through a change of type.
+  @Test func contentTypesAreFoundThroughTheirList() throws {
+    func file(_ path: String, _ tree: [String]) -> FileRecord {
+      var file = Fixtures.record(path, text: nil)
+      file.attributes.contentType = tree[0]
+      file.attributes.contentTypeTree = tree
+      return file
+    }
+    try store.write { writer in
+      try writer.upsert(file("/h/a.png", ["image/png", "image/*"]))
+      try writer.upsert(file("/h/b.svg", ["image/svg+xml", "application/xml", "text/*"]))
+      try writer.upsert(file("/h/c.txt", ["text/plain", "text/*"]))
+      var note = IndexItem(
+        id: "n1", domain: "com.example.sketches", uri: "sketch://n1",
+        attributes: AttributeSet(displayName: "sketch"))
+      note.attributes.contentTypeTree = ["image/x-sketch", "image/*"]
+      try writer.upsert(applicationItem: note)
+    }
+    func names(_ pattern: String, negated: Bool = false) throws -> Set<String> {
+      let filter = QueryNode.filter(.contentType(pattern))
+      return Set(
+        try SearchEngine(store: store).search(negated ? .not(filter) : filter, limit: nil)
+          .map(\.displayName))
+    }
+    #expect(try names("image/*") == ["a.png", "b.svg", "sketch"])
+    #expect(try names("text/*") == ["b.svg", "c.txt"])
+    #expect(try names("image/x-sketch") == ["sketch"])
+    #expect(try names("image/*", negated: true) == ["c.txt"])
+    #expect(try names("audio/*").isEmpty)
+    try store.write { writer in
+      try writer.upsert(file("/h/b.svg", ["text/plain", "text/*"]))
+    }
+    #expect(try names("image/*") == ["a.png", "sketch"])
+    #expect(try names("text/plain") == ["b.svg", "c.txt"])
   }
 
   @Test func monthsAreCountedInUTCAndBoundedInNumber() {

@@ -15,6 +15,12 @@ struct FilterNarrowing {
   /// How many phrases (quoted words) `texts` add to a match, which its
   /// ranking leaves out.
   private(set) var textPhrases = 0
+  /// The kind classes asked for (`kind:`), which the index of the order of
+  /// items also holds.
+  var kinds: [String] = []
+  /// Whether a `size:` filter sets a least size, which the index of sizes
+  /// finds the few items of (`size:>1G`).
+  var leastSize = false
 
   /// The narrowing of the parts ANDed at the top of a query that are not
   /// text (filters, exclusions, predicates).
@@ -23,6 +29,7 @@ struct FilterNarrowing {
       guard case .filter(let filter) = part else { continue }
       switch filter {
       case .kind(let kind):
+        kinds.append(kind.rawValue)
         guard let term = ItemFacets.kindTerm(kind.rawValue) else { continue }
         names.append("facets : \(Self.quoted(term))")
       case .extensions(let extensions):
@@ -40,6 +47,8 @@ struct FilterNarrowing {
         names.append("path : \(words.expression)")
         texts.append(words.expression)
         textPhrases += words.count
+      case .range(.size, .some, _):
+        leastSize = true
       case .range(.modified, let lower?, let upper?):
         guard let months = ItemFacets.monthTerms(from: lower, to: upper) else { continue }
         names.append("facets : (" + months.map(Self.quoted).joined(separator: " OR ") + ")")

@@ -260,8 +260,13 @@ struct SQLCompiler {
       arguments.append(Data(base + [UInt8(ascii: "0")]))
       return "(item.path > ? AND item.path < ?)"
     case .contentType(let pattern):
-      arguments.append("* " + pattern + " *")
-      return "item.contentTypeTree GLOB ?"
+      // The types whose trees match, from the list of them (``Schema``),
+      // narrow by the index of types before each tree is compared.
+      let glob = "* " + pattern + " *"
+      arguments.append(glob)
+      arguments.append(glob)
+      return "((item.contentType IN (SELECT type FROM content_type WHERE tree GLOB ?)"
+        + " OR item.contentType IS NULL) AND item.contentTypeTree GLOB ?)"
     case .range(let field, let lower, let upper):
       var parts: [String] = []
       if let lower {

@@ -216,14 +216,18 @@ public struct SearchEngine: Sendable {
     case byRankBand(match: String, (String) -> Statement)
     /// Filters alone (``SearchEngine/filtersAlone(conditions:arguments:narrowing:)``):
     /// the first items in their order checked row by row (`probe`, given
-    /// how many); when too few pass and the filters have terms, the items
-    /// holding them sorted (`holding`), after stretches of them in order
-    /// when they are many (its crowding); with no terms, stretches of the
-    /// items in order (`stretch`, given size and offset) until
-    /// ``SearchEngine/inOrderLimit`` are read, then every item that passes,
-    /// sorted (`every`).
+    /// size and offset; a `kind:` checked on the order's index); when too
+    /// few pass and the filters have terms, the items holding them sorted
+    /// (`holding`), after, when they are many (its crowding), stretches of
+    /// the items of the kinds asked for (`ofKinds`, when any) and then of
+    /// the items holding the terms (`stretch`) in order (with a least size,
+    /// `every` instead: the index of sizes finds them); with no terms,
+    /// further stretches of the order, then every item that passes, sorted
+    /// (`every`). Each reads at most ``SearchEngine/inOrderLimit`` items.
     case filtersAlone(
-      probe: (_ size: Int) -> Statement, stretch: (_ size: Int, _ offset: Int) -> Statement,
+      probe: (_ size: Int, _ offset: Int) -> Statement,
+      ofKinds: ((_ size: Int, _ offset: Int) -> Statement)?,
+      stretch: (_ size: Int, _ offset: Int) -> Statement, bySize: Bool,
       holding: (statement: Statement, crowding: Crowding)?, every: Statement)
   }
 
@@ -437,19 +441,38 @@ public struct SearchEngine: Sendable {
     let order = " ORDER BY +\(ItemRank.filterOrder("item."))"
     let inTerms = "SELECT rowid FROM item_name WHERE item_name MATCH ?"
     let terms = narrowing.nameTerms
+    // The kinds asked for, checked on the order's index: only the rows of
+    // items of those kinds are read.
+    let kindCheck = narrowing.kinds.map { _ in " AND instr(walked.kindClasses, ?) > 0" }.joined()
+    let kindArguments = narrowing.kinds.map { " \($0) " }
     // A stretch of the order's index, of the items holding `terms` when
     // given (told by the index alone, from the list of those items).
     func stretch(holding terms: String?) -> (Int, Int) -> Statement {
       { size, offset in
         (
-          select + " item.rowid IN (SELECT walked.rowid FROM item AS walked INDEXED BY item_order"
-            + (terms == nil ? "" : " WHERE walked.rowid IN (\(inTerms))")
-            + " ORDER BY \(ItemRank.filterOrder("walked.")) LIMIT ? OFFSET ?)\(conditions)"
-            + order,
-          (terms.map { [$0] } ?? []) + [size, offset] + arguments
+          select + " item.rowid IN (SELECT walked.rowid FROM (SELECT rowid, kindClasses"
+            + " FROM item INDEXED BY item_order"
+            + (terms == nil ? "" : " WHERE rowid IN (\(inTerms))")
+            + " ORDER BY \(ItemRank.filterOrder("")) LIMIT ? OFFSET ?) AS walked"
+            + " WHERE 1\(kindCheck))\(conditions)" + order,
+          (terms.map { [$0] } ?? []) + [size, offset] + kindArguments + arguments
         )
       }
     }
+    // A stretch of the items of the kinds asked for, in order: the index
+    // alone skips the others (however many stand first), and the rows read
+    // are never more than the stretch.
+    let kindsSQL =
+      select + " item.rowid IN (SELECT rowid FROM item INDEXED BY item_order WHERE 1"
+      + kindCheck.replacingOccurrences(of: "walked.", with: "")
+      + " ORDER BY \(ItemRank.filterOrder("")) LIMIT ? OFFSET ?)\(conditions)" + order
+    let ofKinds: ((Int, Int) -> Statement)? =
+      narrowing.kinds.isEmpty
+      ? nil
+      : { size, offset in
+        let stretchArguments: [any DatabaseValueConvertible] = [size, offset]
+        return (kindsSQL, kindArguments + stretchArguments + arguments)
+      }
     let every: Statement = (select + " 1\(conditions)" + order, arguments)
     let holding = terms.map { terms in
       (
@@ -464,7 +487,8 @@ public struct SearchEngine: Sendable {
       whenCrowded: (
         nil,
         .filtersAlone(
-          probe: { stretch(holding: nil)($0, 0) }, stretch: stretch(holding: terms),
+          probe: stretch(holding: nil), ofKinds: ofKinds, stretch: stretch(holding: terms),
+          bySize: narrowing.leastSize,
           holding: holding, every: every)
       ))
   }
