@@ -29,10 +29,10 @@ extension IndexWriter {
     let added =
       attributes.added?.timeIntervalSince1970 ?? existing?["added"] ?? now.timeIntervalSince1970
     let modified = (attributes.modified ?? now).timeIntervalSince1970
-    try listContentType(attributes)
     let columns: [ItemColumn] =
       [("domain", item.domain), ("storedURI", item.uri)] + Self.attributeColumns(attributes)
       + [
+        try typeColumn(attributes),
         ("modified", modified), ("added", added),
         ("expirationDate", expiration?.timeIntervalSince1970), ("generation", generation),
         ("recent", ItemRank.isRecent(modified, now: now.timeIntervalSince1970)),

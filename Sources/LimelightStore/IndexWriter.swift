@@ -68,11 +68,11 @@ public struct IndexWriter {
     let now = Date().timeIntervalSince1970
     let id: String = existing?["id"] ?? Self.newFileID()
     let added: Double = existing?["added"] ?? now
-    try listContentType(attributes)
     let columns: [ItemColumn] =
       [("id", id), ("domain", fileDomain), ("storedURI", ""), ("path", pathData)]
       + Self.attributeColumns(attributes)
       + [
+        try typeColumn(attributes),
         ("modified", attributes.modified?.timeIntervalSince1970), ("added", added),
         ("device", Int64(bitPattern: record.status.device)),
         ("inode", Int64(bitPattern: record.status.inode)),
@@ -137,10 +137,11 @@ public struct IndexWriter {
   /// The facets (``ItemFacets``) of an item as its row stands.
   func facets(ofRow rowID: Int64) throws -> String {
     let row = try Row.fetchOne(
-      db.cachedStatement(sql: "SELECT kindClasses, modified, nameRank FROM item WHERE rowid = ?"),
+      db.cachedStatement(
+        sql: "SELECT kindClasses, typeID, modified, nameRank FROM item WHERE rowid = ?"),
       arguments: [rowID])
     return ItemFacets.text(
-      kindClassesColumn: row?["kindClasses"], modified: row?["modified"],
+      kindClassesColumn: row?["kindClasses"], typeID: row?["typeID"], modified: row?["modified"],
       nameRank: row?["nameRank"])
   }
 
@@ -414,14 +415,19 @@ public struct IndexWriter {
     ]
   }
 
-  /// Lists an item's content type with its tree in `content_type` (once
-  /// for each transaction), so that `type:` finds the types a pattern
-  /// matches there before it reads any item of them.
-  func listContentType(_ attributes: AttributeSet) throws {
+  /// The row of an item's content type with its tree in `content_type`,
+  /// added when new (``ItemFacets``: `type:` narrows by it), as the column
+  /// `item.typeID`.
+  func typeColumn(_ attributes: AttributeSet) throws -> ItemColumn {
     let pair = [attributes.contentType ?? "", Self.spaced(attributes.contentTypeTree)]
-    guard seenTerms.contentTypes.insert(pair).inserted else { return }
+    if let known = seenTerms.contentTypes[pair] { return ("typeID", known) }
     try db.cachedStatement(sql: "INSERT OR IGNORE INTO content_type (type, tree) VALUES (?, ?)")
       .execute(arguments: StatementArguments(pair))
+    let id = try Int64.fetchOne(
+      db.cachedStatement(sql: "SELECT id FROM content_type WHERE type = ? AND tree = ?"),
+      arguments: StatementArguments(pair))
+    seenTerms.contentTypes[pair] = id
+    return ("typeID", id)
   }
 
   /// Writes an item's row from its columns, described once: updated in

@@ -3,8 +3,9 @@ import GRDB
 import LimelightModel
 
 /// Terms for what an item's filters compare and for its rank, in a column of
-/// the name index of their own (`item_name.facets`): its kind classes, the
-/// month it was changed in, and the band of its name rank.
+/// the name index of their own (`item_name.facets`): its kind classes, its
+/// content type (with its tree: `content_type`), the month it was changed
+/// in, and the band of its name rank.
 ///
 /// - With the kind and the month, FTS5 narrows a common word's matches to
 ///   those of a `kind:` or `modified:` filter before any item row is read (at
@@ -31,6 +32,12 @@ public enum ItemFacets {
   /// private use area A (65,534 of them: a little over 5,000 years).
   static let monthBase: UInt32 = 0xF0000
   static let monthCount = 65_534
+  /// Content types by their row in `content_type`, one character each, in
+  /// supplementary private use area B.
+  static let typeBase: UInt32 = 0x10_0000
+  static let typeCount: Int64 = 65_534
+  /// The most types a `type:` pattern narrows by (an OR of that many terms).
+  public static let widestTypeList = 400
   /// The widest range of months a query narrows by (an OR of that many terms).
   public static let widestMonthRange = 240
 
@@ -44,10 +51,11 @@ public enum ItemFacets {
 
   /// The facets column of an item of these kind classes changed at `modified`
   /// (seconds since 1970) whose name rank is `nameRank` (`item.nameRank`).
-  public static func text(kindClasses: some Sequence<String>, modified: Double?, nameRank: Double)
-    -> String
-  {
+  public static func text(
+    kindClasses: some Sequence<String>, typeID: Int64?, modified: Double?, nameRank: Double
+  ) -> String {
     var terms = kindClasses.compactMap(kindTerm)
+    if let type = typeID.flatMap(typeTerm) { terms.append(type) }
     if let modified, let month = monthTerm(month(of: modified)) { terms.append(month) }
     terms.append(rankTerm(nameRank))
     return terms.joined(separator: " ")
@@ -89,6 +97,15 @@ public enum ItemFacets {
     guard let index = kinds.firstIndex(of: kind) else { return nil }
     return character(kindBase + UInt32(index))
   }
+
+  /// The term of a content type's row in `content_type`, nil past the
+  /// characters there are.
+  public static func typeTerm(_ id: Int64) -> String? {
+    guard id > 0, id < typeCount else { return nil }
+    return character(typeBase + UInt32(id - 1))
+  }
+  /// A type term no item holds: the narrowing of a pattern no type matches.
+  static let noType = character(typeBase + UInt32(typeCount - 1))
 
   /// The terms of the months from the one holding `lower` to the one holding
   /// `upper` (seconds since 1970, in UTC, so the months a query names in its
@@ -132,21 +149,22 @@ public enum ItemFacets {
   }
 
   /// The facets of an item from its columns: `item.kindClasses` (spaced
-  /// words), `item.modified` and `item.nameRank`.
-  static func text(kindClassesColumn classes: String?, modified: Double?, nameRank: Double?)
-    -> String
-  {
+  /// words), `item.typeID`, `item.modified` and `item.nameRank`.
+  static func text(
+    kindClassesColumn classes: String?, typeID: Int64?, modified: Double?, nameRank: Double?
+  ) -> String {
     text(
-      kindClasses: (classes ?? "").split(separator: " ").map(String.init), modified: modified,
-      nameRank: nameRank ?? 0)
+      kindClasses: (classes ?? "").split(separator: " ").map(String.init), typeID: typeID,
+      modified: modified, nameRank: nameRank ?? 0)
   }
 
-  /// `limelight_facets(kindClasses, modified, nameRank)`: the facets of an
-  /// item's columns, for the upgrade that adds them.
-  static let function = DatabaseFunction("limelight_facets", argumentCount: 3, pure: true) {
+  /// `limelight_facets(kindClasses, modified, nameRank[, typeID])`: the
+  /// facets of an item's columns, for the upgrades that add them.
+  static let function = DatabaseFunction("limelight_facets", argumentCount: nil, pure: true) {
     values in
     text(
       kindClassesColumn: String.fromDatabaseValue(values[0]),
+      typeID: values.count > 3 ? Int64.fromDatabaseValue(values[3]) : nil,
       modified: Double.fromDatabaseValue(values[1]), nameRank: Double.fromDatabaseValue(values[2]))
   }
 }

@@ -93,9 +93,9 @@ public struct TermDeletions {
 }
 
 /// The terms one transaction has handled (see ``TermDeletions/seen``), and
-/// the content types it has listed in `content_type`.
+/// the rows of the content types it has written (``IndexWriter/typeColumn(_:)``).
 public final class SeenTerms {
   var terms: Set<String> = []
-  var contentTypes: Set<[String]> = []
+  var contentTypes: [[String]: Int64?] = [:]
   public init() {}
 }

@@ -61,6 +61,9 @@ import Testing
     // Many of a kind, few of them as large (the index of sizes lists them).
     queries.append(.and([.filter(.kind(.text)), .filter(.range(.size, lower: 20, upper: nil))]))
     queries.append(.and([.filter(.kind(.text)), .not(.filter(.contentType("image/*")))]))
+    // A type nothing is of: narrowed to no item at all.
+    queries.append(.and([word("rep"), .filter(.contentType("audio/*"))]))
+    queries.append(.and([word("rep"), .filter(.contentType("text/*"))]))
     queries.append(
       .and([word("rep"), .filter(.kind(.text)), .not(.filter(.extensions(["md"])))]))
     return queries

@@ -20,8 +20,8 @@ import Testing
         try db.execute(
           sql: """
             INSERT INTO item (id, domain, uri, path, displayName, added, generation, kindClasses,
-                modified)
-              VALUES ('f1', 'limelight.files', 'file:///data/notes.txt', X'2F646174612F6E6F7465732E747874', 'notes.txt', 0, 1, ' text ', 1780000000);
+                modified, contentType, contentTypeTree)
+              VALUES ('f1', 'limelight.files', 'file:///data/notes.txt', X'2F646174612F6E6F7465732E747874', 'notes.txt', 0, 1, ' text ', 1780000000, 'text/plain', ' text/plain text/* ');
             INSERT INTO item_text (rowid, name, keywords, path, content)
               VALUES (last_insert_rowid(), 'notes txt', '', 'data notes txt', 'constellations overhead');
             INSERT INTO item_name (rowid, name, keywords, path)
@@ -58,6 +58,14 @@ import Testing
     let otherKind = try SearchEngine(store: store).search(
       .and([.text("notes", prefix: true, column: nil), .filter(.kind(.image))]))
     #expect(otherKind.isEmpty)
+    // Its type too, narrowed by or checked alone.
+    for (pattern, found) in [("text/*", ["notes.txt"]), ("image/*", [])] {
+      let typed = try SearchEngine(store: store).search(
+        .and([.text("notes", prefix: true, column: nil), .filter(.contentType(pattern))]))
+      #expect(typed.map(\.displayName) == found)
+      let alone = try SearchEngine(store: store).search(.filter(.contentType(pattern)))
+      #expect(alone.map(\.displayName) == found)
+    }
     try store.write { writer in
       try writer.db.execute(
         sql: "INSERT INTO item_name (item_name, rank) VALUES ('integrity-check', 1)")

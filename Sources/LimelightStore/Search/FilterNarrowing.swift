@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import LimelightModel
 import LimelightQuery
 
@@ -23,8 +24,10 @@ struct FilterNarrowing {
   var leastSize = false
 
   /// The narrowing of the parts ANDed at the top of a query that are not
-  /// text (filters, exclusions, predicates).
-  init(filters: [QueryNode]) {
+  /// text (filters, exclusions, predicates), given the rows in
+  /// `content_type` of the types each `type:` pattern matches
+  /// (``typeIDs(of:in:)``; a pattern missing there is not narrowed by).
+  init(filters: [QueryNode], typeIDs: [String: [Int64]] = [:]) {
     for part in filters {
       guard case .filter(let filter) = part else { continue }
       switch filter {
@@ -47,6 +50,12 @@ struct FilterNarrowing {
         names.append("path : \(words.expression)")
         texts.append(words.expression)
         textPhrases += words.count
+      case .contentType(let pattern):
+        guard let ids = typeIDs[pattern], ids.count <= ItemFacets.widestTypeList else { continue }
+        // No type matches: a term no item holds.
+        let terms = ids.isEmpty ? [ItemFacets.noType] : ids.compactMap(ItemFacets.typeTerm)
+        guard terms.count == max(ids.count, 1) else { continue }
+        names.append("facets : (" + terms.map(Self.quoted).joined(separator: " OR ") + ")")
       case .range(.size, .some, _):
         leastSize = true
       case .range(.modified, let lower?, let upper?):
@@ -56,6 +65,18 @@ struct FilterNarrowing {
         continue
       }
     }
+  }
+
+  /// The rows in `content_type` of the types each `type:` pattern ANDed at
+  /// the top of a query matches.
+  static func typeIDs(of filters: [QueryNode], in db: Database) throws -> [String: [Int64]] {
+    var found: [String: [Int64]] = [:]
+    for case .filter(.contentType(let pattern)) in filters where found[pattern] == nil {
+      found[pattern] = try Int64.fetchAll(
+        db, sql: "SELECT id FROM content_type WHERE tree GLOB ? LIMIT ?",
+        arguments: ["* " + pattern + " *", ItemFacets.widestTypeList + 1])
+    }
+    return found
   }
 
   /// The `item_name` terms alone, nil without any.

@@ -260,13 +260,10 @@ struct SQLCompiler {
       arguments.append(Data(base + [UInt8(ascii: "0")]))
       return "(item.path > ? AND item.path < ?)"
     case .contentType(let pattern):
-      // The types whose trees match, from the list of them (``Schema``),
-      // narrow by the index of types before each tree is compared.
-      let glob = "* " + pattern + " *"
-      arguments.append(glob)
-      arguments.append(glob)
-      return "((item.contentType IN (SELECT type FROM content_type WHERE tree GLOB ?)"
-        + " OR item.contentType IS NULL) AND item.contentTypeTree GLOB ?)"
+      // The row of each item's type and tree in `content_type` says at once
+      // whether it matches.
+      arguments.append("* " + pattern + " *")
+      return "item.typeID IN (SELECT id FROM content_type WHERE tree GLOB ?)"
     case .range(let field, let lower, let upper):
       var parts: [String] = []
       if let lower {
