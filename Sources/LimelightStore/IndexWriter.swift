@@ -296,25 +296,50 @@ public struct IndexWriter {
     return count
   }
 
-  /// What the index remembers of the files at and below `root`, by path.
-  public func fileStates(under root: RawPath) throws -> [RawPath: StoredFileState] {
+  /// What the index remembers of the files in `folder` (not below), by path.
+  public func childStates(of folder: RawPath) throws -> [RawPath: StoredFileState] {
     var result: [RawPath: StoredFileState] = [:]
-    let columns =
-      "rowid, path, device, inode, size, mtimeNs, ctimeNs, isFolder, \(Self.failedColumn)"
-    for row in try rows(columns, inTreeOf: root) {
-      result[RawPath(bytes: Array(row["path"] as Data))] = Self.storedState(row)
+    let (prefix, end) = Self.subtreeBounds(folder)
+    let statement = try db.cachedStatement(
+      sql: "SELECT \(Self.stateColumns), path FROM item WHERE path >= ? AND path < ?"
+        + " ORDER BY path LIMIT 1")
+    // Each child found by a seek, the items below it passed over by another
+    // (its subtree ends where `child + "0"` begins): a folder's own items
+    // are read, never the whole tree below it.
+    var from = prefix
+    while let row = try Row.fetchOne(statement, arguments: [from, end]) {
+      let path: Data = row["path"]
+      let rest = path[(path.startIndex + prefix.count)...]
+      if let slash = rest.firstIndex(of: UInt8(ascii: "/")) {
+        from = Data(path[..<slash] + [UInt8(ascii: "0")])
+        continue
+      }
+      result[RawPath(bytes: Array(path))] = Self.storedState(row)
+      from = path + [0]
     }
     return result
   }
+
+  /// The files the index holds with this identity (several: hard links),
+  /// by path.
+  public func fileStates(device: UInt64, inode: UInt64) throws -> [RawPath: StoredFileState] {
+    var result: [RawPath: StoredFileState] = [:]
+    let rows = try Row.fetchAll(
+      db.cachedStatement(
+        sql: "SELECT \(Self.stateColumns), path FROM item WHERE device = ? AND inode = ?"),
+      arguments: [Int64(bitPattern: device), Int64(bitPattern: inode)])
+    for row in rows { result[RawPath(bytes: Array(row["path"] as Data))] = Self.storedState(row) }
+    return result
+  }
+
+  static let stateColumns =
+    "rowid, device, inode, size, mtimeNs, ctimeNs, isFolder, \(failedColumn)"
 
   /// The stored state of one path.
   public func fileState(at path: RawPath) throws -> StoredFileState? {
     try Row.fetchOne(
       db,
-      sql: """
-        SELECT rowid, device, inode, size, mtimeNs, ctimeNs, isFolder, \(Self.failedColumn)
-        FROM item WHERE path = ?
-        """,
+      sql: "SELECT \(Self.stateColumns) FROM item WHERE path = ?",
       arguments: [Data(path.bytes)]
     ).map(Self.storedState)
   }
@@ -343,21 +368,23 @@ public struct IndexWriter {
     try recordFailure(path, message: message)
   }
 
-  /// Removes file items under no root at all (after roots were removed from the configuration).
+  /// Removes file items under no root at all (after roots were removed
+  /// from the configuration). Only those rows are read: a restart over
+  /// 281,000 entries read them all to keep none, 150 MB at once.
   @discardableResult
   public func removeFiles(outside roots: [RawPath]) throws -> Int {
-    var removed = 0
-    let rows = try Row.fetchAll(
-      db, sql: "SELECT rowid, id, domain, uri, path FROM item WHERE domain = ?",
-      arguments: [fileDomain])
-    for row in rows {
-      let path = RawPath(bytes: Array(row["path"] as Data))
-      if !roots.contains(where: { path.isInside($0) }) {
-        try removeRow(row)
-        removed += 1
-      }
+    var condition = "domain = ?"
+    var arguments: [any DatabaseValueConvertible] = [fileDomain]
+    for root in roots {
+      let (low, high) = Self.subtreeBounds(root)
+      condition += " AND NOT (path = ? OR (path > ? AND path < ?))"
+      arguments += [Data(root.bytes), low, high]
     }
-    return removed
+    let rows = try Row.fetchAll(
+      db, sql: "SELECT rowid, id, domain, uri, path FROM item WHERE \(condition)",
+      arguments: StatementArguments(arguments))
+    for row in rows { try removeRow(row) }
+    return rows.count
   }
 
   /// Records that a path could not be read.

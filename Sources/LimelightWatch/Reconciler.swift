@@ -33,7 +33,9 @@ struct Reconciler {
   var files: any FileTree = LocalFileTree()
 
   /// Reconciles `top`; unchanged files (same identity, size and time) are
-  /// not read again, unless `force`.
+  /// not read again, unless `force`. What the index holds is read folder by
+  /// folder as the walk lists it: a restart over a million entries holds
+  /// one folder's items at a time, not all of them (250 MB at 300,000).
   func run(_ top: RawPath, force: Bool, into sink: ReconcileSink) {
     guard let root = root(of: top) else { return }
     if isExcluded(top, root: root) {
@@ -42,34 +44,37 @@ struct Reconciler {
       return
     }
     sink.flush()
-    var stored: [RawPath: StoredFileState]
     do {
-      stored = try store.fileStates(under: top)
+      try walk(top, root: root, force: force, into: sink)
     } catch {
       sink.note("cannot read the index: \(error)")
-      return
     }
+  }
+
+  private func walk(_ top: RawPath, root: RawPath, force: Bool, into sink: ReconcileSink) throws {
+    let topState = try store.fileStates(at: [top])[top]
     guard let topStatus = files.status(top) else {
-      if !stored.isEmpty { sink.emit(.remove(top)) }
+      let holdsAny = try topState != nil || !store.childStates(of: top).isEmpty
+      if holdsAny { sink.emit(.remove(top)) }
       sink.unwatchTree(top)
       return
     }
-    var byIdentity: [FileKey: RawPath]?
-    /// Known paths met on disk (the others are removed at the end).
-    var seen: Set<RawPath> = []
+    // Known paths the disk no longer has, removed at the end (with all
+    // below them) unless found moved meanwhile; known paths found moved.
+    var vanished: [RawPath] = []
+    var movedAway: Set<RawPath> = []
+    // A tree the index knows nothing of has no moves to look for (a first
+    // crawl of a million entries looks up none).
+    let lookForMoves = topState != nil
     // Names first: what a crawl finds is searchable by name at once, its
     // content follows in the second pass. A forced reindex reads at once.
     func job(_ path: RawPath, _ status: FileStatus) -> ImportJob {
-      ImportJob(
-        path: path, status: status, hidden: isHidden(path), nameOnly: !force)
+      ImportJob(path: path, status: status, hidden: isHidden(path), nameOnly: !force)
     }
 
-    func visit(_ path: RawPath, _ status: FileStatus) {
-      // Only paths the index knows are ever looked up in `seen`: a first
-      // crawl of a million entries keeps no set of them all.
-      if stored[path] != nil { seen.insert(path) }
+    func visit(_ path: RawPath, _ status: FileStatus, known: StoredFileState?) throws {
       sink.countEntry()
-      if let old = stored[path] {
+      if let old = known {
         if force || old.needsReading(for: status) {
           sink.emit(.importFile(job(path, status)))
         } else if old.metadataDiffers(from: status) {
@@ -77,32 +82,31 @@ struct Reconciler {
         }
         return
       }
-      // A path the index does not know: perhaps something it knows, moved while
-      // the watcher was down. Same device and inode, and the old path gone.
-      if byIdentity == nil {
-        byIdentity = [:]
-        for (p, s) in stored where s.inode != 0 { byIdentity![FileKey(s.device, s.inode)] = p }
-      }
-      // Files must also keep size and time: an inode freed by an atomic save and
-      // reused by a new file is not a move.
-      if let oldPath = byIdentity![FileKey(status.device, status.inode)], oldPath != path,
-        !seen.contains(oldPath), files.status(oldPath)?.inode != status.inode,
-        let old = stored[oldPath], old.isFolder == status.isDirectory,
-        old.isFolder || !old.contentDiffers(from: status)
-      {
-        sink.emit(.move(oldPath, path))
-        byIdentity![FileKey(status.device, status.inode)] = nil
-        for (p, s) in stored where p.isInside(oldPath) {
-          stored[p] = nil
-          stored[p.rebased(from: oldPath, to: path)] = s
+      // A path the index does not know: perhaps something it knows, moved
+      // while the watcher was down. Same device and inode, and the old path
+      // gone; files must also keep size and time (an inode freed by an
+      // atomic save and reused by a new file is no move).
+      if lookForMoves {
+        let candidates = try store.fileStates(device: status.device, inode: status.inode)
+        for (oldPath, old) in candidates.sorted(by: {
+          $0.key.bytes.lexicographicallyPrecedes($1.key.bytes)
+        })
+        where oldPath != path && oldPath.isInside(top) && !movedAway.contains(oldPath)
+          && files.status(oldPath)?.inode != status.inode && old.isFolder == status.isDirectory
+          && (old.isFolder || !old.contentDiffers(from: status))
+        {
+          sink.emit(.move(oldPath, path))
+          // Written at once: the folders below are listed from the index.
+          sink.flush()
+          movedAway.insert(oldPath)
+          try visit(path, status, known: old)
+          return
         }
-        visit(path, status)
-        return
       }
       sink.emit(.importFile(job(path, status)))
     }
 
-    visit(top, topStatus)
+    try visit(top, topStatus, known: topState)
     var stack: [RawPath] = topStatus.isDirectory ? [top] : []
     while let folder = stack.popLast() {
       if StopSignal.isRequested { return }
@@ -111,7 +115,6 @@ struct Reconciler {
         sink.emit(.remove(folder))
         sink.unwatchTree(folder)
         sink.watchMarked(folder)
-        for p in stored.keys where p.isInside(folder) { seen.insert(p) }
         continue
       }
       sink.watch(folder)
@@ -121,27 +124,24 @@ struct Reconciler {
       } catch {
         // Keep what was indexed below a folder that cannot be read now.
         sink.emit(.failure(folder, error.description))
-        for p in stored.keys where p.isInside(folder) { seen.insert(p) }
         continue
       }
+      var stored = try store.childStates(of: folder)
       for name in names {
         let path = folder.appending(name)
+        let known = stored.removeValue(forKey: path)
         guard !rules.excludes(path, root: root), let status = files.status(path) else {
+          if known != nil { vanished.append(path) }
           continue
         }
-        visit(path, status)
+        try visit(path, status, known: known)
         if status.isDirectory { stack.append(path) }
       }
+      vanished += stored.keys
     }
-    for path in stored.keys where !seen.contains(path) { sink.emit(.remove(path)) }
-  }
-
-  struct FileKey: Hashable {
-    var device: UInt64
-    var inode: UInt64
-    init(_ device: UInt64, _ inode: UInt64) {
-      self.device = device
-      self.inode = inode
+    for path in vanished.sorted(by: { $0.bytes.lexicographicallyPrecedes($1.bytes) })
+    where !movedAway.contains(path) {
+      sink.emit(.remove(path))
     }
   }
 

@@ -1,9 +1,10 @@
 import Foundation
+import GRDB
 import LimelightModel
 import LimelightPlatform
-import LimelightStore
 import Testing
 
+@testable import LimelightStore
 @testable import LimelightWatch
 
 /// Reconciling the index with the disk, taken alone: a tree made up in
@@ -36,6 +37,10 @@ import Testing
   /// What a reconciliation asked for.
   final class Recorder: ReconcileSink {
     var operations: [IndexOperation] = []
+    /// The index each flush writes what was asked for since the last one
+    /// to, as the watcher's batches do; none: nothing is written.
+    var applying: IndexStore?
+    private var written = 0
     var watched: [RawPath] = []
     var marked: [RawPath] = []
     var unwatched: [RawPath] = []
@@ -43,7 +48,25 @@ import Testing
     var entries = 0
 
     func emit(_ operation: IndexOperation) { operations.append(operation) }
-    func flush() {}
+    func flush() {
+      guard let applying else { return }
+      let pending = operations[written...]
+      written = operations.count
+      try? applying.write { writer in
+        for operation in pending {
+          switch operation {
+          case .importFile(let job):
+            var record = Fixtures.record(job.path.string, text: nil)
+            record.status = job.status
+            record.attributes.size = job.status.size
+            _ = try writer.upsert(record)
+          case .move(let old, let new): try writer.move(from: old, to: new, hidden: { _ in false })
+          case .remove(let path): try writer.removeTree(path)
+          default: break
+          }
+        }
+      }
+    }
     func watch(_ folder: RawPath) { watched.append(folder) }
     func watchMarked(_ folder: RawPath) { marked.append(folder) }
     func unwatchTree(_ folder: RawPath) { unwatched.append(folder) }
@@ -87,13 +110,15 @@ import Testing
     tree.add("/h/skip/c.txt")
   }
 
-  func reconcile(_ tree: MemoryTree, force: Bool = false) -> Recorder {
+  func reconcile(_ tree: MemoryTree, force: Bool = false, applying: Bool = false) -> Recorder {
     var reconciler = Reconciler(
       store: store, rules: ExclusionRules(configuration: .defaults, alwaysExcluded: []),
       roots: [root])
     reconciler.files = tree
     let recorder = Recorder()
+    if applying { recorder.applying = store }
     reconciler.run(root, force: force, into: recorder)
+    recorder.flush()
     return recorder
   }
 
@@ -165,13 +190,76 @@ import Testing
     let unreadable = reconcile(changed)
     #expect(unreadable.failed == ["/h/docs"])
     #expect(unreadable.removed.filter { $0 != "/h/skip" }.isEmpty)
-    // Gone altogether: everything below goes, and is no longer watched.
+    // Gone altogether: the folder goes, with everything below it.
     changed.unreadable = []
     for path in changed.nodes.keys where path.isInside(RawPath("/h/docs")) {
       changed.nodes[path] = nil
     }
     let gone = reconcile(changed)
-    #expect(gone.removed.contains("/h/docs"))
-    #expect(gone.removed.contains("/h/docs/a.txt"))
+    #expect(gone.removed.filter { $0 != "/h/skip" } == ["/h/docs"])
+  }
+
+  /// A folder renamed and a file moved into another folder while nobody
+  /// watched keep their items, found again under their new paths; what was
+  /// deleted inside the renamed folder goes; a hard link beside a file that
+  /// stays is a file of its own; names that sort between a folder and its
+  /// items (`docs.txt`, `docs0`) are neither taken for them nor skipped.
+  @Test func movesWhileNobodyWatchedAreFollowedFolderByFolder() throws {
+    var before = tree
+    before.add("/h/docs.txt")
+    before.add("/h/docs0", folder: true)
+    before.add("/h/docs0/e.txt")
+    before.add("/h/docs/sub", folder: true)
+    before.add("/h/docs/sub/f.txt")
+    try storeNamed(before)
+    // A restart with nothing changed asks for nothing but the marked folder's removal.
+    #expect(
+      reconcile(before).operations.allSatisfy { if case .remove = $0 { true } else { false } })
+    var after = before
+    for (path, status) in before.nodes
+    where path.isInside(RawPath("/h/docs")) || path == RawPath("/h/docs") {
+      after.nodes[path] = nil
+      after.nodes[path.rebased(from: RawPath("/h/docs"), to: RawPath("/h/papers"))] = status
+    }
+    after.nodes[RawPath("/h/papers/b.txt")] = nil
+    after.nodes[RawPath("/h/docs0/a2.txt")] = after.nodes.removeValue(
+      forKey: RawPath("/h/papers/a.txt"))
+    after.add("/h/docs0/link.txt", inode: before.nodes[RawPath("/h/docs0/e.txt")]!.inode)
+    let found = reconcile(after, applying: true)
+    #expect(found.moves == ["/h/docs -> /h/papers", "/h/papers/a.txt -> /h/docs0/a2.txt"])
+    #expect(found.imported == ["/h/docs0/link.txt"])
+    #expect(found.removed.filter { $0 != "/h/skip" } == ["/h/papers/b.txt"])
+    // The index now is the disk: nothing more to do (but for the marked
+    // folder, named when met and taken out once its marker is seen).
+    let again = reconcile(after, applying: true)
+    #expect(again.imported == ["/h/skip"] && again.removed == ["/h/skip"])
+    #expect(again.operations.count == 2)
+    let paths = try store.read { db in
+      try Data.fetchAll(db, sql: "SELECT path FROM item ORDER BY path").map {
+        String(decoding: $0, as: UTF8.self)
+      }
+    }
+    #expect(
+      paths
+        == after.nodes.keys.map(\.string).filter { !$0.contains("/.") && !$0.contains("/skip") }
+        .sorted())
+  }
+
+  /// A root taken out of the configuration takes its items along, and
+  /// nothing of a root kept, nor of a folder whose name only begins like it.
+  @Test func itemsOutsideEveryRootGo() throws {
+    try store.write { writer in
+      for path in ["/h", "/h/a.txt", "/h/docs/b.txt", "/hx/c.txt", "/old/d.txt", "/old"] {
+        _ = try writer.upsert(Fixtures.record(path, text: nil))
+      }
+    }
+    let removed = try store.write { writer in try writer.removeFiles(outside: [root]) }
+    #expect(removed == 3)
+    let left = try store.read { db in
+      try Data.fetchAll(db, sql: "SELECT path FROM item ORDER BY path").map {
+        String(decoding: $0, as: UTF8.self)
+      }
+    }
+    #expect(left == ["/h", "/h/a.txt", "/h/docs/b.txt"])
   }
 }
