@@ -158,6 +158,10 @@ public final class Watcher: ReconcileSink {
     // crawl leaves in them stays resident (40 MB seen across six, 10 MB in a
     // second one at idle): one arena serves a watcher's few threads as well.
     _ = mallopt(M_ARENA_MAX, 1)
+    // Large blocks (texts read, batches of them) mapped apart and unmapped
+    // when freed: glibc otherwise raises its threshold past each one freed,
+    // and the heap kept the largest text's room after it.
+    _ = mallopt(M_MMAP_THRESHOLD, 256 * 1024)
     limelight_lower_thread_priority(Self.indexingNice)
     if watching {
       watches = WatchTable(inotify: try Inotify(), maxWatches: configuration.maxWatches)

@@ -448,7 +448,9 @@ public struct SearchEngine: Sendable {
     let terms = narrowing.nameTerms
     // The kinds asked for, checked on the order's index: only the rows of
     // items of those kinds are read.
-    let kindCheck = narrowing.kinds.map { _ in " AND instr(walked.kindClasses, ?) > 0" }.joined()
+    func kindCheck(_ table: String) -> String {
+      narrowing.kinds.map { _ in " AND instr(\(table)kindClasses, ?) > 0" }.joined()
+    }
     let kindArguments = narrowing.kinds.map { " \($0) " }
     // A stretch of the order's index, of the items holding `terms` when
     // given (told by the index alone, from the list of those items).
@@ -459,7 +461,7 @@ public struct SearchEngine: Sendable {
             + " FROM item INDEXED BY item_order"
             + (terms == nil ? "" : " WHERE rowid IN (\(inTerms))")
             + " ORDER BY \(ItemRank.filterOrder("")) LIMIT ? OFFSET ?) AS walked"
-            + " WHERE 1\(kindCheck))\(conditions)" + order,
+            + " WHERE 1\(kindCheck("walked.")))\(conditions)" + order,
           (terms.map { [$0] } ?? []) + [size, offset] + kindArguments + arguments
         )
       }
@@ -469,8 +471,8 @@ public struct SearchEngine: Sendable {
     // are never more than the stretch.
     let kindsSQL =
       select + " item.rowid IN (SELECT rowid FROM item INDEXED BY item_order WHERE 1"
-      + kindCheck.replacingOccurrences(of: "walked.", with: "")
-      + " ORDER BY \(ItemRank.filterOrder("")) LIMIT ? OFFSET ?)\(conditions)" + order
+      + kindCheck("") + " ORDER BY \(ItemRank.filterOrder("")) LIMIT ? OFFSET ?)\(conditions)"
+      + order
     let ofKinds: ((Int, Int) -> Statement)? =
       narrowing.kinds.isEmpty
       ? nil
