@@ -34,8 +34,8 @@ struct Reconciler {
 
   /// Reconciles `top`; unchanged files (same identity, size and time) are
   /// not read again, unless `force`. What the index holds is read folder by
-  /// folder as the walk lists it: a restart over a million entries holds
-  /// one folder's items at a time, not all of them (250 MB at 300,000).
+  /// folder as the walk lists it: a restart holds one folder's items at a
+  /// time, not all of them (47 MB more at 281,000 entries).
   func run(_ top: RawPath, force: Bool, into sink: ReconcileSink) {
     guard let root = root(of: top) else { return }
     if isExcluded(top, root: root) {
