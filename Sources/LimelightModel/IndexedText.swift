@@ -14,6 +14,8 @@ public struct IndexedText: Sendable, Equatable {
   public var content: String
   /// `content` as the index stores it (packed), when made already.
   public var packedContent: Data?
+  /// The key the index finds `content` again by, made with `packedContent`.
+  public var contentKey: Int64?
 
   public init(name: String, keywords: String, path: String, content: String) {
     self.name = name

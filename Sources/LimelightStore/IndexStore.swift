@@ -222,7 +222,7 @@ public final class IndexStore: Sendable {
     try texts.trainIfReady(db, early: true)
     if texts.hasDictionary {
       try db.execute(
-        sql: "UPDATE item_words SET text = limelight_repack(text) WHERE substr(text, 1, 1) = x'78'")
+        sql: "UPDATE text_body SET text = limelight_repack(text) WHERE substr(text, 1, 1) = x'78'")
     }
     try db.execute(sql: "INSERT INTO item_text (item_text) VALUES ('optimize')")
     try db.execute(sql: "INSERT INTO item_name (item_name) VALUES ('optimize')")

@@ -284,12 +284,14 @@ public struct IndexWriter {
     let count =
       try Int.fetchOne(
         db, sql: "SELECT count(*) FROM item WHERE domain = ?", arguments: [fileDomain]) ?? 0
-    // The full-text indexes first: they read the words they remove there.
-    for table in ["item_text", "item_name", "item_words"] {
-      try db.execute(
-        sql: "DELETE FROM \(table) WHERE rowid IN (SELECT rowid FROM item WHERE domain = ?)",
-        arguments: [fileDomain])
+    // The full-text indexes first: they read the words they remove there;
+    // the bodies before the rows that count on them.
+    let files = "rowid IN (SELECT rowid FROM item WHERE domain = ?)"
+    for table in ["item_text", "item_name"] {
+      try db.execute(sql: "DELETE FROM \(table) WHERE \(files)", arguments: [fileDomain])
     }
+    try TextBodies(db: db).releaseAll(ofItems: files, arguments: [fileDomain])
+    try db.execute(sql: "DELETE FROM item_words WHERE \(files)", arguments: [fileDomain])
     try db.execute(sql: "DELETE FROM item WHERE domain = ?", arguments: [fileDomain])
     try db.execute(sql: "DELETE FROM failure")
     try db.execute(sql: "DELETE FROM removal")
@@ -478,16 +480,16 @@ public struct IndexWriter {
   }
 
   /// Indexes an item's words and facets (``ItemFacets``): stored once in
-  /// `item_words` (the text deflated), the name-like fields and facets in
-  /// `item_name`, all but the facets in `item_text`, and new name terms in
-  /// the deletion index.
+  /// `item_words` (the text in its shared body, ``TextBodies``), the
+  /// name-like fields and facets in `item_name`, all but the facets in
+  /// `item_text`, and new name terms in the deletion index.
   func insertText(_ rowID: Int64, _ text: IndexedText, facets: String) throws {
     try db.cachedStatement(
       sql: """
-        INSERT INTO item_words (rowid, name, keywords, path, text, facets) VALUES (?, ?, ?, ?, ?, ?)
+        INSERT INTO item_words (rowid, name, keywords, path, textID, facets) VALUES (?, ?, ?, ?, ?, ?)
         """
     ).execute(arguments: [
-      rowID, text.name, text.keywords, text.path, storedContent(text), facets,
+      rowID, text.name, text.keywords, text.path, try holdBody(text), facets,
     ])
     try insertNames(rowID, text, facets: facets)
     try insertContent(rowID, text)
@@ -495,24 +497,32 @@ public struct IndexWriter {
 
   /// Replaces an item's words and facets. When its name, keywords, path and
   /// facets stay (the second pass reading a file the first named), the name
-  /// index is left alone: only the text changes.
+  /// index is left alone: only the text changes; when its text stays too
+  /// (a restart that finds a file's status changed, not its content),
+  /// neither index is touched.
   func replaceText(_ rowID: Int64, with text: IndexedText, facets: String) throws {
     let old = try Row.fetchOne(
       db.cachedStatement(
-        sql: "SELECT name, keywords, path, facets FROM item_words WHERE rowid = ?"),
+        sql: "SELECT name, keywords, path, facets, textID FROM item_words WHERE rowid = ?"),
       arguments: [rowID])
     let sameNames =
       old?["name"] == text.name && old?["keywords"] == text.keywords
       && old?["path"] == text.path && old?["facets"] == facets
-    // The full-text indexes first: they read the words to remove in item_words.
+    let oldBody: Int64? = old?["textID"]
+    let body = try holdBody(text)
+    if sameNames && old != nil && body == oldBody {
+      try TextBodies(db: db).release(oldBody)
+      return
+    }
+    // The full-text indexes first: they read the words to remove through
+    // item_words, which still names the old body.
     try deleteRow(rowID, from: sameNames ? ["item_text"] : ["item_text", "item_name"])
     try db.cachedStatement(
       sql: """
-        REPLACE INTO item_words (rowid, name, keywords, path, text, facets) VALUES (?, ?, ?, ?, ?, ?)
+        REPLACE INTO item_words (rowid, name, keywords, path, textID, facets) VALUES (?, ?, ?, ?, ?, ?)
         """
-    ).execute(arguments: [
-      rowID, text.name, text.keywords, text.path, storedContent(text), facets,
-    ])
+    ).execute(arguments: [rowID, text.name, text.keywords, text.path, body, facets])
+    try TextBodies(db: db).release(oldBody)
     if !sameNames { try insertNames(rowID, text, facets: facets) }
     try insertContent(rowID, text)
   }
@@ -534,11 +544,11 @@ public struct IndexWriter {
     ])
   }
 
-  /// The stored form of an item's text: packed already by the thread that
-  /// read it, or here.
-  func storedContent(_ text: IndexedText) -> Data? {
-    if text.content.isEmpty { return nil }
-    return text.packedContent ?? texts.pack(text.content)
+  /// The body of an item's text (``TextBodies``), one more item counted on
+  /// it: packed and keyed already by the thread that read it, or here.
+  func holdBody(_ text: IndexedText) throws -> Int64? {
+    try TextBodies(db: db).hold(
+      text.content, packed: text.packedContent ?? texts.pack(text.content), key: text.contentKey)
   }
 
   /// Folds and packs the text of a record that is about to be written, so
@@ -549,15 +559,19 @@ public struct IndexWriter {
     var text = record.indexedText ?? IndexedText(record.attributes, path: record.path)
     if !text.content.isEmpty && text.packedContent == nil {
       text.packedContent = texts.pack(text.content)
+      text.contentKey = TextBodies.key(of: text.content)
     }
     record.indexedText = text
     record.attributes.textContent = nil
   }
 
   /// Removes an item's words. The full-text indexes go first: they read the
-  /// words to remove from `item_words`.
+  /// words to remove through `item_words`, and its body goes last.
   func deleteText(_ rowID: Int64) throws {
+    let body = try Int64.fetchOne(
+      db.cachedStatement(sql: "SELECT textID FROM item_words WHERE rowid = ?"), arguments: [rowID])
     try deleteRow(rowID, from: ["item_text", "item_name", "item_words"])
+    try TextBodies(db: db).release(body)
   }
 
   /// Deletes an item's row from each of `tables`, in that order.

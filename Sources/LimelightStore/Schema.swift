@@ -17,8 +17,10 @@ import GRDB
 ///   so that a run is looked up by its pairs rather than its characters.
 /// - `item_words`: what both full-text indexes index, stored once: the name
 ///   (with its word parts, initials and reading), keywords, path, the
-///   extracted text, deflated, and the item's facets (``ItemFacets``).
-/// - `item_text_source`: `item_words` with the text inflated, as `item_text`
+///   extracted text's body (`textID`), and the item's facets (``ItemFacets``).
+/// - `text_body`: each distinct extracted text once, packed, with the count
+///   of the items that hold it (``TextBodies``).
+/// - `item_text_source`: `item_words` with the text unpacked, as `item_text`
 ///   reads it.
 /// - `text_dictionary`: the zstd dictionary the stored texts are packed with
 ///   (``TextPacker``).
@@ -396,8 +398,37 @@ enum Schema {
           INSERT OR REPLACE INTO meta (key, value) VALUES ('compact', 1);
           """)
     }
+    // Each distinct text once (``TextBodies``): copies, hard links and
+    // backups of a file share one body. The texts move out of the item's
+    // row, and the index is packed afterwards.
+    migrator.registerMigration("v17-text-bodies") { db in
+      try TextPacker().refresh(db)
+      try db.execute(
+        sql: """
+          CREATE TABLE text_body (
+            id INTEGER PRIMARY KEY, key INTEGER NOT NULL, refs INTEGER NOT NULL, text BLOB NOT NULL);
+          CREATE INDEX text_body_key ON text_body(key);
+          ALTER TABLE item_words ADD COLUMN textID INTEGER;
+          """)
+      try TextBodies.moveRowTexts(db)
+      try db.execute(
+        sql: """
+          DROP VIEW item_text_source;
+          ALTER TABLE item_words DROP COLUMN text;
+          \(textSource)
+          INSERT OR REPLACE INTO meta (key, value) VALUES ('compact', 1);
+          """)
+    }
     return migrator
   }
+
+  /// What `item_text` indexes: each item's words with its text unpacked.
+  static let textSource = """
+    CREATE VIEW item_text_source AS
+      SELECT w.rowid AS rowid, w.name AS name, w.keywords AS keywords, w.path AS path,
+        limelight_inflate(b.text) AS content
+      FROM item_words AS w LEFT JOIN text_body AS b ON b.id = w.textID;
+    """
 
   /// Both full-text indexes made again over `item_words` (the old ones
   /// dropped) with these prefix lengths, and their vocabularies, as the

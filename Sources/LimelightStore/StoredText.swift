@@ -5,10 +5,14 @@ import LimelightModel
 import LimelightPlatform
 
 /// An item's extracted text as the index keeps it: once, packed (text
-/// compresses about fourfold: ``TextPacker``), in `item_words`. The
+/// compresses about fourfold: ``TextPacker``), in `text_body`. The
 /// full-text index reads it back through `limelight_inflate` when it needs
 /// the words (snippets, phrase checks, removing an item's words).
 enum StoredText {
+  /// The packed text of the item whose words are `w` (an `item_words`
+  /// row), as SQL: NULL when it has none.
+  static let bodyOfWords = "(SELECT text FROM text_body WHERE id = w.textID)"
+
   /// The deflated bytes of a text (zlib format): how texts are packed
   /// until the index has a dictionary.
   static func deflate(_ text: [UInt8]) -> Data {

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import LimelightModel
+import LimelightPlatform
 import Testing
 
 @testable import LimelightQuery
@@ -71,6 +72,58 @@ import Testing
         sql: "INSERT INTO item_name (item_name, rank) VALUES ('integrity-check', 1)")
     }
     #expect(try store.read { try Schema.migrator.hasCompletedMigrations($0) })
+  }
+
+  @Test func anUpgradedIndexKeepsEachDistinctTextOnce() throws {
+    let location = Fixtures.newLocation()
+    defer { try? FileManager.default.removeItem(atPath: location.home.string) }
+    try location.createPrivateDirectories()
+    // Three items as an old version left them, two of them with one text.
+    do {
+      let queue = try DatabaseQueue(path: location.databasePath.string)
+      try Schema.migrator.migrate(queue, upTo: "v3-names")
+      try queue.write { db in
+        for (rowID, name, content) in [
+          (1, "a.txt", "tides and currents"), (2, "b.txt", "tides and currents"),
+          (3, "c.txt", "currents and tides"),
+        ] {
+          try db.execute(
+            sql: """
+              INSERT INTO item (rowid, id, domain, uri, path, displayName, added, generation,
+                  kindClasses, contentType, contentTypeTree)
+                VALUES (?, ?, 'limelight.files', '', ?, ?, 0, 1, ' text ', 'text/plain',
+                  ' text/plain text/* ');
+              INSERT INTO item_text (rowid, name, keywords, path, content)
+                VALUES (?, ?, '', ?, ?);
+              INSERT INTO item_name (rowid, name, keywords, path) VALUES (?, ?, '', ?);
+              """,
+            arguments: [
+              rowID, "f\(rowID)", Data("/data/\(name)".utf8), name, rowID, name, "data " + name,
+              content, rowID, name, "data " + name,
+            ])
+        }
+      }
+    }
+    let store = try IndexStore.open(location, create: false)
+    let refs = try store.read { db in
+      try Int.fetchAll(db, sql: "SELECT refs FROM text_body ORDER BY refs DESC")
+    }
+    #expect(refs == [2, 1])
+    let engine = SearchEngine(store: store)
+    #expect(
+      try engine.search(.text("tides and", prefix: false, column: nil)).map(\.displayName).sorted()
+        == ["a.txt", "b.txt"])
+    #expect(
+      try engine.search(.text("currents and", prefix: false, column: nil)).map(\.displayName)
+        == ["c.txt"])
+    try store.write { writer in
+      try writer.db.execute(
+        sql: "INSERT INTO item_text (item_text, rank) VALUES ('integrity-check', 1)")
+      _ = try writer.removeTree(RawPath("/data/a.txt"))
+    }
+    #expect(
+      try engine.search(.text("tides and", prefix: false, column: nil)).map(\.displayName)
+        == ["b.txt"])
   }
 
   @Test func theWatchersKeysBecomeOneReport() throws {

@@ -85,6 +85,75 @@ import Testing
     try expectWholeIndexes("an erase")
   }
 
+  /// The bodies of the stored texts and how many items count on each.
+  func bodies() throws -> [Int] {
+    try store.read { db in
+      try Int.fetchAll(db, sql: "SELECT refs FROM text_body ORDER BY refs DESC, id")
+    }
+  }
+
+  /// Copies of a text share one body, found again by key and compared
+  /// whole; each copy's words and phrases stay its own through changes,
+  /// moves and removals, and the body goes with the last item holding it.
+  @Test func copiesOfATextShareOneBody() throws {
+    let text = "the lighthouse keeper rows across the bay at dawn"
+    try store.write { writer in
+      try writer.upsert(record("/d/a/log.txt", text: text))
+      try writer.upsert(record("/d/b/log copy.txt", text: text))
+      try writer.upsert(record("/d/c/other.txt", text: "a different text entirely"))
+      var item = IndexItem(
+        id: "7", domain: "com.example.notes", uri: "notes://7",
+        attributes: AttributeSet(displayName: "Harbour note"))
+      item.attributes.textContent = "a different text entirely"
+      try writer.upsert(applicationItem: item)
+    }
+    #expect(try bodies() == [2, 2])
+    try expectWholeIndexes("copies written")
+    #expect(try names("keeper rows") == ["log copy.txt", "log.txt"])
+    // The same text read again (a restart that saw a new status time)
+    // leaves the body and the indexes as they were.
+    try store.write { writer in try writer.upsert(record("/d/a/log.txt", text: text)) }
+    #expect(try bodies() == [2, 2])
+    try expectWholeIndexes("the same text again")
+    // One copy changes: it gets a body of its own, the other keeps the old.
+    try store.write { writer in
+      try writer.upsert(record("/d/b/log copy.txt", text: text + " and back"))
+    }
+    #expect(try bodies() == [2, 1, 1])
+    #expect(try names("keeper rows") == ["log copy.txt", "log.txt"])
+    #expect(try names("dawn and back") == ["log copy.txt"])
+    try store.write { writer in
+      try writer.move(from: RawPath("/d/a"), to: RawPath("/d/e"), hidden: { _ in false })
+    }
+    try expectWholeIndexes("a move")
+    #expect(try names("lighthouse keeper") == ["log copy.txt", "log.txt"])
+    try store.write { writer in _ = try writer.removeTree(RawPath("/d/e")) }
+    #expect(try bodies() == [2, 1])
+    #expect(try names("lighthouse keeper") == ["log copy.txt"])
+    try expectWholeIndexes("a removal")
+    // Erasing the files keeps the body an application item shares with one.
+    try store.write { writer in _ = try writer.removeAllFiles() }
+    #expect(try bodies() == [1])
+    #expect(try names("different text") == ["Harbour note"])
+    try expectWholeIndexes("an erase")
+  }
+
+  /// Two texts with the same key (length and CRC-32) but other words are
+  /// told apart: each keeps a body of its own.
+  @Test func textsThatOnlyShareAKeyKeepTheirOwnBodies() throws {
+    // CRC-32 collides for these two strings of the same length.
+    let first = "plumless", second = "buckeroo"
+    #expect(TextBodies.key(of: first) == TextBodies.key(of: second))
+    try store.write { writer in
+      try writer.upsert(record("/d/one.txt", text: first))
+      try writer.upsert(record("/d/two.txt", text: second))
+    }
+    #expect(try bodies() == [1, 1])
+    #expect(try names("plumless") == ["one.txt"])
+    #expect(try names("buckeroo") == ["two.txt"])
+    try expectWholeIndexes("a shared key")
+  }
+
   @Test func aFileNamedFirstIsFoundByNameAndByItsTextOnceRead() throws {
     try store.write { writer in
       try writer.upsert(record("/d/harbour plans.txt", text: nil, pending: true))
@@ -100,7 +169,12 @@ import Testing
     #expect(try names("quay") == ["harbour plans.txt"])
     // The text is kept once, deflated, and reads back whole.
     let stored = try store.read { db in
-      try Data.fetchOne(db, sql: "SELECT text FROM item_words WHERE name LIKE 'harbour%'")
+      try Data.fetchOne(
+        db,
+        sql: """
+          SELECT b.text FROM item_words AS w JOIN text_body AS b ON b.id = w.textID
+          WHERE w.name LIKE 'harbour%'
+          """)
     }
     #expect(stored.flatMap(TextPacker.unpack) == "the quay wall")
   }
@@ -281,7 +355,10 @@ import Testing
       try store.read { db in
         try Data.fetchOne(
           db,
-          sql: "SELECT text FROM item_words JOIN item USING (rowid) WHERE displayName = ?",
+          sql: """
+            SELECT b.text FROM item_words AS w JOIN item USING (rowid)
+              JOIN text_body AS b ON b.id = w.textID WHERE displayName = ?
+            """,
           arguments: [name]
         ).map(Array.init) ?? []
       }

@@ -54,8 +54,9 @@ struct SQLCompiler {
       // Read from the item's words rather than through the index, which
       // would inflate the text even when the name decides.
       return (
-        "item_text MATCH ? AND (SELECT limelight_phrases(w.name, w.keywords, w.path, w.text, ?)"
-          + " FROM item_words AS w WHERE w.rowid = item_text.rowid)", [match, check]
+        "item_text MATCH ? AND (SELECT limelight_phrases(w.name, w.keywords, w.path, "
+          + "\(StoredText.bodyOfWords), ?) FROM item_words AS w WHERE w.rowid = item_text.rowid)",
+        [match, check]
       )
     }
   }
