@@ -103,7 +103,10 @@ public indirect enum PhraseCheck: Equatable, Sendable {
             Self.contains($0, words, prefix: prefix, around: anchor)
           }
         }
-        return Self.contains(texts.words(index), words, prefix: prefix)
+        if let known = texts.words[index] { return Self.contains(known, words, prefix: prefix) }
+        return texts.utf8(index).withUnsafeBufferPointer {
+          Self.streamContains($0, words, prefix: prefix)
+        }
       }
     }
   }
@@ -164,6 +167,98 @@ public indirect enum PhraseCheck: Equatable, Sendable {
     }
     endWord(at: scalars.endIndex)
     return words
+  }
+
+  /// Whether a text's bytes hold the phrase, its words read one after the
+  /// other as ``words(of:)`` splits and folds them, without making them
+  /// strings: a word of ASCII is compared in place, in lower case; only a
+  /// word beyond ASCII is folded. (A long text's every word made a string
+  /// took milliseconds a candidate, and a phrase of common words, "the
+  /// quick", has thousands of candidates.)
+  static func streamContains(_ bytes: UnsafeBufferPointer<UInt8>, _ words: [String], prefix: Bool)
+    -> Bool
+  {
+    guard !words.isEmpty else { return true }
+    let phrase = words.map { Array($0.utf8) }
+    let last = phrase.count - 1
+    // How many of the phrase's words the words just read end, for each
+    // start still alive.
+    var alive: [Int] = []
+    var next: [Int] = []
+    func accept(_ same: (Int) -> Bool) -> Bool {
+      next.removeAll(keepingCapacity: true)
+      if same(0) {
+        if last == 0 { return true }
+        next.append(1)
+      }
+      for matched in alive where same(matched) {
+        if matched == last { return true }
+        next.append(matched + 1)
+      }
+      swap(&alive, &next)
+      return false
+    }
+    var index = 0
+    let count = bytes.count
+    while index < count {
+      let byte = bytes[index]
+      if byte < 0x80 && !isWordByte(byte) {
+        index += 1
+        continue
+      }
+      // A word: ASCII letters and digits, unless a character beyond ASCII
+      // belongs to it too.
+      let start = index
+      while index < count && bytes[index] < 0x80 && isWordByte(bytes[index]) { index += 1 }
+      var end = index
+      var ascii = true
+      while end < count && bytes[end] >= 0x80 || end < count && !ascii && isWordByte(bytes[end]) {
+        if bytes[end] < 0x80 {
+          end += 1
+          continue
+        }
+        guard let (scalar, length) = scalar(in: bytes, at: end),
+          isWordScalar(scalar) || (end > start && isMark(scalar))
+        else { break }
+        ascii = false
+        end += length
+      }
+      if ascii {
+        if end == start {
+          // A character beyond ASCII that belongs to no word.
+          index = start + (scalar(in: bytes, at: start)?.1 ?? 1)
+          continue
+        }
+        let length = end - start
+        // Most words start nothing and continue nothing: told by their
+        // length and first letter before any closure runs.
+        if alive.isEmpty
+          && (length < phrase[0].count || (length > phrase[0].count && !(last == 0 && prefix))
+            || (bytes[start] | 0x20) != phrase[0][0])
+        {
+          index = end
+          continue
+        }
+        let found = accept { position in
+          let wanted = phrase[position]
+          guard length == wanted.count || (position == last && prefix && length > wanted.count)
+          else { return false }
+          return wanted.indices.allSatisfy { (bytes[start + $0] | 0x20) == wanted[$0] }
+        }
+        if found { return true }
+        index = end
+        continue
+      }
+      index = end
+      let word = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+      for part in Self.words(of: word) {
+        let found = accept { position in
+          position == last && prefix ? part.hasPrefix(words[position]) : part == words[position]
+        }
+        if found { return true }
+      }
+    }
+    return false
   }
 
   /// The phrase's words when each is one Chinese or Japanese character (a

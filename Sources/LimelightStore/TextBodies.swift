@@ -45,7 +45,10 @@ struct TextBodies {
       let packed = packedText ?? packed()
       packedText = packed
       // Packed alike (the same dictionary) or, packed otherwise, the same text.
-      if stored == packed || TextPacker.unpackUTF8(stored).map({ $0.elementsEqual(text.utf8) }) == true {
+      let same =
+        stored == packed
+        || TextPacker.unpackUTF8(stored).map { $0.elementsEqual(text.utf8) } == true
+      if same {
         let id: Int64 = candidate["id"]
         try db.cachedStatement(sql: "UPDATE text_body SET refs = refs + 1 WHERE id = ?")
           .execute(arguments: [id])

@@ -142,7 +142,8 @@ import Testing
   /// told apart: each keeps a body of its own.
   @Test func textsThatOnlyShareAKeyKeepTheirOwnBodies() throws {
     // CRC-32 collides for these two strings of the same length.
-    let first = "plumless", second = "buckeroo"
+    let first = "plumless"
+    let second = "buckeroo"
     #expect(TextBodies.key(of: first) == TextBodies.key(of: second))
     try store.write { writer in
       try writer.upsert(record("/d/one.txt", text: first))
@@ -508,6 +509,44 @@ import Testing
     #expect(
       !PhraseCheck.phrase(["一", "个", "linux"], prefix: false, column: 3)
         .matches(["", "", "", "建立 一  个 xlinux"]))
+  }
+
+  /// A phrase read word by word from the bytes finds what a look at every
+  /// word made a string finds: texts of many scripts, cases, accents,
+  /// marks and punctuation, phrases of their own words and of others,
+  /// whole or as a prefix.
+  @Test func aPhraseReadFromTheBytesFindsWhatEveryWordFinds() {
+    let pieces = [
+      "the", "The", "THE", "quick", "Quick", "quickly", "brown", "fox", "Fox's", "résumé",
+      "Resume", "naïve", "e\u{301}lan", "élan", "2026", "x86_64", "—", ", ", ".", "  ", "\n",
+      "Straße", "strasse", "一", "个", "linux", "Linux文", "ﬁle", "file", "ǅemal", "İstanbul", "k̈",
+      "Москва", "москва", "(", ")", "don't", "ab-cd", "\u{301}",
+    ]
+    var generator = SystemRandomNumberGenerator()
+    func pick() -> String { pieces[Int(generator.next() as UInt64 % UInt64(pieces.count))] }
+    for _ in 0..<3_000 {
+      let text = (0..<Int(generator.next() as UInt64 % 14)).map { _ in pick() }
+        .joined(separator: generator.next() as UInt64 % 3 == 0 ? "" : " ")
+      let words = PhraseCheck.words(of: text)
+      var phrase: [String]
+      if !words.isEmpty && generator.next() as UInt64 % 2 == 0 {
+        let start = Int(generator.next() as UInt64 % UInt64(words.count))
+        let length = 1 + Int(generator.next() as UInt64 % UInt64(min(3, words.count - start)))
+        phrase = Array(words[start..<(start + length)])
+      } else {
+        phrase = PhraseCheck.words(of: (0..<3).map { _ in pick() }.joined(separator: " "))
+      }
+      if phrase.isEmpty { continue }
+      let prefix = generator.next() as UInt64 % 3 == 0
+      if prefix, let last = phrase.last, last.count > 1 {
+        phrase[phrase.count - 1] = String(last.dropLast())
+      }
+      let expected = PhraseCheck.contains(words, phrase, prefix: prefix)
+      let streamed = Array(text.utf8).withUnsafeBufferPointer {
+        PhraseCheck.streamContains($0, phrase, prefix: prefix)
+      }
+      #expect(streamed == expected, "\(phrase) prefix \(prefix) in \(text.debugDescription)")
+    }
   }
 
   @Test func aTextIsSplitIntoWordsAsFoldingItWholeWouldSplitIt() {
