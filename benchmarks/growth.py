@@ -120,8 +120,12 @@ def queries_for(tree, rng, count):
             break
     out = []
     kinds = ["prefix", "word", "two words", "typo", "initials", "filter", "content",
-             "filters alone"]
+             "filters alone", "phrase"]
     content = ["function", "license", "return", "include", "version", "example", "string"]
+    # Phrases of common words: every text holding the words is read to
+    # check their order, few hold them in a row.
+    phrases = ['"new upstream release"', '"free software foundation"', '"the following"',
+               '"int main"', '"return the"', '"the quick"', '"is distributed in the hope"']
     for i in range(count):
         kind = kinds[i % len(kinds)]
         name = rng.choice(names)
@@ -149,6 +153,8 @@ def queries_for(tree, rng, count):
             out.append((kind, rng.choice([["kind:text"], ["modified:week"], ["size:>1M"],
                                           ["ext:pdf"], ["kind:image", "size:>10k"],
                                           ["type:image/*"], ["kind:code", "size:>1G"]])))
+        elif kind == "phrase":
+            out.append((kind, [rng.choice(phrases)]))
         else:
             out.append((kind, [rng.choice(content)]))
     return out

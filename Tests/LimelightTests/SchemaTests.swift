@@ -9,27 +9,34 @@ import Testing
 
 /// Upgrades keep what an older index holds.
 @Suite struct SchemaTests {
-  @Test func anIndexFromBeforeTheTextPrefixesKeepsItsItemsAndGainsThem() throws {
+  /// An index at a location of its own as an old version left it: its
+  /// schema upgraded as far as `migration`, then filled by `fill`.
+  func oldIndex(upTo migration: String, _ fill: (Database) throws -> Void) throws
+    -> IndexLocation
+  {
     let location = Fixtures.newLocation()
-    defer { try? FileManager.default.removeItem(atPath: location.home.string) }
     try location.createPrivateDirectories()
+    let queue = try DatabaseQueue(path: location.databasePath.string)
+    try Schema.migrator.migrate(queue, upTo: migration)
+    try queue.write(fill)
+    return location
+  }
+
+  @Test func anIndexFromBeforeTheTextPrefixesKeepsItsItemsAndGainsThem() throws {
     // An index as the previous version left it, with one item.
-    do {
-      let queue = try DatabaseQueue(path: location.databasePath.string)
-      try Schema.migrator.migrate(queue, upTo: "v3-names")
-      try queue.write { db in
-        try db.execute(
-          sql: """
-            INSERT INTO item (id, domain, uri, path, displayName, added, generation, kindClasses,
-                modified, contentType, contentTypeTree)
-              VALUES ('f1', 'limelight.files', 'file:///data/notes.txt', X'2F646174612F6E6F7465732E747874', 'notes.txt', 0, 1, ' text ', 1780000000, 'text/plain', ' text/plain text/* ');
-            INSERT INTO item_text (rowid, name, keywords, path, content)
-              VALUES (last_insert_rowid(), 'notes txt', '', 'data notes txt', 'constellations overhead');
-            INSERT INTO item_name (rowid, name, keywords, path)
-              SELECT rowid, name, keywords, path FROM item_text;
-            """)
-      }
+    let location = try oldIndex(upTo: "v3-names") { db in
+      try db.execute(
+        sql: """
+          INSERT INTO item (id, domain, uri, path, displayName, added, generation, kindClasses,
+              modified, contentType, contentTypeTree)
+            VALUES ('f1', 'limelight.files', 'file:///data/notes.txt', X'2F646174612F6E6F7465732E747874', 'notes.txt', 0, 1, ' text ', 1780000000, 'text/plain', ' text/plain text/* ');
+          INSERT INTO item_text (rowid, name, keywords, path, content)
+            VALUES (last_insert_rowid(), 'notes txt', '', 'data notes txt', 'constellations overhead');
+          INSERT INTO item_name (rowid, name, keywords, path)
+            SELECT rowid, name, keywords, path FROM item_text;
+          """)
     }
+    defer { try? FileManager.default.removeItem(atPath: location.home.string) }
     let store = try IndexStore.open(location, create: false)
     let found = try SearchEngine(store: store).search(.text("cons", prefix: true, column: nil))
     #expect(found.map(\.displayName) == ["notes.txt"])
@@ -75,35 +82,29 @@ import Testing
   }
 
   @Test func anUpgradedIndexKeepsEachDistinctTextOnce() throws {
-    let location = Fixtures.newLocation()
-    defer { try? FileManager.default.removeItem(atPath: location.home.string) }
-    try location.createPrivateDirectories()
     // Three items as an old version left them, two of them with one text.
-    do {
-      let queue = try DatabaseQueue(path: location.databasePath.string)
-      try Schema.migrator.migrate(queue, upTo: "v3-names")
-      try queue.write { db in
-        for (rowID, name, content) in [
-          (1, "a.txt", "tides and currents"), (2, "b.txt", "tides and currents"),
-          (3, "c.txt", "currents and tides"),
-        ] {
-          try db.execute(
-            sql: """
-              INSERT INTO item (rowid, id, domain, uri, path, displayName, added, generation,
-                  kindClasses, contentType, contentTypeTree)
-                VALUES (?, ?, 'limelight.files', '', ?, ?, 0, 1, ' text ', 'text/plain',
-                  ' text/plain text/* ');
-              INSERT INTO item_text (rowid, name, keywords, path, content)
-                VALUES (?, ?, '', ?, ?);
-              INSERT INTO item_name (rowid, name, keywords, path) VALUES (?, ?, '', ?);
-              """,
-            arguments: [
-              rowID, "f\(rowID)", Data("/data/\(name)".utf8), name, rowID, name, "data " + name,
-              content, rowID, name, "data " + name,
-            ])
-        }
+    let location = try oldIndex(upTo: "v3-names") { db in
+      for (rowID, name, content) in [
+        (1, "a.txt", "tides and currents"), (2, "b.txt", "tides and currents"),
+        (3, "c.txt", "currents and tides"),
+      ] {
+        try db.execute(
+          sql: """
+            INSERT INTO item (rowid, id, domain, uri, path, displayName, added, generation,
+                kindClasses, contentType, contentTypeTree)
+              VALUES (?, ?, 'limelight.files', '', ?, ?, 0, 1, ' text ', 'text/plain',
+                ' text/plain text/* ');
+            INSERT INTO item_text (rowid, name, keywords, path, content)
+              VALUES (?, ?, '', ?, ?);
+            INSERT INTO item_name (rowid, name, keywords, path) VALUES (?, ?, '', ?);
+            """,
+          arguments: [
+            rowID, "f\(rowID)", Data("/data/\(name)".utf8), name, rowID, name, "data " + name,
+            content, rowID, name, "data " + name,
+          ])
       }
     }
+    defer { try? FileManager.default.removeItem(atPath: location.home.string) }
     let store = try IndexStore.open(location, create: false)
     let refs = try store.read { db in
       try Int.fetchAll(db, sql: "SELECT refs FROM text_body ORDER BY refs DESC")
