@@ -105,7 +105,8 @@ public indirect enum PhraseCheck: Equatable, Sendable {
         }
         if let known = texts.words[index] { return Self.contains(known, words, prefix: prefix) }
         return texts.utf8(index).withUnsafeBufferPointer {
-          Self.streamContains($0, words, prefix: prefix)
+          Self.anchoredContains($0, words, prefix: prefix)
+            ?? Self.streamContains($0, words, prefix: prefix)
         }
       }
     }
@@ -167,6 +168,180 @@ public indirect enum PhraseCheck: Equatable, Sendable {
     }
     endWord(at: scalars.endIndex)
     return words
+  }
+
+  /// Whether a text's bytes hold a phrase of ASCII words, looked for only
+  /// where its longest word stands (found by memmem(3) in the text with
+  /// its ASCII letters in lower case), the words before it read backwards
+  /// and those after it forwards. nil when the bytes alone cannot tell: a
+  /// word beyond ASCII next to a place, or one that could fold to the
+  /// longest word (``streamContains(_:_:prefix:)`` then reads every word).
+  /// Every candidate holds the phrase's words somewhere: reading only
+  /// around the rarest is what makes a phrase of common words cheap.
+  static func anchoredContains(
+    _ bytes: UnsafeBufferPointer<UInt8>, _ words: [String], prefix: Bool
+  ) -> Bool? {
+    let phrase = words.map { Array($0.utf8) }
+    guard !phrase.isEmpty, phrase.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0 < 0x80 } })
+    else { return nil }
+    // The last word typed as a prefix may begin a longer word: never the anchor.
+    let candidates = prefix ? phrase.indices.dropLast() : phrase.indices[...]
+    guard let anchor = candidates.max(by: { phrase[$0].count < phrase[$1].count }) else {
+      return nil
+    }
+    var lowered = [UInt8](repeating: 0, count: bytes.count)
+    var high: UInt8 = 0
+    for position in bytes.indices {
+      let byte = bytes[position]
+      high |= byte
+      lowered[position] = byte &- 0x41 < 26 ? byte | 0x20 : byte
+    }
+    return lowered.withUnsafeBufferPointer { text -> Bool? in
+      // A word beyond ASCII may fold to the anchor ("thé" to "the"): a place
+      // memmem(3) cannot find. Few such words are folded to see; many, and
+      // every word is read.
+      if high >= 0x80 {
+        var seen = 0
+        var index = 0
+        while index < text.count {
+          guard text[index] >= 0x80 else {
+            index += 1
+            continue
+          }
+          // Punctuation beyond ASCII (quotes, dashes) is no word.
+          guard let (scalar, length) = scalar(in: text, at: index) else { return nil }
+          if !isWordScalar(scalar) && !isMark(scalar) {
+            index += length
+            continue
+          }
+          let (start, end) = Self.wordAround(text, index)
+          index = max(end, index + length)
+          let word = String(
+            decoding: UnsafeBufferPointer(rebasing: text[start..<end]), as: UTF8.self)
+          if !Self.mayFold(word, to: phrase[anchor]) { continue }
+          seen += 1
+          if seen > 256
+            || Self.words(of: word).contains(where: { $0.utf8.elementsEqual(phrase[anchor]) })
+          {
+            return nil
+          }
+        }
+      }
+      let needle = phrase[anchor]
+      var from = 0
+      while from + needle.count <= text.count, let base = text.baseAddress {
+        guard
+          let found = needle.withUnsafeBytes({
+            limelight_memmem(base + from, text.count - from, $0.baseAddress, $0.count)
+          })
+        else { return false }
+        let start = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+        let end = start + needle.count
+        from = start + 1
+        // A whole word: no ASCII letter or digit on either side, nor a
+        // character beyond ASCII that belongs to a word (it may fold to
+        // a letter or stay one: the bytes cannot tell).
+        if start > 0 && text[start - 1] < 0x80 && isWordByte(text[start - 1])
+          || end < text.count && text[end] < 0x80 && isWordByte(text[end])
+        {
+          continue
+        }
+        if start > 0 && text[start - 1] >= 0x80 {
+          var lead = start - 1
+          while lead > 0 && text[lead] & 0xC0 == 0x80 { lead -= 1 }
+          guard let (scalar, _) = scalar(in: text, at: lead), !isWordScalar(scalar), !isMark(scalar)
+          else { return nil }
+        }
+        if end < text.count && text[end] >= 0x80 {
+          guard let (scalar, _) = scalar(in: text, at: end), !isWordScalar(scalar), !isMark(scalar)
+          else { return nil }
+        }
+        guard let before = Self.precedes(text, at: start, phrase[..<anchor]) else { return nil }
+        if !before { continue }
+        let following = words[(anchor + 1)...]
+        switch follows(text, at: end, Array(following), prefix: prefix) {
+        case .yes: return true
+        case .no: continue
+        case .unknown: return nil
+        }
+      }
+      return false
+    }
+  }
+
+  /// Whether a word may fold to `target` (ASCII, lower case): each of its
+  /// characters but marks folds to one letter or, rarely, two (ß), so its
+  /// count is the target's or up to half of it, and with one letter each,
+  /// its ASCII letters stand where the target's do.
+  static func mayFold(_ word: String, to target: [UInt8]) -> Bool {
+    let letters = word.unicodeScalars.filter { !isMark($0) }
+    guard letters.count <= target.count, letters.count * 2 >= target.count else { return false }
+    guard letters.count == target.count else { return true }
+    return zip(letters, target).allSatisfy { letter, wanted in
+      letter.value >= 0x80 || UInt8(letter.value) | 0x20 == wanted
+        || !(letter.properties.isAlphabetic || letter.properties.numericType != nil)
+    }
+  }
+
+  /// The word that holds the character beyond ASCII at `index`: the
+  /// letters, digits and marks on either side of it, of any script.
+  static func wordAround(_ text: UnsafeBufferPointer<UInt8>, _ index: Int) -> (Int, Int) {
+    var start = index
+    while start > 0 {
+      var lead = start - 1
+      while lead > 0 && text[lead] & 0xC0 == 0x80 { lead -= 1 }
+      guard let (scalar, _) = scalar(in: text, at: lead), isWordScalar(scalar) || isMark(scalar)
+      else { break }
+      start = lead
+    }
+    var end = index
+    while end < text.count {
+      guard let (scalar, length) = scalar(in: text, at: end),
+        isWordScalar(scalar) || (end > start && isMark(scalar))
+      else { break }
+      end += length
+    }
+    return (start, end)
+  }
+
+  /// Whether `words` (ASCII, lower case) come right before `offset` in a
+  /// text whose ASCII letters are in lower case, each whole; nil when a
+  /// character beyond ASCII that belongs to a word stands in the way.
+  static func precedes(
+    _ text: UnsafeBufferPointer<UInt8>, at offset: Int, _ words: ArraySlice<[UInt8]>
+  )
+    -> Bool?
+  {
+    var index = offset
+    for word in words.reversed() {
+      // Back over what separates words: ASCII that is no letter or digit,
+      // and characters beyond ASCII that belong to no word.
+      while index > 0 {
+        let byte = text[index - 1]
+        if byte < 0x80 {
+          if isWordByte(byte) { break }
+          index -= 1
+          continue
+        }
+        var lead = index - 1
+        while lead > 0 && text[lead] & 0xC0 == 0x80 { lead -= 1 }
+        guard let (scalar, _) = scalar(in: text, at: lead) else { return nil }
+        if isWordScalar(scalar) || isMark(scalar) { return nil }
+        index = lead
+      }
+      var start = index
+      while start > 0 && text[start - 1] < 0x80 && isWordByte(text[start - 1]) { start -= 1 }
+      if start > 0 && text[start - 1] >= 0x80 {
+        var lead = start - 1
+        while lead > 0 && text[lead] & 0xC0 == 0x80 { lead -= 1 }
+        guard let (scalar, _) = scalar(in: text, at: lead) else { return nil }
+        if isWordScalar(scalar) || isMark(scalar) { return nil }
+      }
+      guard index - start == word.count, word.indices.allSatisfy({ text[start + $0] == word[$0] })
+      else { return false }
+      index = start
+    }
+    return true
   }
 
   /// Whether a text's bytes hold the phrase, its words read one after the

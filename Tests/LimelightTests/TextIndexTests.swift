@@ -520,11 +520,14 @@ import Testing
       "the", "The", "THE", "quick", "Quick", "quickly", "brown", "fox", "Fox's", "résumé",
       "Resume", "naïve", "e\u{301}lan", "élan", "2026", "x86_64", "—", ", ", ".", "  ", "\n",
       "Straße", "strasse", "一", "个", "linux", "Linux文", "ﬁle", "file", "ǅemal", "İstanbul", "k̈",
-      "Москва", "москва", "(", ")", "don't", "ab-cd", "\u{301}",
+      "Москва", "москва", "(", ")", "don't", "ab-cd", "\u{301}", "thé", "the\u{301}", "“", "”",
+      "quick—brown", "the—", "fox.", "quickfox", "0the", "main(", "int", "return the", "quíck",
+      "QUİCK", "ǫuick", "thß", "ﬁx", "ınt",
     ]
     var generator = SystemRandomNumberGenerator()
     func pick() -> String { pieces[Int(generator.next() as UInt64 % UInt64(pieces.count))] }
-    for _ in 0..<3_000 {
+    var decided = 0
+    for _ in 0..<6_000 {
       let text = (0..<Int(generator.next() as UInt64 % 14)).map { _ in pick() }
         .joined(separator: generator.next() as UInt64 % 3 == 0 ? "" : " ")
       let words = PhraseCheck.words(of: text)
@@ -546,7 +549,16 @@ import Testing
         PhraseCheck.streamContains($0, phrase, prefix: prefix)
       }
       #expect(streamed == expected, "\(phrase) prefix \(prefix) in \(text.debugDescription)")
+      let anchored = Array(text.utf8).withUnsafeBufferPointer {
+        PhraseCheck.anchoredContains($0, phrase, prefix: prefix)
+      }
+      #expect(
+        anchored == nil || anchored == expected,
+        "anchored: \(phrase) prefix \(prefix) in \(text.debugDescription)")
+      if anchored != nil { decided += 1 }
     }
+    // The bytes alone decide most phrases of ASCII words.
+    #expect(decided > 1_000)
   }
 
   @Test func aTextIsSplitIntoWordsAsFoldingItWholeWouldSplitIt() {
