@@ -210,7 +210,7 @@ public indirect enum PhraseCheck: Equatable, Sendable {
           }
           // Punctuation beyond ASCII (quotes, dashes) is no word.
           guard let (scalar, length) = scalar(in: text, at: index) else { return nil }
-          if !isWordScalar(scalar) && !isMark(scalar) {
+          if !belongsToWord(scalar) {
             index += length
             continue
           }
@@ -247,13 +247,11 @@ public indirect enum PhraseCheck: Equatable, Sendable {
           continue
         }
         if start > 0 && text[start - 1] >= 0x80 {
-          var lead = start - 1
-          while lead > 0 && text[lead] & 0xC0 == 0x80 { lead -= 1 }
-          guard let (scalar, _) = scalar(in: text, at: lead), !isWordScalar(scalar), !isMark(scalar)
+          guard let (scalar, _) = scalar(in: text, before: start), !belongsToWord(scalar)
           else { return nil }
         }
         if end < text.count && text[end] >= 0x80 {
-          guard let (scalar, _) = scalar(in: text, at: end), !isWordScalar(scalar), !isMark(scalar)
+          guard let (scalar, _) = scalar(in: text, at: end), !belongsToWord(scalar)
           else { return nil }
         }
         guard let before = Self.precedes(text, at: start, phrase[..<anchor]) else { return nil }
@@ -287,11 +285,7 @@ public indirect enum PhraseCheck: Equatable, Sendable {
   /// letters, digits and marks on either side of it, of any script.
   static func wordAround(_ text: UnsafeBufferPointer<UInt8>, _ index: Int) -> (Int, Int) {
     var start = index
-    while start > 0 {
-      var lead = start - 1
-      while lead > 0 && text[lead] & 0xC0 == 0x80 { lead -= 1 }
-      guard let (scalar, _) = scalar(in: text, at: lead), isWordScalar(scalar) || isMark(scalar)
-      else { break }
+    while start > 0, let (scalar, lead) = scalar(in: text, before: start), belongsToWord(scalar) {
       start = lead
     }
     var end = index
@@ -323,19 +317,15 @@ public indirect enum PhraseCheck: Equatable, Sendable {
           index -= 1
           continue
         }
-        var lead = index - 1
-        while lead > 0 && text[lead] & 0xC0 == 0x80 { lead -= 1 }
-        guard let (scalar, _) = scalar(in: text, at: lead) else { return nil }
-        if isWordScalar(scalar) || isMark(scalar) { return nil }
+        guard let (scalar, lead) = scalar(in: text, before: index), !belongsToWord(scalar)
+        else { return nil }
         index = lead
       }
       var start = index
       while start > 0 && text[start - 1] < 0x80 && isWordByte(text[start - 1]) { start -= 1 }
       if start > 0 && text[start - 1] >= 0x80 {
-        var lead = start - 1
-        while lead > 0 && text[lead] & 0xC0 == 0x80 { lead -= 1 }
-        guard let (scalar, _) = scalar(in: text, at: lead) else { return nil }
-        if isWordScalar(scalar) || isMark(scalar) { return nil }
+        guard let (scalar, _) = scalar(in: text, before: start), !belongsToWord(scalar)
+        else { return nil }
       }
       guard index - start == word.count, word.indices.allSatisfy({ text[start + $0] == word[$0] })
       else { return false }
@@ -600,10 +590,24 @@ public indirect enum PhraseCheck: Equatable, Sendable {
       if isWordScalar(next) || isMark(next) { return false }
     }
     guard start > 0 else { return true }
-    var previous = start - 1
-    while previous > 0 && bytes[previous] & 0xC0 == 0x80 { previous -= 1 }
-    guard let (before, _) = scalar(in: bytes, at: previous) else { return false }
+    guard let (before, _) = scalar(in: bytes, before: start) else { return false }
     return !isWordScalar(before)
+  }
+
+  /// The character whose UTF-8 ends right before `index`, and where it
+  /// starts.
+  static func scalar(in bytes: UnsafeBufferPointer<UInt8>, before index: Int)
+    -> (Unicode.Scalar, Int)?
+  {
+    var lead = index - 1
+    while lead > 0 && bytes[lead] & 0xC0 == 0x80 { lead -= 1 }
+    return scalar(in: bytes, at: lead).map { ($0.0, lead) }
+  }
+
+  /// Whether a character is part of a word: a letter or digit, or a mark
+  /// (after one).
+  static func belongsToWord(_ scalar: Unicode.Scalar) -> Bool {
+    isWordScalar(scalar) || isMark(scalar)
   }
 
   /// Where the next word starts at or after `index`: past ASCII that is no

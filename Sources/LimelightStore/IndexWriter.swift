@@ -509,11 +509,13 @@ public struct IndexWriter {
       old?["name"] == text.name && old?["keywords"] == text.keywords
       && old?["path"] == text.path && old?["facets"] == facets
     let oldBody: Int64? = old?["textID"]
-    let body = try holdBody(text)
-    if sameNames && old != nil && body == oldBody {
-      try TextBodies(db: db).release(oldBody)
+    let bodies = TextBodies(db: db)
+    if sameNames, old != nil,
+      try bodies.isBody(oldBody, of: text.content, packed: packed(text), key: text.contentKey)
+    {
       return
     }
+    let body = try holdBody(text)
     // The full-text indexes first: they read the words to remove through
     // item_words, which still names the old body.
     try deleteRow(rowID, from: sameNames ? ["item_text"] : ["item_text", "item_name"])
@@ -522,7 +524,7 @@ public struct IndexWriter {
         REPLACE INTO item_words (rowid, name, keywords, path, textID, facets) VALUES (?, ?, ?, ?, ?, ?)
         """
     ).execute(arguments: [rowID, text.name, text.keywords, text.path, body, facets])
-    try TextBodies(db: db).release(oldBody)
+    try bodies.release(oldBody)
     if !sameNames { try insertNames(rowID, text, facets: facets) }
     try insertContent(rowID, text)
   }
@@ -547,8 +549,12 @@ public struct IndexWriter {
   /// The body of an item's text (``TextBodies``), one more item counted on
   /// it: packed and keyed already by the thread that read it, or here.
   func holdBody(_ text: IndexedText) throws -> Int64? {
-    try TextBodies(db: db).hold(
-      text.content, packed: text.packedContent ?? texts.pack(text.content), key: text.contentKey)
+    try TextBodies(db: db).hold(text.content, packed: packed(text), key: text.contentKey)
+  }
+
+  /// An item's text packed: by the thread that read it, or here.
+  private func packed(_ text: IndexedText) -> Data {
+    text.packedContent ?? texts.pack(text.content)
   }
 
   /// Folds and packs the text of a record that is about to be written, so

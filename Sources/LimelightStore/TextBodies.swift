@@ -37,18 +37,13 @@ struct TextBodies {
   func hold(_ text: String, packed: @autoclosure () -> Data, key: Int64?) throws -> Int64? {
     if text.isEmpty { return nil }
     let key = key ?? Self.key(of: text)
+    var packedText: Data?
     let candidates = try Row.fetchAll(
       db.cachedStatement(sql: "SELECT id, text FROM text_body WHERE key = ?"), arguments: [key])
-    var packedText: Data?
     for candidate in candidates {
-      let stored: Data = candidate["text"]
       let packed = packedText ?? packed()
       packedText = packed
-      // Packed alike (the same dictionary) or, packed otherwise, the same text.
-      let same =
-        stored == packed
-        || TextPacker.unpackUTF8(stored).map { $0.elementsEqual(text.utf8) } == true
-      if same {
+      if Self.holds(candidate["text"], text, packed: packed) {
         let id: Int64 = candidate["id"]
         try db.cachedStatement(sql: "UPDATE text_body SET refs = refs + 1 WHERE id = ?")
           .execute(arguments: [id])
@@ -58,6 +53,26 @@ struct TextBodies {
     try db.cachedStatement(sql: "INSERT INTO text_body (key, refs, text) VALUES (?, 1, ?)")
       .execute(arguments: [key, packedText ?? packed()])
     return db.lastInsertedRowID
+  }
+
+  /// Whether body `id` (nil: none) holds `text` ('': none), without
+  /// counting anything on it.
+  func isBody(_ id: Int64?, of text: String, packed: @autoclosure () -> Data, key: Int64?) throws
+    -> Bool
+  {
+    guard let id, !text.isEmpty else { return id == nil && text.isEmpty }
+    guard
+      let row = try Row.fetchOne(
+        db.cachedStatement(sql: "SELECT key, text FROM text_body WHERE id = ?"), arguments: [id])
+    else { return false }
+    return row["key"] == (key ?? Self.key(of: text))
+      && Self.holds(row["text"], text, packed: packed())
+  }
+
+  /// Whether a stored body is `text`: packed alike (the same dictionary)
+  /// or, packed otherwise, the same once unpacked.
+  private static func holds(_ stored: Data, _ text: String, packed: Data) -> Bool {
+    stored == packed || TextPacker.unpackUTF8(stored).map { $0.elementsEqual(text.utf8) } == true
   }
 
   /// One item fewer on body `id` (nil: none); the body goes with its last.
