@@ -16,6 +16,9 @@ public struct IndexedText: Sendable, Equatable {
   public var packedContent: Data?
   /// The key the index finds `content` again by, made with `packedContent`.
   public var contentKey: Int64?
+  /// The summary of `content` (``AttributeSet/summary(of:)``), made with
+  /// `packedContent`: a description that reads the same is not stored.
+  public var contentSummary: String?
 
   public init(name: String, keywords: String, path: String, content: String) {
     self.name = name

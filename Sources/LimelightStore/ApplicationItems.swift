@@ -29,8 +29,13 @@ extension IndexWriter {
     let added =
       attributes.added?.timeIntervalSince1970 ?? existing?["added"] ?? now.timeIntervalSince1970
     let modified = (attributes.modified ?? now).timeIntervalSince1970
+    let text = IndexedText(
+      attributes, path: nil,
+      content: [attributes.contentDescription, attributes.textContent].compactMap { $0 }.joined(
+        separator: "\n"))
     let columns: [ItemColumn] =
-      [("domain", item.domain), ("storedURI", item.uri)] + Self.attributeColumns(attributes)
+      [("domain", item.domain), ("storedURI", item.uri)]
+      + Self.attributeColumns(attributes, text: text)
       + [
         try typeColumn(attributes),
         ("modified", modified), ("added", added),
@@ -41,10 +46,6 @@ extension IndexWriter {
     let (rowID, outcome) = try writeItemRow(
       .applicationItem, columns, existing: existing?["rowid"],
       insertedOnly: [("id", Self.newApplicationItemID()), ("depth", 0)])
-    let text = IndexedText(
-      attributes, path: nil,
-      content: [attributes.contentDescription, attributes.textContent].compactMap { $0 }.joined(
-        separator: "\n"))
     let facets = try facets(ofRow: rowID)
     if outcome == .updated {
       try replaceText(rowID, with: text, facets: facets)

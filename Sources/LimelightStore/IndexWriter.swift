@@ -68,9 +68,10 @@ public struct IndexWriter {
     let now = Date().timeIntervalSince1970
     let id: String = existing?["id"] ?? Self.newFileID()
     let added: Double = existing?["added"] ?? now
+    let text = record.indexedText ?? IndexedText(attributes, path: record.path)
     let columns: [ItemColumn] =
       [("id", id), ("domain", fileDomain), ("storedURI", ""), ("path", pathData)]
-      + Self.attributeColumns(attributes)
+      + Self.attributeColumns(attributes, text: text)
       + [
         try typeColumn(attributes),
         ("modified", attributes.modified?.timeIntervalSince1970), ("added", added),
@@ -83,7 +84,6 @@ public struct IndexWriter {
         ("recent", ItemRank.isRecent(attributes.modified?.timeIntervalSince1970, now: now)),
       ]
     let (rowID, outcome) = try writeItemRow(.file, columns, existing: existing?["rowid"])
-    let text = record.indexedText ?? IndexedText(attributes, path: record.path)
     let facets = try facets(ofRow: rowID)
     if outcome == .updated {
       try replaceText(rowID, with: text, facets: facets)
@@ -428,8 +428,10 @@ public struct IndexWriter {
   /// A column of `item` and its value.
   typealias ItemColumn = (name: String, value: (any DatabaseValueConvertible)?)
 
-  /// The columns an item's attributes fill, for files and application items alike.
-  static func attributeColumns(_ attributes: AttributeSet) -> [ItemColumn] {
+  /// The columns an item's attributes fill, for files and application
+  /// items alike; `text` is what the index stores of it (its description
+  /// may be made from there, ``ItemDescription``).
+  static func attributeColumns(_ attributes: AttributeSet, text: IndexedText) -> [ItemColumn] {
     let tree = attributes.contentTypeTree
     return [
       ("displayName", attributes.displayName), ("title", attributes.title),
@@ -437,7 +439,7 @@ public struct IndexWriter {
       ("kind", attributes.kind),
       ("kindClasses", spaced(KindClass.classes(for: tree).map(\.rawValue).sorted())),
       ("keywords", json(attributes.keywords)),
-      ("contentDescription", attributes.contentDescription),
+    ] + ItemDescription.columns(attributes, text: text) + [
       ("thumbnailPath", attributes.thumbnailPath), ("authors", json(attributes.authors)),
       ("size", attributes.size), ("created", attributes.created?.timeIntervalSince1970),
       ("customAttributes", json(attributes.extra)),
@@ -566,6 +568,9 @@ public struct IndexWriter {
     if !text.content.isEmpty && text.packedContent == nil {
       text.packedContent = texts.pack(text.content)
       text.contentKey = TextBodies.key(of: text.content)
+      if record.attributes.contentDescription != nil {
+        text.contentSummary = AttributeSet.summary(of: text.content)
+      }
     }
     record.indexedText = text
     record.attributes.textContent = nil

@@ -18,17 +18,18 @@ public struct ItemDetails: Sendable {
 
   static func fetch(_ db: Database, key: Key) throws -> ItemDetails? {
     let row: Row?
+    // The description as made when it is not stored (``ItemDescription``).
+    let select = "SELECT *, \(ItemDescription.expression()) AS description FROM item"
     switch key {
     case .path(let path):
-      row = try Row.fetchOne(
-        db, sql: "SELECT * FROM item WHERE path = ?", arguments: [Data(path.bytes)])
+      row = try Row.fetchOne(db, sql: "\(select) WHERE path = ?", arguments: [Data(path.bytes)])
     case .uri(let uri):
-      row = try Row.fetchOne(db, sql: "SELECT * FROM item WHERE uri = ?", arguments: [uri])
+      row = try Row.fetchOne(db, sql: "\(select) WHERE uri = ?", arguments: [uri])
     case .id(let id):
       row =
-        try Row.fetchOne(db, sql: "SELECT * FROM item WHERE id = ?", arguments: [id])
+        try Row.fetchOne(db, sql: "\(select) WHERE id = ?", arguments: [id])
         ?? Row.fetchOne(
-          db, sql: "SELECT * FROM item WHERE localID = ? ORDER BY rowid LIMIT 1", arguments: [id])
+          db, sql: "\(select) WHERE localID = ? ORDER BY rowid LIMIT 1", arguments: [id])
     }
     return row.map(ItemDetails.init(row:))
   }
@@ -59,7 +60,7 @@ public struct ItemDetails: Sendable {
       ("title", text("title")), ("contentType", text("contentType")),
       ("contentTypeTree", words("contentTypeTree")), ("kind", text("kind")),
       ("kindClasses", words("kindClasses")), ("keywords", list("keywords")),
-      ("authors", list("authors")), ("contentDescription", text("contentDescription")),
+      ("authors", list("authors")), ("contentDescription", text("description")),
       ("thumbnailPath", text("thumbnailPath")), ("size", number("size")),
       ("contentCreationDate", date("created")), ("contentModificationDate", date("modified")),
       ("lastUsedDate", date("lastUsed")), ("addedDate", date("added")),

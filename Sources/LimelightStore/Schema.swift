@@ -38,6 +38,9 @@ import GRDB
 ///   batch, by index name, so an interrupted import resumes where it stopped.
 /// - `extension_run`: each reindex extension's domain, pending work, last run
 ///   and back-off.
+/// - `item.descriptionSource`: where a description that is not stored
+///   (`item.contentDescription` NULL) is made from: the title or the stored
+///   text (``ItemDescription``).
 /// - `item.uri`: computed from the path for files (`storedURI` is empty
 ///   then), stored for application items.
 /// - `item.recent`: changed in the last week (set by the writers, cleared by
@@ -418,6 +421,15 @@ enum Schema {
           \(textSource)
           INSERT OR REPLACE INTO meta (key, value) VALUES ('compact', 1);
           """)
+    }
+    // Descriptions that repeat the title or the beginning of the text are
+    // made from there when read (``ItemDescription``), not stored.
+    migrator.registerMigration("v18-derived-descriptions") { db in
+      try db.execute(sql: "ALTER TABLE item ADD COLUMN descriptionSource INTEGER")
+      // The texts are read back to compare: with the index's dictionary.
+      try TextPacker().refresh(db)
+      try ItemDescription.deriveStored(db)
+      try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('compact', 1)")
     }
     return migrator
   }

@@ -161,7 +161,11 @@ struct SQLCompiler {
 
   /// Where an attribute is kept.
   static func column(_ attribute: TextAttribute) -> String {
-    attribute == .path ? "CAST(item.path AS TEXT)" : "item." + attribute.rawValue
+    switch attribute {
+    case .path: "CAST(item.path AS TEXT)"
+    case .contentDescription: "(\(ItemDescription.expression()))"
+    default: "item." + attribute.rawValue
+    }
   }
 
   /// The letters and digits a wildcard pattern starts with, when it starts with

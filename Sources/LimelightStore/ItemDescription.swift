@@ -1,0 +1,95 @@
+import Foundation
+import GRDB
+import LimelightModel
+
+/// Where an item's short description (`contentDescription`) is kept. Most
+/// descriptions repeat what the index holds already: a manual page's is its
+/// title, a source file's or a text's the beginning of its text (174 bytes
+/// an entry on a home of documentation and sources, 5 % of the index).
+/// Those are not stored but made again when read, from the title or the
+/// stored text, by the very summary that made them; any other description
+/// is stored as it is. A description is derived only when it reads the
+/// same, so nothing is lost.
+enum ItemDescription {
+  /// `item.descriptionSource`: NULL when `item.contentDescription` holds it.
+  enum Source: Int64 {
+    /// The summary of the item's title.
+    case title = 1
+    /// The summary of the item's stored text.
+    case text = 2
+  }
+
+  /// Where `description` can be made from, if anywhere: the title's
+  /// summary, or the summary of the text the index stores for the item.
+  static func source(of description: String?, title: String?, text: IndexedText) -> Source? {
+    guard let description else { return nil }
+    if let title, AttributeSet.summary(of: title) == description { return .title }
+    if !text.content.isEmpty, summary(of: text) == description { return .text }
+    return nil
+  }
+
+  /// The summary of an item's stored text: made by the thread that read it
+  /// (``IndexWriter/prepare(_:texts:)``), or here.
+  static func summary(of text: IndexedText) -> String? {
+    text.contentSummary ?? AttributeSet.summary(of: text.content)
+  }
+
+  /// The description and its source, as the columns of an item's row.
+  static func columns(_ attributes: AttributeSet, text: IndexedText) -> [IndexWriter.ItemColumn] {
+    let source = Self.source(of: attributes.contentDescription, title: attributes.title, text: text)
+    return [
+      ("contentDescription", source == nil ? attributes.contentDescription : nil),
+      ("descriptionSource", source?.rawValue),
+    ]
+  }
+
+  /// An item's description as SQL, `item` naming its row: stored, or made
+  /// from the title or the stored text (which is unpacked for it).
+  static func expression(_ item: String = "item") -> String {
+    expression(item, source: "\(item).descriptionSource")
+  }
+
+  /// An item's description had its source been `source` (SQL).
+  private static func expression(_ item: String, source: String) -> String {
+    """
+    CASE \(source)
+      WHEN \(Source.title.rawValue) THEN limelight_summary(\(item).title)
+      WHEN \(Source.text.rawValue) THEN (
+        SELECT limelight_summary(b.text) FROM item_words AS w JOIN text_body AS b ON b.id = w.textID
+        WHERE w.rowid = \(item).rowid)
+      ELSE \(item).contentDescription END
+    """
+  }
+
+  /// `limelight_summary(text)`: a description drawn from a text
+  /// (``AttributeSet/summary(of:)``), or from a stored text's packed bytes;
+  /// NULL for NULL or nothing to draw.
+  static let summaryFunction = DatabaseFunction("limelight_summary", argumentCount: 1, pure: true) {
+    values in
+    switch values[0].storage {
+    case .string(let text): return AttributeSet.summary(of: text)
+    case .blob(let packed):
+      // Its beginning alone, most often (unpacking whole texts took 2 s
+      // over 60,000 of them).
+      guard let start = TextPacker.unpackUTF8(packed, prefix: AttributeSet.summaryBytes) else {
+        return nil
+      }
+      return AttributeSet.summary(ofUTF8: start) { TextPacker.unpackUTF8(packed) }
+    default: return nil
+    }
+  }
+
+  /// Upgrades an index whose descriptions are all stored: those that read
+  /// as their title's or text's summary are made from there from now on.
+  static func deriveStored(_ db: Database) throws {
+    let stored = "contentDescription IS NOT NULL AND descriptionSource IS NULL"
+    for source in [Source.title, .text] {
+      let made = expression("item", source: String(source.rawValue))
+      try db.execute(
+        sql: """
+          UPDATE item SET descriptionSource = ?, contentDescription = NULL
+          WHERE \(stored) AND contentDescription = (\(made))
+          """, arguments: [source.rawValue])
+    }
+  }
+}
