@@ -345,7 +345,7 @@ public final class IndexStore: Sendable {
       let rows = try Row.fetchCursor(
         db,
         sql: """
-          SELECT path, contentTypeTree, mtimeNs FROM item
+          SELECT path, \(IndexWriter.typeTree) AS contentTypeTree, mtimeNs FROM item
           WHERE domain = ? AND isFolder = 0 AND thumbnailPath IS NULL AND path IS NOT NULL
             AND mtimeNs IS NOT NULL
           """, arguments: [fileDomain])
@@ -368,7 +368,7 @@ public final class IndexStore: Sendable {
       let rows = try Row.fetchCursor(
         db,
         sql: """
-          SELECT rowid, uri, thumbnailPath, path, contentTypeTree, mtimeNs FROM item
+          SELECT rowid, uri, thumbnailPath, path, \(IndexWriter.typeTree) AS contentTypeTree, mtimeNs FROM item
           WHERE domain = ? AND isFolder = 0 AND thumbnailPath IS NOT NULL AND path IS NOT NULL
           """, arguments: [fileDomain])
       while found.count < limit, let row = try rows.next() {

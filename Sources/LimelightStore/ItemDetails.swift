@@ -18,8 +18,13 @@ public struct ItemDetails: Sendable {
 
   static func fetch(_ db: Database, key: Key) throws -> ItemDetails? {
     let row: Row?
-    // The description as made when it is not stored (``ItemDescription``).
-    let select = "SELECT *, \(ItemDescription.expression()) AS description FROM item"
+    // The description as made when it is not stored (``ItemDescription``),
+    // the type's tree from the types' table.
+    let select = """
+      SELECT *, \(ItemDescription.expression()) AS description,
+        \(IndexWriter.typeTree) AS contentTypeTree
+      FROM item
+      """
     switch key {
     case .path(let path):
       row = try Row.fetchOne(db, sql: "\(select) WHERE path = ?", arguments: [Data(path.bytes)])

@@ -54,7 +54,8 @@ import GRDB
 ///   classes: `kind:text` reads its first items in that order instead of
 ///   sorting every text, and skips the items of other kinds on the index.
 /// - `item_size`: `size:>1G` finds its few items without reading every one.
-/// - `content_type`: each content type with its tree as items were written
+/// - `content_type`: each content type with its tree (which items read
+///   from there) as items were written
 ///   with them (never removed: a type no longer held costs a lookup), whose
 ///   row is `item.typeID` and a facet of the name index: `type:image/*`
 ///   finds the types it matches there, and FTS5 their items.
@@ -430,6 +431,14 @@ enum Schema {
       try TextPacker().refresh(db)
       try ItemDescription.deriveStored(db)
       try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('compact', 1)")
+    }
+    // An item's content type tree is its type's, in `content_type`.
+    migrator.registerMigration("v19-type-trees") { db in
+      try db.execute(
+        sql: """
+          ALTER TABLE item DROP COLUMN contentTypeTree;
+          INSERT OR REPLACE INTO meta (key, value) VALUES ('compact', 1);
+          """)
     }
     return migrator
   }

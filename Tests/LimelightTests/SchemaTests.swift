@@ -74,6 +74,18 @@ import Testing
       let alone = try SearchEngine(store: store).search(.filter(.contentType(pattern)))
       #expect(alone.map(\.displayName) == found)
     }
+    // The tree of its type is kept once, with the type, and read from there.
+    let details = try #require(try store.details(of: .path(RawPath("/data/notes.txt"))))
+    let tree = details.fields.first { $0.name == "contentTypeTree" }?.value
+    #expect(tree == .strings(["text/plain", "text/*"]))
+    try store.write { try $0.db.execute(sql: "UPDATE item SET mtimeNs = 1") }
+    let waiting = try store.filesWithoutThumbnails(limit: 10) { $0.contains("text/*") }
+    #expect(waiting.map(\.contentTypeTree) == [["text/plain", "text/*"]])
+    let drawn = try store.write { writer in
+      try writer.db.execute(sql: "UPDATE item SET thumbnailPath = '/thumbnails/notes.png'")
+      return try writer.thumbnailed(inTreeOf: RawPath("/data"))
+    }
+    #expect(drawn.map(\.contentTypeTree) == [["text/plain", "text/*"]])
     try store.write { writer in
       try writer.db.execute(
         sql: "INSERT INTO item_name (item_name, rank) VALUES ('integrity-check', 1)")
