@@ -76,20 +76,9 @@ public struct AttributeSet: Sendable, Equatable {
 
   /// The summary of a text given as UTF-8 (a stored text read back).
   public static func summary(ofUTF8 bytes: [UInt8]) -> String? {
-    summary(ofUTF8: bytes) { bytes }
+    if let ascii = bytes.withUnsafeBufferPointer({ asciiSummary(of: $0) }) { return ascii }
+    return characterSummary(of: String(decoding: bytes, as: UTF8.self))
   }
-
-  /// The summary of a text of which `start` is the first ``summaryBytes``
-  /// bytes, or all when shorter; `whole` gives all of it, asked only when
-  /// its beginning is not ASCII.
-  public static func summary(ofUTF8 start: [UInt8], whole: () -> [UInt8]?) -> String? {
-    if let ascii = start.withUnsafeBufferPointer({ asciiSummary(of: $0) }) { return ascii }
-    return whole().flatMap { characterSummary(of: String(decoding: $0, as: UTF8.self)) }
-  }
-
-  /// The bytes at the beginning of a text an ASCII summary may read: at
-  /// most two a character (CR LF), and one more to tell CR LF from CR.
-  public static let summaryBytes = 2 * descriptionLimit * 8 + 1
 
   /// The summary of a text whose first characters, as many as the summary
   /// may look at, are ASCII, read byte by byte (a character at a time took
@@ -98,7 +87,8 @@ public struct AttributeSet: Sendable, Equatable {
   /// character of two bytes, white space like each of them.
   static func asciiSummary(of bytes: UnsafeBufferPointer<UInt8>) -> String?? {
     let looked = descriptionLimit * 8
-    guard bytes.prefix(summaryBytes - 1).allSatisfy({ $0 < 0x80 }) else { return nil }
+    // At most two bytes a character (CR LF).
+    guard bytes.prefix(2 * looked).allSatisfy({ $0 < 0x80 }) else { return nil }
     var out: [UInt8] = []
     var (count, characters, index) = (0, 0, 0)
     var pendingSpace = false

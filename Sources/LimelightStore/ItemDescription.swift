@@ -69,12 +69,7 @@ enum ItemDescription {
     switch values[0].storage {
     case .string(let text): return AttributeSet.summary(of: text)
     case .blob(let packed):
-      // Its beginning alone, most often (unpacking whole texts took 2 s
-      // over 60,000 of them).
-      guard let start = TextPacker.unpackUTF8(packed, prefix: AttributeSet.summaryBytes) else {
-        return nil
-      }
-      return AttributeSet.summary(ofUTF8: start) { TextPacker.unpackUTF8(packed) }
+      return TextPacker.unpackUTF8(packed).flatMap(AttributeSet.summary(ofUTF8:))
     default: return nil
     }
   }

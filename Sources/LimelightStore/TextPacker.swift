@@ -181,21 +181,11 @@ public final class TextPacker: Sendable {
     return unpackUTF8(bytes)
   }
 
-  /// The first `count` bytes of a stored text (all of it when shorter) as
-  /// UTF-8: a description drawn from a text reads its beginning alone.
-  public static func unpackUTF8(_ data: Data, prefix count: Int) -> [UInt8]? {
-    let bytes = [UInt8](data)
-    guard bytes.starts(with: [0x28, 0xB5, 0x2F, 0xFD]) else {
-      return StoredText.inflate(bytes).map { Array($0.utf8.prefix(count)) }
-    }
-    return unpackUTF8(bytes, prefix: count)
-  }
-
-  private static func unpackUTF8(_ bytes: [UInt8], prefix: Int? = nil) -> [UInt8]? {
+  private static func unpackUTF8(_ bytes: [UInt8]) -> [UInt8]? {
     let id = ZSTD_getDictID_fromFrame(bytes, bytes.count)
     let unpacker = unpackers.withLock { $0[id] }
     if id != 0 && unpacker == nil { return nil }
-    return (unpacker ?? Unpacker.plain).unpack(bytes, prefix: prefix)
+    return (unpacker ?? Unpacker.plain).unpack(bytes)
   }
 }
 
@@ -268,9 +258,7 @@ private final class Unpacker: Sendable {
 
   init(dictionary bytes: [UInt8]) { self.bytes = bytes }
 
-  /// The text of a frame, or its first `prefix` bytes (unpacked so far
-  /// and no further).
-  func unpack(_ bytes: [UInt8], prefix: Int? = nil) -> [UInt8]? {
+  func unpack(_ bytes: [UInt8]) -> [UInt8]? {
     var dictionary: Dictionary?
     if !self.bytes.isEmpty {
       dictionary = ready.withLock { made in
@@ -284,9 +272,6 @@ private final class Unpacker: Sendable {
     // than a text may hold is damaged.
     guard size <= UInt64(64 * 1024 * 1024), let context = ZSTD_createDCtx() else { return nil }
     defer { ZSTD_freeDCtx(context) }
-    if let prefix, UInt64(prefix) < size {
-      return unpack(bytes, prefix: prefix, with: context, dictionary: dictionary)
-    }
     var out = [UInt8](repeating: 0, count: Int(size))
     let length = out.withUnsafeMutableBytes { out in
       if let dictionary {
@@ -297,33 +282,6 @@ private final class Unpacker: Sendable {
     }
     guard ZSTD_isError(length) == 0 else { return nil }
     out.removeSubrange(length...)
-    return out
-  }
-
-  /// The first `prefix` bytes of a longer frame's text, streamed until
-  /// they are there.
-  private func unpack(
-    _ bytes: [UInt8], prefix: Int, with context: OpaquePointer, dictionary: Dictionary?
-  ) -> [UInt8]? {
-    if let dictionary, ZSTD_isError(ZSTD_DCtx_refDDict(context, dictionary.pointer)) != 0 {
-      return nil
-    }
-    var out = [UInt8](repeating: 0, count: prefix)
-    let filled = bytes.withUnsafeBytes { source in
-      out.withUnsafeMutableBytes { target -> Int? in
-        var input = ZSTD_inBuffer(src: source.baseAddress, size: source.count, pos: 0)
-        var output = ZSTD_outBuffer(dst: target.baseAddress, size: target.count, pos: 0)
-        while output.pos < output.size {
-          let status = ZSTD_decompressStream(context, &output, &input)
-          if ZSTD_isError(status) != 0 { return nil }
-          // The frame ended, or nothing is left to feed it.
-          if status == 0 || input.pos == input.size && output.pos < output.size { break }
-        }
-        return output.pos
-      }
-    }
-    guard let filled else { return nil }
-    out.removeSubrange(filled...)
     return out
   }
 }
