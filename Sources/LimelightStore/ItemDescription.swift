@@ -55,7 +55,7 @@ enum ItemDescription {
     CASE \(source)
       WHEN \(Source.title.rawValue) THEN limelight_summary(\(item).title)
       WHEN \(Source.text.rawValue) THEN (
-        SELECT limelight_summary(b.text) FROM item_words AS w JOIN text_body AS b ON b.id = w.textID
+        SELECT limelight_summary(\(StoredText.bodyOfWords)) FROM item_words AS w
         WHERE w.rowid = \(item).rowid)
       ELSE \(item).contentDescription END
     """
