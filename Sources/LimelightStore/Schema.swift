@@ -32,7 +32,9 @@ import GRDB
 /// - `item_vocab`: the terms of `item_text` with their document counts (fts5vocab).
 /// - `item_name`: name, keywords, path and facets, without the text: a small
 ///   index that answers "did it match the name?", ranks name matches cheaply
-///   and narrows them by kind and month before any item row is read.
+///   and narrows them by kind and month before any item row is read. It
+///   records which columns hold a word, not where (`detail=column`): a
+///   phrase of several words is checked on the item's names.
 /// - `item_name_vocab`: the terms of `item_name` with their document counts.
 /// - `client_state`: the opaque state an application stored with the end of a
 ///   batch, by index name, so an interrupted import resumes where it stopped.
@@ -440,6 +442,21 @@ enum Schema {
           INSERT OR REPLACE INTO meta (key, value) VALUES ('compact', 1);
           """)
     }
+    // The name index records which columns hold a word, no longer where
+    // (`detail=column`): 223 bytes an entry less. A phrase of several words
+    // in a name is looked for as its words, and checked on the item's
+    // names (``SQLCompiler/NameMatch``).
+    migrator.registerMigration("v20-name-columns") { db in
+      try db.execute(
+        sql: """
+          DROP TABLE item_name_vocab;
+          DROP TABLE item_name;
+          \(nameIndex(columns: "name, keywords, path, facets", prefixes: namePrefixes, detail: "column"))
+          INSERT INTO item_name (item_name) VALUES ('rebuild');
+          INSERT INTO item_name (item_name, rank) VALUES ('automerge', \(automerge));
+          INSERT OR REPLACE INTO meta (key, value) VALUES ('compact', 1);
+          """)
+    }
     return migrator
   }
 
@@ -487,13 +504,14 @@ enum Schema {
   }
 
   /// The name index over these columns of `item_words`, with its
-  /// vocabulary, empty.
-  static func nameIndex(columns: String, prefixes: String) -> String {
+  /// vocabulary, empty; `detail` as FTS5 takes it.
+  static func nameIndex(columns: String, prefixes: String, detail: String = "full") -> String {
     """
     CREATE VIRTUAL TABLE item_name USING fts5(
       \(columns),
       content = 'item_words', content_rowid = 'rowid',
       tokenize = 'unicode61 remove_diacritics 2',
+      detail = \(detail),
       prefix = '\(prefixes)'
     );
     CREATE VIRTUAL TABLE item_name_vocab USING fts5vocab(item_name, 'row');

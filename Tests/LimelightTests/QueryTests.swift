@@ -59,7 +59,10 @@ import Testing
   }
 
   @Test func ftsExpressionsQuoteEverything() {
-    #expect(SQLCompiler.ftsExpression(.text("a\"b", prefix: true, column: nil)) == "\"a\"\"b\" *")
+    // One word is quoted whole, several each (the name index places no phrase).
+    #expect(SQLCompiler.ftsExpression(.text("a\"", prefix: true, column: nil)) == "\"a\"\"\" *")
+    #expect(
+      SQLCompiler.ftsExpression(.text("a\"b", prefix: true, column: nil)) == "(\"a\" AND \"b\" *)")
     #expect(SQLCompiler.ftsExpression(.text("x", prefix: false, column: .name)) == "name : \"x\"")
     #expect(SQLCompiler.ftsExpression(.filter(.kind(.pdf))) == nil)
   }
@@ -99,6 +102,41 @@ import Testing
   @Test func nameMatchesComeFirst() throws {
     #expect(
       try names(.text("lighthouse", prefix: true, column: nil)) == ["lighthouse.md", "notes.txt"])
+  }
+
+  @Test func wordsInARowInANameAreAPhraseStill() throws {
+    // The name index knows which columns hold a word, not where: the
+    // candidates holding all the words are checked for them in a row.
+    try store.write { writer in
+      for path in [
+        "/data/docs/README.md", "/data/docs/md readme.txt", "/data/docs/readme-old.md",
+        "/data/docs/Holiday plans.txt", "/data/docs/plans for a holiday.txt",
+        "/data/trips/holiday/plans.txt", "/data/docs/星球大战.txt", "/data/docs/大星球.txt",
+      ] {
+        try writer.upsert(Fixtures.record(path, text: "nothing to see"))
+      }
+    }
+    #expect(try names(.text("readme.md", prefix: true, column: nil)) == ["README.md"])
+    #expect(try names(.text("readme.m", prefix: true, column: nil)) == ["README.md"])
+    // In a name first, then in a path (the folders' names and the file's).
+    let inARow = try names(.text("holiday plans", prefix: false, column: nil))
+    #expect(inARow == ["Holiday plans.txt", "plans.txt"])
+    let inPaths = try names(.text("holiday/plans", prefix: false, column: .path))
+    #expect(inPaths.sorted() == ["Holiday plans.txt", "plans.txt"])
+    #expect(try names(.text("星球", prefix: false, column: nil)).sorted() == ["大星球.txt", "星球大战.txt"])
+    #expect(try names(.text("星球大", prefix: false, column: nil)) == ["星球大战.txt"])
+    // Either side of an OR: a phrase, or a word alone.
+    #expect(
+      try names(
+        .or([
+          .text("plans for", prefix: false, column: .name),
+          .text("readme", prefix: false, column: nil),
+        ])
+      ).sorted() == ["README.md", "md readme.txt", "plans for a holiday.txt", "readme-old.md"])
+    try store.write { writer in
+      try writer.db.execute(
+        sql: "INSERT INTO item_name (item_name, rank) VALUES ('integrity-check', 1)")
+    }
   }
 
   @Test func movesKeepIdsAndUpdatePaths() throws {

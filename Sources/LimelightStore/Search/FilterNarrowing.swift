@@ -34,7 +34,7 @@ struct FilterNarrowing {
       case .kind(let kind):
         kinds.append(kind.rawValue)
         guard let term = ItemFacets.kindTerm(kind.rawValue) else { continue }
-        names.append("facets : \(Self.quoted(term))")
+        names.append("facets : \(SQLCompiler.quoted(term))")
       case .extensions(let extensions):
         let each = extensions.compactMap(Self.words)
         guard !each.isEmpty, each.count == extensions.count else { continue }
@@ -55,12 +55,12 @@ struct FilterNarrowing {
         // No type matches: a term no item holds.
         let terms = ids.isEmpty ? [ItemFacets.noType] : ids.compactMap(ItemFacets.typeTerm)
         guard terms.count == max(ids.count, 1) else { continue }
-        names.append("facets : (" + terms.map(Self.quoted).joined(separator: " OR ") + ")")
+        names.append("facets : (" + terms.map(SQLCompiler.quoted).joined(separator: " OR ") + ")")
       case .range(.size, .some, _):
         leastSize = true
       case .range(.modified, let lower?, let upper?):
         guard let months = ItemFacets.monthTerms(from: lower, to: upper) else { continue }
-        names.append("facets : (" + months.map(Self.quoted).joined(separator: " OR ") + ")")
+        names.append("facets : (" + months.map(SQLCompiler.quoted).joined(separator: " OR ") + ")")
       default:
         continue
       }
@@ -87,6 +87,13 @@ struct FilterNarrowing {
     names.isEmpty ? expression : "(\(expression)) AND " + names.joined(separator: " AND ")
   }
 
+  /// An `item_name` match narrowed (its check stays).
+  func names(_ match: SQLCompiler.NameMatch) -> SQLCompiler.NameMatch {
+    var narrowed = match
+    narrowed.match = names(match.match)
+    return narrowed
+  }
+
   /// An `item_text` match narrowed.
   func text(_ match: SQLCompiler.TextMatch) -> SQLCompiler.TextMatch {
     guard !texts.isEmpty else { return match }
@@ -103,10 +110,6 @@ struct FilterNarrowing {
     guard text.unicodeScalars.allSatisfy(\.isASCII) else { return nil }
     let tokens = SQLCompiler.tokens(of: text.lowercased())
     if tokens.isEmpty { return nil }
-    return ("(" + tokens.map(quoted).joined(separator: " AND ") + ")", tokens.count)
-  }
-
-  static func quoted(_ term: String) -> String {
-    "\"" + term.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    return ("(" + tokens.map(SQLCompiler.quoted).joined(separator: " AND ") + ")", tokens.count)
   }
 }

@@ -8,17 +8,27 @@ import LimelightQuery
 struct SQLCompiler {
   var arguments: [any DatabaseValueConvertible] = []
 
-  /// The FTS5 expression for a node made only of text (no filters, no negation).
-  /// `within` ("name", "{name keywords}") limits the words that name no column of
-  /// their own to those columns; `exact` drops the prefix stars.
+  /// The FTS5 expression for a node made only of text (no filters, no
+  /// negation), as the name index can look for it: it knows which columns
+  /// hold a word, not where (`detail=column`), so a phrase of several words
+  /// is those words ANDed, and ``NameMatch/check`` tells which candidates
+  /// hold them in a row. `within` ("name", "{name keywords}") limits the
+  /// words that name no column of their own to those columns; `exact` drops
+  /// the prefix stars.
   static func ftsExpression(_ node: QueryNode, within: String? = nil, exact: Bool = false)
     -> String?
   {
     switch node {
     case .text(let text, let prefix, let column):
-      let quoted = "\"" + SearchText.fold(text).replacingOccurrences(of: "\"", with: "\"\"") + "\""
-      let phrase = prefix && !exact ? quoted + " *" : quoted
-      return (column?.rawValue ?? within).map { "\($0) : \(phrase)" } ?? phrase
+      let folded = SearchText.fold(text)
+      let star = prefix && !exact ? " *" : ""
+      let tokens = Self.tokens(of: folded)
+      // One word (or none) is quoted whole: FTS5 folds it as it folded the names.
+      let words =
+        tokens.count < 2
+        ? quoted(folded) + star
+        : "(" + tokens.map(quoted).joined(separator: " AND ") + star + ")"
+      return (column?.rawValue ?? within).map { "\($0) : \(words)" } ?? words
     case .and(let parts) where !parts.isEmpty:
       return combine(parts, with: "AND", within: within, exact: exact)
     case .or(let parts) where !parts.isEmpty:
@@ -33,6 +43,78 @@ struct SQLCompiler {
   {
     let inner = parts.compactMap { ftsExpression($0, within: within, exact: exact) }
     return inner.count == parts.count ? "(" + inner.joined(separator: " \(op) ") + ")" : nil
+  }
+
+  /// A term quoted for an FTS5 expression.
+  static func quoted(_ term: String) -> String {
+    "\"" + term.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+  }
+
+  /// A text node as the name index looks for it: `match`
+  /// (``ftsExpression(_:within:exact:)``) and, when some phrase has several
+  /// words, `check`, which the candidates' names, keywords or path must
+  /// pass (an encoded ``PhraseCheck``; the names are read, never the text).
+  struct NameMatch {
+    var match: String
+    var check: String?
+
+    /// The condition on the name index's row `table` with its arguments.
+    func condition(_ table: String = "item_name") -> Statement {
+      guard let check else { return ("\(table) MATCH ?", [match]) }
+      return (
+        "\(table) MATCH ? AND (SELECT limelight_phrases(w.name, w.keywords, w.path, NULL, ?)"
+          + " FROM item_words AS w WHERE w.rowid = \(table).rowid)",
+        [match, check]
+      )
+    }
+
+    /// The condition that an item is among those it finds.
+    func holdsItem() -> Statement {
+      let (inNames, arguments) = condition()
+      return ("item.rowid IN (SELECT rowid FROM item_name WHERE \(inNames))", arguments)
+    }
+  }
+
+  /// The name index's match of a node (nil when it has none), with the
+  /// check of its phrases.
+  static func nameMatch(_ node: QueryNode, within: String? = nil, exact: Bool = false)
+    -> NameMatch?
+  {
+    guard let match = ftsExpression(node, within: within, exact: exact) else { return nil }
+    // The columns `within` names, by position, when it names some.
+    let columns: [Int]? = within.map { names in
+      TextColumn.allCases.filter { names.contains($0.rawValue) }.map(\.position)
+    }
+    let check = nameCheck(node, columns: columns, exact: exact)
+    return NameMatch(match: match, check: hasPhrase(check) ? check.encoded : nil)
+  }
+
+  /// Each word and phrase of a node in the columns it may be in (nil: any
+  /// of the names, keywords and path, the only texts the check is given).
+  private static func nameCheck(_ node: QueryNode, columns: [Int]?, exact: Bool) -> PhraseCheck {
+    switch node {
+    case .text(let text, let prefix, let column):
+      let words = SearchText.terms(of: SearchText.fold(text))
+      let prefix = prefix && !exact
+      if let column { return .phrase(words, prefix: prefix, column: column.position) }
+      guard let columns else { return .phrase(words, prefix: prefix, column: nil) }
+      return .or(columns.map { .phrase(words, prefix: prefix, column: $0) })
+    case .and(let parts):
+      return .and(parts.map { nameCheck($0, columns: columns, exact: exact) })
+    case .or(let parts):
+      return .or(parts.map { nameCheck($0, columns: columns, exact: exact) })
+    default:
+      return .and([])
+    }
+  }
+
+  /// Whether a check has a phrase of several words, which the name index
+  /// cannot place (a word confined to a column, it can).
+  private static func hasPhrase(_ check: PhraseCheck) -> Bool {
+    switch check {
+    case .phrase(let words, _, _): words.count > 1
+    case .and(let parts), .or(let parts): parts.contains(where: hasPhrase)
+    }
   }
 
   /// A text node as `item_text` can look for it, which knows which items

@@ -324,7 +324,7 @@ public struct SearchEngine: Sendable {
     let (conditions, filterArguments) = Self.filterConditions(query, now: now)
     let filters = Self.filters(of: query)
     let narrowing = FilterNarrowing(filters: narrowsByFilters ? filters : [], typeIDs: typeIDs)
-    guard let text = Self.positiveText(query), let fts = SQLCompiler.ftsExpression(text) else {
+    guard let text = Self.positiveText(query), SQLCompiler.ftsExpression(text) != nil else {
       return [
         filtersAlone(conditions: conditions, arguments: filterArguments, narrowing: narrowing)
       ]
@@ -364,40 +364,42 @@ public struct SearchEngine: Sendable {
     // A common word often fills the results from its first, cheapest tier.
     let exact =
       SQLCompiler.hasPrefix(text)
-      ? SQLCompiler.ftsExpression(text, within: "name", exact: true) : nil
+      ? SQLCompiler.nameMatch(text, within: "name", exact: true) : nil
+    guard let anywhere = SQLCompiler.nameMatch(text) else { return [] }
     let tiers =
       ([exact].compactMap { $0 } + [
-        SQLCompiler.ftsExpression(text, within: "name") ?? fts,
-        SQLCompiler.ftsExpression(text, within: "{name keywords}") ?? fts, fts,
+        SQLCompiler.nameMatch(text, within: "name") ?? anywhere,
+        SQLCompiler.nameMatch(text, within: "{name keywords}") ?? anywhere, anywhere,
       ]).map(narrowing.names)
-    let inNames = "item.rowid IN (SELECT rowid FROM item_name WHERE item_name MATCH ?)"
+    let inNames = narrowing.names(anywhere).holdsItem()
     let textTiers =
       (SQLCompiler.hasPrefix(text) ? [SQLCompiler.textMatch(text, exact: true)] : [])
       .compactMap { $0 }.map(narrowing.text) + [textMatch]
     var passes: [Pass] = []
     for hidden in [0, 1] {
       for (tier, match) in tiers.enumerated() {
+        var (inTier, arguments) = match.condition()
         var rest = ""
-        var arguments: [any DatabaseValueConvertible] = [match]
         if tier > 0 {
-          rest += " AND NOT \(inNames)"
-          arguments.append(tiers[tier - 1])
+          let (inBefore, beforeArguments) = tiers[tier - 1].holdsItem()
+          rest += " AND NOT \(inBefore)"
+          arguments += beforeArguments
         }
         rest += " AND item.hidden = \(hidden)\(conditions) ORDER BY\(Self.nameOrder)"
         arguments += filterArguments
         let select = "SELECT \(Self.columns), \(Self.nameScore) AS score"
         let statement =
           select + " FROM item_name JOIN item ON item.rowid = item_name.rowid"
-          + " WHERE item_name MATCH ?" + rest
+          + " WHERE \(inTier)" + rest
         passes.append(
           Pass(
             statement: (statement, arguments),
             // A word in very many names: the matches of the best ranked
             // names first, each band's sorted, until there are enough.
             whenCrowded: (
-              Crowding(index: "item_name", match: match, limit: rankedNameLimit),
-              .byRankBand(match: match) { band in
-                (statement, ["(\(match)) AND \(band)"] + arguments.dropFirst())
+              Crowding(index: "item_name", match: match.match, limit: rankedNameLimit),
+              .byRankBand(match: match.match) { band in
+                (statement, ["(\(match.match)) AND \(band)"] + arguments.dropFirst())
               }
             ), onlyHidden: hidden == 1))
       }
@@ -408,8 +410,8 @@ public struct SearchEngine: Sendable {
         let (inTier, tierArguments) = match.condition()
         var from =
           "FROM item_text JOIN item ON item.rowid = item_text.rowid WHERE \(inTier)"
-          + " AND NOT \(inNames)"
-        var arguments = tierArguments + [narrowing.names(fts)]
+          + " AND NOT \(inNames.sql)"
+        var arguments = tierArguments + inNames.arguments
         if tier > 0, let whole = textTiers.first {
           let (inWhole, wholeArguments) = whole.condition()
           from += " AND NOT item.rowid IN (SELECT rowid FROM item_text WHERE \(inWhole))"
