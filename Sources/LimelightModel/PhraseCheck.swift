@@ -189,12 +189,15 @@ public indirect enum PhraseCheck: Equatable, Sendable {
     guard let anchor = candidates.max(by: { phrase[$0].count < phrase[$1].count }) else {
       return nil
     }
-    var lowered = [UInt8](repeating: 0, count: bytes.count)
     var high: UInt8 = 0
-    for position in bytes.indices {
-      let byte = bytes[position]
-      high |= byte
-      lowered[position] = byte &- 0x41 < 26 ? byte | 0x20 : byte
+    // Every byte is written: not zeroed first.
+    let lowered = [UInt8](unsafeUninitializedCapacity: bytes.count) { out, count in
+      for position in bytes.indices {
+        let byte = bytes[position]
+        high |= byte
+        out[position] = byte &- 0x41 < 26 ? byte | 0x20 : byte
+      }
+      count = bytes.count
     }
     return lowered.withUnsafeBufferPointer { text -> Bool? in
       // A word beyond ASCII may fold to the anchor ("thé" to "the"): a place

@@ -270,18 +270,48 @@ private final class Unpacker: Sendable {
     let size = ZSTD_getFrameContentSize(bytes, bytes.count)
     // The size is always written (one-shot packing); a frame claiming more
     // than a text may hold is damaged.
-    guard size <= UInt64(64 * 1024 * 1024), let context = ZSTD_createDCtx() else { return nil }
-    defer { ZSTD_freeDCtx(context) }
-    var out = [UInt8](repeating: 0, count: Int(size))
-    let length = out.withUnsafeMutableBytes { out in
+    guard size <= UInt64(64 * 1024 * 1024), let context = Self.contexts.take() else { return nil }
+    defer { Self.contexts.give(context) }
+    var failed = false
+    // Not zeroed first: zstd writes every byte it reports.
+    let out = [UInt8](unsafeUninitializedCapacity: Int(size)) { out, count in
+      let length: Int
       if let dictionary {
-        return ZSTD_decompress_usingDDict(
+        length = ZSTD_decompress_usingDDict(
           context, out.baseAddress, out.count, bytes, bytes.count, dictionary.pointer)
+      } else {
+        length = ZSTD_decompressDCtx(context, out.baseAddress, out.count, bytes, bytes.count)
       }
-      return ZSTD_decompressDCtx(context, out.baseAddress, out.count, bytes, bytes.count)
+      failed = ZSTD_isError(length) != 0
+      count = failed ? 0 : length
     }
-    guard ZSTD_isError(length) == 0 else { return nil }
-    out.removeSubrange(length...)
-    return out
+    return failed ? nil : out
+  }
+
+  /// Decompression contexts kept for the next text: a phrase checks
+  /// hundreds of texts a query, and making a context for each (and the
+  /// pages it touches) was a tenth of its time.
+  private static let contexts = Contexts()
+
+  /// A few contexts, one for each thread unpacking at once.
+  private final class Contexts: Sendable {
+    private let kept = Mutex<[UnsafeContext]>([])
+    /// A context is used by one thread at a time: the pool hands it out.
+    private struct UnsafeContext: @unchecked Sendable { let pointer: OpaquePointer }
+    /// More are let go when given back.
+    static let most = 4
+
+    func take() -> OpaquePointer? {
+      kept.withLock { $0.popLast()?.pointer } ?? ZSTD_createDCtx()
+    }
+
+    func give(_ context: OpaquePointer) {
+      let kept = kept.withLock { kept -> Bool in
+        guard kept.count < Self.most else { return false }
+        kept.append(UnsafeContext(pointer: context))
+        return true
+      }
+      if !kept { ZSTD_freeDCtx(context) }
+    }
   }
 }
