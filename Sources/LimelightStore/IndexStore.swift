@@ -94,13 +94,18 @@ public final class IndexStore: Sendable {
             sql: longLived ? "PRAGMA cache_size = -16384" : "PRAGMA mmap_size = 17179869184")
         }
         let queue = try DatabaseQueue(path: path.string, configuration: reading)
-        // A new or older index is upgraded (and a new one switched to WAL) below.
-        if try queue.read({
-          try Schema.migrator.hasCompletedMigrations($0)
-            && String.fetchOne($0, sql: "PRAGMA journal_mode") == "wal"
-        }) {
-          return IndexStore(location: location, pool: queue, texts: texts)
+        // A new or older index is upgraded (and a new one switched to WAL)
+        // below; a newer one this version would misread (its queries
+        // failed with SQLite's own words) is refused.
+        let (current, newer) = try queue.read { db in
+          (
+            try Schema.migrator.hasCompletedMigrations(db)
+              && String.fetchOne(db, sql: "PRAGMA journal_mode") == "wal",
+            try Schema.migrator.hasBeenSuperseded(db)
+          )
         }
+        if newer { throw OpenError.newer(path) }
+        if current { return IndexStore(location: location, pool: queue, texts: texts) }
       }
       let umask = Glibc.umask(0o077)
       defer { _ = Glibc.umask(umask) }

@@ -174,11 +174,15 @@ import Testing
       try writer.db.execute(
         sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99-from-the-future')")
     }
-    #expect {
-      try IndexStore.open(location, create: false)
-    } throws: { error in
-      guard case IndexStore.OpenError.newer = error else { return false }
-      return "\(error)".contains("newer Limelight")
+    // Neither to write nor to search (a query meeting what it does not
+    // know of would fail with SQLite's own words).
+    for readOnly in [false, true] {
+      #expect {
+        try IndexStore.open(location, create: false, readOnly: readOnly)
+      } throws: { error in
+        guard case IndexStore.OpenError.newer = error else { return false }
+        return "\(error)".contains("newer Limelight")
+      }
     }
   }
 }
