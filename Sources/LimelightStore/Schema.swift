@@ -292,11 +292,7 @@ enum Schema {
             SET facets = limelight_facets(item.kindClasses, item.modified, item.nameRank)
             FROM item WHERE item.rowid = item_words.rowid;
           DROP INDEX item_name_rank;
-          DROP TABLE item_name_vocab;
-          DROP TABLE item_name;
-          \(nameIndex(columns: "name, keywords, path, facets", prefixes: namePrefixes))
-          INSERT INTO item_name (item_name) VALUES ('rebuild');
-          INSERT INTO item_name (item_name, rank) VALUES ('automerge', \(automerge));
+          \(nameIndexAgain(detail: "full"))
           INSERT OR REPLACE INTO meta (key, value) VALUES ('compact', 1);
           """)
     }
@@ -443,17 +439,14 @@ enum Schema {
           """)
     }
     // The name index records which columns hold a word, no longer where
-    // (`detail=column`): 223 bytes an entry less. A phrase of several words
-    // in a name is looked for as its words, and checked on the item's
-    // names (``SQLCompiler/NameMatch``).
+    // (`detail=column`): 554 bytes an entry became 328 on a corpus of
+    // documentation and sources. A phrase of several words in a name is
+    // looked for as its words, and checked on the item's names
+    // (``SQLCompiler/NameMatch``).
     migrator.registerMigration("v20-name-columns") { db in
       try db.execute(
         sql: """
-          DROP TABLE item_name_vocab;
-          DROP TABLE item_name;
-          \(nameIndex(columns: "name, keywords, path, facets", prefixes: namePrefixes, detail: "column"))
-          INSERT INTO item_name (item_name) VALUES ('rebuild');
-          INSERT INTO item_name (item_name, rank) VALUES ('automerge', \(automerge));
+          \(nameIndexAgain(detail: "column"))
           INSERT OR REPLACE INTO meta (key, value) VALUES ('compact', 1);
           """)
     }
@@ -515,6 +508,18 @@ enum Schema {
       prefix = '\(prefixes)'
     );
     CREATE VIRTUAL TABLE item_name_vocab USING fts5vocab(item_name, 'row');
+    """
+  }
+
+  /// The name index (with facets) made again from `item_words` with this
+  /// `detail`, the old one dropped.
+  static func nameIndexAgain(detail: String) -> String {
+    """
+    DROP TABLE item_name_vocab;
+    DROP TABLE item_name;
+    \(nameIndex(columns: "name, keywords, path, facets", prefixes: namePrefixes, detail: detail))
+    INSERT INTO item_name (item_name) VALUES ('rebuild');
+    INSERT INTO item_name (item_name, rank) VALUES ('automerge', \(automerge));
     """
   }
 
