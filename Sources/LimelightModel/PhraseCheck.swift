@@ -137,6 +137,8 @@ public indirect enum PhraseCheck: Equatable, Sendable {
   /// (folding a whole man page at once took milliseconds, and a common
   /// character finds hundreds of candidates to check).
   public static func words(of text: String) -> [String] {
+    var text = text
+    if let words = text.withUTF8(asciiWords) { return words }
     var words: [String] = []
     let scalars = text.unicodeScalars
     var start: String.UnicodeScalarView.Index?
@@ -167,6 +169,36 @@ public indirect enum PhraseCheck: Equatable, Sendable {
       index = scalars.index(after: index)
     }
     endWord(at: scalars.endIndex)
+    return words
+  }
+
+  /// The words of a text of ASCII alone, lowered byte by byte; nil for any
+  /// other text. Names and paths are mostly ASCII, and the ranking splits
+  /// those of every candidate of a text match (a fifth of its time when
+  /// split by scalars).
+  static func asciiWords(_ bytes: UnsafeBufferPointer<UInt8>) -> [String]? {
+    var words: [String] = []
+    var start = -1
+    for index in 0...bytes.count {
+      let byte = index < bytes.count ? bytes[index] : 0
+      if byte >= 0x80 { return nil }
+      let isWord =
+        byte >= 0x30 && byte <= 0x39 || byte >= 0x41 && byte <= 0x5A
+        || byte >= 0x61 && byte <= 0x7A
+      if isWord {
+        if start < 0 { start = index }
+      } else if start >= 0 {
+        let word = UnsafeBufferPointer(rebasing: bytes[start..<index])
+        words.append(
+          String(unsafeUninitializedCapacity: word.count) { buffer in
+            for (offset, byte) in word.enumerated() {
+              buffer[offset] = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+            }
+            return word.count
+          })
+        start = -1
+      }
+    }
     return words
   }
 

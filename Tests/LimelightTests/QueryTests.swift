@@ -139,6 +139,55 @@ import Testing
     }
   }
 
+  @Test func aPhrasesCandidatesAreCheckedInRankUntilEnoughPass() throws {
+    // The texts holding a phrase's words are ranked first and checked one
+    // by one as the list reaches them: whatever the limit, the results are
+    // the first of the whole list, and the same set when the texts are
+    // crowded (listed newest first).
+    try store.write { writer in
+      for index in 0..<24 {
+        let filler = String(repeating: "more words ", count: index % 5)
+        let text =
+          switch index % 4 {
+          case 0: "run setup py \(filler)to install"
+          case 1: "setup \(filler)then py"
+          case 2: "setup pyproject \(filler)toml"
+          default: "py before setup \(filler)"
+          }
+        try writer.upsert(Fixtures.record("/data/phrases/note \(index).txt", text: text))
+      }
+    }
+    var crowded = SearchEngine(store: store)
+    crowded.rankedTextLimit = 1
+    for (query, holding) in [
+      (QueryNode.text("setup py", prefix: false, column: nil), 6),
+      (QueryNode.text("setup.py", prefix: true, column: nil), 12),
+      (
+        .and([
+          .text("setup py", prefix: false, column: nil),
+          .text("install", prefix: true, column: nil),
+        ]), 6
+      ),
+    ] {
+      let all = try SearchEngine(store: store).search(query).map(\.displayName)
+      #expect(all.count == holding, "\(query)")
+      #expect(Set(all).count == all.count)
+      for limit in 1...holding + 1 {
+        #expect(
+          try SearchEngine(store: store).search(query, limit: limit).map(\.displayName)
+            == Array(all.prefix(limit)), "\(query) limit \(limit)")
+        let newestFirst = try crowded.search(query, limit: limit).map(\.displayName)
+        #expect(newestFirst.count == min(limit, holding))
+        #expect(Set(newestFirst).isSubset(of: Set(all)))
+      }
+      #expect(try SearchEngine(store: store).count(query) == holding)
+    }
+    // Whole words before longer words they begin.
+    let prefixed = try names(.text("setup.py", prefix: true, column: nil))
+    let whole = Set((0..<24).filter { $0 % 4 == 0 }.map { "note \($0).txt" })
+    #expect(Set(prefixed.prefix(6)) == whole)
+  }
+
   @Test func movesKeepIdsAndUpdatePaths() throws {
     let before = try SearchEngine(store: store).search(.text("keeper", prefix: true, column: nil))
     try store.write { writer in

@@ -564,12 +564,21 @@ import Testing
   @Test func aTextIsSplitIntoWordsAsFoldingItWholeWouldSplitIt() {
     // The words a phrase is checked against, made a word at a time, are those
     // that folding the whole text and splitting it make.
-    let texts = [
-      "東京タワーの上から", "東京、タワー", "東京 x タワー", "東京ータワー", "ダンプを作成", "東東京",
-      "以識別", "全くもって", "abc東京def", "一个Linux系统", "PostgreSQL多用", "The Brown FOX, jumps!",
-      "Crème brûlée à l'école", "Straße und Maß", "Москва и Ёлка", "Ελλάδα", "한국어 텍스트",
-      "e\u{301}cole q\u{303}", "ǅemal ﬁne", "x² ½ ①", "", "  ", "東",
-    ].map(SearchText.fold)
+    let texts =
+      [
+        "東京タワーの上から", "東京、タワー", "東京 x タワー", "東京ータワー", "ダンプを作成", "東東京",
+        "以識別", "全くもって", "abc東京def", "一个Linux系统", "PostgreSQL多用", "The Brown FOX, jumps!",
+        "Crème brûlée à l'école", "Straße und Maß", "Москва и Ёлка", "Ελλάδα", "한국어 텍스트",
+        "e\u{301}cole q\u{303}", "ǅemal ﬁne", "x² ½ ①", "", "  ", "東",
+        "/usr/share/doc/Zlib1G-dev/README.gz", "a_b-c.d~e@F:G\u{7F}h\u{0}i\tJ", "X", "9",
+      ]
+      .map(SearchText.fold)
+      // Texts of ASCII alone are split byte by byte: random ones, every byte.
+      + (0..<500).map { _ in
+        String(
+          decoding: (0..<Int.random(in: 0...24)).map { _ in UInt8.random(in: 0...0x7F) },
+          as: UTF8.self)
+      }
     for text in texts {
       let whole = SearchText.caseAndAccentFolded(text).split { !$0.isLetter && !$0.isNumber }
       #expect(PhraseCheck.words(of: text) == whole.map(String.init), "\(text)")

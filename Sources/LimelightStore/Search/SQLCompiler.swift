@@ -132,13 +132,24 @@ struct SQLCompiler {
 
     /// The condition on `item_text` with its arguments.
     func condition() -> Statement {
-      guard let check else { return ("item_text MATCH ?", [match]) }
+      guard let (inText, arguments) = check(on: "item_text.rowid") else {
+        return ("item_text MATCH ?", [match])
+      }
+      return ("item_text MATCH ? AND \(inText)", [match] + arguments)
+    }
+
+    /// The check alone, of the item whose rowid `row` names (nil when the
+    /// match decides), for a statement that checks its candidates one by
+    /// one as it reaches them: a phrase of common words has thousands,
+    /// each text unpacked and read.
+    func check(on row: String) -> Statement? {
+      guard let check else { return nil }
       // Read from the item's words rather than through the index, which
       // would inflate the text even when the name decides.
       return (
-        "item_text MATCH ? AND (SELECT limelight_phrases(w.name, w.keywords, w.path, "
-          + "\(StoredText.bodyOfWords), ?) FROM item_words AS w WHERE w.rowid = item_text.rowid)",
-        [match, check]
+        "(SELECT limelight_phrases(w.name, w.keywords, w.path, \(StoredText.bodyOfWords), ?)"
+          + " FROM item_words AS w WHERE w.rowid = \(row))",
+        [check]
       )
     }
   }
