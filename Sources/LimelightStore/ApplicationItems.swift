@@ -48,9 +48,9 @@ extension IndexWriter {
       insertedOnly: [("id", Self.newApplicationItemID()), ("depth", 0)])
     let facets = try facets(ofRow: rowID)
     if outcome == .updated {
-      try replaceText(rowID, with: text, facets: facets)
+      try replaceText(rowID, with: text, facets: facets, path: nil)
     } else {
-      try insertText(rowID, text, facets: facets)
+      try insertText(rowID, text, facets: facets, path: nil)
     }
     return outcome
   }

@@ -70,19 +70,7 @@ public final class IndexStore: Sendable {
           try db.execute(sql: "PRAGMA synchronous = NORMAL")
           try db.execute(sql: "PRAGMA journal_size_limit = \(WriteLoad.idle.logLimit)")
         }
-        db.add(function: Self.matchFunction)
-        db.add(function: Self.phrasesFunction)
-        db.add(function: Self.fieldHitsFunction)
-        db.add(function: StoredText.deflateFunction)
-        db.add(function: StoredText.inflateFunction)
-        db.add(function: StoredText.repackFunction(texts))
-        db.add(function: StoredText.fileURIFunction)
-        db.add(function: ItemFacets.function)
-        db.add(function: ItemDescription.summaryFunction)
-        for register in [limelight_register_text_rank, limelight_register_cjk_pairs] {
-          let code = register(db.sqliteConnection)
-          if code != SQLITE_OK { throw DatabaseError(resultCode: ResultCode(rawValue: code)) }
-        }
+        try Self.addFunctions(db, texts: texts)
       }
       if readOnly && !create {
         var reading = configuration
@@ -138,6 +126,23 @@ public final class IndexStore: Sendable {
         throw OpenError.damaged(path, error.message ?? error.description)
       }
       throw OpenError.unusable(path, error.message ?? error.description)
+    }
+  }
+
+  /// The functions and the tokenizer the index's schema and queries call.
+  static func addFunctions(_ db: Database, texts: TextPacker) throws {
+    db.add(function: Self.matchFunction)
+    db.add(function: Self.phrasesFunction)
+    db.add(function: Self.fieldHitsFunction)
+    db.add(function: StoredText.deflateFunction)
+    db.add(function: StoredText.inflateFunction)
+    db.add(function: StoredText.repackFunction(texts))
+    db.add(function: StoredText.fileURIFunction)
+    db.add(function: ItemFacets.function)
+    db.add(function: ItemDescription.summaryFunction)
+    for register in [limelight_register_text_rank, limelight_register_cjk_pairs] {
+      let code = register(db.sqliteConnection)
+      if code != SQLITE_OK { throw DatabaseError(resultCode: ResultCode(rawValue: code)) }
     }
   }
 

@@ -86,9 +86,9 @@ public struct IndexWriter {
     let (rowID, outcome) = try writeItemRow(.file, columns, existing: existing?["rowid"])
     let facets = try facets(ofRow: rowID)
     if outcome == .updated {
-      try replaceText(rowID, with: text, facets: facets)
+      try replaceText(rowID, with: text, facets: facets, path: record.path)
     } else {
-      try insertText(rowID, text, facets: facets)
+      try insertText(rowID, text, facets: facets, path: record.path)
     }
     try clearFailure(record.path)
     return outcome
@@ -150,10 +150,11 @@ public struct IndexWriter {
   func refreshFacets(_ rowID: Int64) throws {
     let facets = try facets(ofRow: rowID)
     let stored = try String.fetchOne(
-      db.cachedStatement(sql: "SELECT facets FROM item_words WHERE rowid = ?"), arguments: [rowID])
+      db.cachedStatement(sql: "SELECT facets FROM item_words_stored WHERE rowid = ?"),
+      arguments: [rowID])
     guard let stored, stored != facets else { return }
     try replaceNameTexts(rowID, textToo: false) {
-      try db.cachedStatement(sql: "UPDATE item_words SET facets = ? WHERE rowid = ?")
+      try db.cachedStatement(sql: "UPDATE item_words_stored SET facets = ? WHERE rowid = ?")
         .execute(arguments: [facets, rowID])
     }
   }
@@ -187,8 +188,10 @@ public struct IndexWriter {
     let text = SearchText.fold(IndexedText.keywords(keywords + kept, title: row["title"]))
     let facets = try facets(ofRow: rowID)
     try replaceNameTexts(rowID) {
-      try db.cachedStatement(sql: "UPDATE item_words SET keywords = ?, facets = ? WHERE rowid = ?")
-        .execute(arguments: [text, facets, rowID])
+      try db.cachedStatement(
+        sql: "UPDATE item_words_stored SET keywords = ?, facets = ? WHERE rowid = ?"
+      )
+      .execute(arguments: [text, facets, rowID])
     }
     try TermDeletions(db: db, seen: seenTerms).add(text: text)
   }
@@ -203,23 +206,27 @@ public struct IndexWriter {
     var moved = 0
     for (rowID, path) in try paths(inTreeOf: old) {
       let target = path.rebased(from: old, to: new)
-      try db.cachedStatement(
-        sql: """
-          UPDATE item SET path = ?, storedURI = '', displayName = ?, depth = ?, hidden = ?,
-            generation = ?
-          WHERE rowid = ?
-          """
-      ).execute(arguments: [
-        Data(target.bytes), target.lastComponent.string, target.depth,
-        hidden(target), generation, rowID,
-      ])
       let name = IndexedText.name(target.lastComponent.string)
-      // A new name or depth is a new rank.
-      let facets = try facets(ofRow: rowID)
+      // The item's path changes after its words left the full-text
+      // indexes: they read it there (``keptPath(_:of:)``).
       try replaceNameTexts(rowID) {
         try db.cachedStatement(
-          sql: "UPDATE item_words SET name = ?, path = ?, facets = ? WHERE rowid = ?"
-        ).execute(arguments: [name, SearchText.fold(target.string), facets, rowID])
+          sql: """
+            UPDATE item SET path = ?, storedURI = '', displayName = ?, depth = ?, hidden = ?,
+              generation = ?
+            WHERE rowid = ?
+            """
+        ).execute(arguments: [
+          Data(target.bytes), target.lastComponent.string, target.depth,
+          hidden(target), generation, rowID,
+        ])
+        // A new name or depth is a new rank.
+        let facets = try facets(ofRow: rowID)
+        try db.cachedStatement(
+          sql: "UPDATE item_words_stored SET name = ?, path = ?, facets = ? WHERE rowid = ?"
+        ).execute(arguments: [
+          name, Self.keptPath(SearchText.fold(target.string), of: target), facets, rowID,
+        ])
       }
       try TermDeletions(db: db, seen: seenTerms).add(text: name)
       moved += 1
@@ -268,8 +275,9 @@ public struct IndexWriter {
 
   func removeRow(_ row: Row) throws {
     let rowID: Int64 = row["rowid"]
-    try db.cachedStatement(sql: "DELETE FROM item WHERE rowid = ?").execute(arguments: [rowID])
+    // The words first: the full-text indexes read the item's path to remove them.
     try deleteText(rowID)
+    try db.cachedStatement(sql: "DELETE FROM item WHERE rowid = ?").execute(arguments: [rowID])
     try db.cachedStatement(
       sql: "INSERT INTO removal (generation, id, domain, uri) VALUES (?, ?, ?, ?)"
     )
@@ -291,7 +299,7 @@ public struct IndexWriter {
       try db.execute(sql: "DELETE FROM \(table) WHERE \(files)", arguments: [fileDomain])
     }
     try TextBodies(db: db).releaseAll(ofItems: files, arguments: [fileDomain])
-    try db.execute(sql: "DELETE FROM item_words WHERE \(files)", arguments: [fileDomain])
+    try db.execute(sql: "DELETE FROM item_words_stored WHERE \(files)", arguments: [fileDomain])
     try db.execute(sql: "DELETE FROM item WHERE domain = ?", arguments: [fileDomain])
     try db.execute(sql: "DELETE FROM failure")
     try db.execute(sql: "DELETE FROM removal")
@@ -488,13 +496,15 @@ public struct IndexWriter {
   /// `item_words` (the text in its shared body, ``TextBodies``), the
   /// name-like fields and facets in `item_name`, all but the facets in
   /// `item_text`, and new name terms in the deletion index.
-  func insertText(_ rowID: Int64, _ text: IndexedText, facets: String) throws {
+  func insertText(_ rowID: Int64, _ text: IndexedText, facets: String, path: RawPath?) throws {
     try db.cachedStatement(
       sql: """
-        INSERT INTO item_words (rowid, name, keywords, path, textID, facets) VALUES (?, ?, ?, ?, ?, ?)
+        INSERT INTO item_words_stored (rowid, name, keywords, path, textID, facets)
+          VALUES (?, ?, ?, ?, ?, ?)
         """
     ).execute(arguments: [
-      rowID, text.name, text.keywords, text.path, try holdBody(text), facets,
+      rowID, text.name, text.keywords, Self.keptPath(text.path, of: path), try holdBody(text),
+      facets,
     ])
     try insertNames(rowID, text, facets: facets)
     try insertContent(rowID, text)
@@ -505,7 +515,7 @@ public struct IndexWriter {
   /// index is left alone: only the text changes; when its text stays too
   /// (a restart that finds a file's status changed, not its content),
   /// neither index is touched.
-  func replaceText(_ rowID: Int64, with text: IndexedText, facets: String) throws {
+  func replaceText(_ rowID: Int64, with text: IndexedText, facets: String, path: RawPath?) throws {
     let old = try Row.fetchOne(
       db.cachedStatement(
         sql: "SELECT name, keywords, path, facets, textID FROM item_words WHERE rowid = ?"),
@@ -526,9 +536,12 @@ public struct IndexWriter {
     try deleteRow(rowID, from: sameNames ? ["item_text"] : ["item_text", "item_name"])
     try db.cachedStatement(
       sql: """
-        REPLACE INTO item_words (rowid, name, keywords, path, textID, facets) VALUES (?, ?, ?, ?, ?, ?)
+        REPLACE INTO item_words_stored (rowid, name, keywords, path, textID, facets)
+          VALUES (?, ?, ?, ?, ?, ?)
         """
-    ).execute(arguments: [rowID, text.name, text.keywords, text.path, body, facets])
+    ).execute(arguments: [
+      rowID, text.name, text.keywords, Self.keptPath(text.path, of: path), body, facets,
+    ])
     try bodies.release(oldBody)
     if !sameNames { try insertNames(rowID, text, facets: facets) }
     try insertContent(rowID, text)
@@ -583,9 +596,21 @@ public struct IndexWriter {
   /// words to remove through `item_words`, and its body goes last.
   func deleteText(_ rowID: Int64) throws {
     let body = try Int64.fetchOne(
-      db.cachedStatement(sql: "SELECT textID FROM item_words WHERE rowid = ?"), arguments: [rowID])
-    try deleteRow(rowID, from: ["item_text", "item_name", "item_words"])
+      db.cachedStatement(sql: "SELECT textID FROM item_words_stored WHERE rowid = ?"),
+      arguments: [rowID])
+    try deleteRow(rowID, from: ["item_text", "item_name", "item_words_stored"])
     try TextBodies(db: db).release(body)
+  }
+
+  /// The path `item_words_stored` keeps for an item whose words hold
+  /// `text` as its path: an empty one when that is the item's own path as
+  /// text (every ASCII path, 79 bytes an entry), which the view
+  /// `item_words` reads from `item` instead (no file's path is empty). So
+  /// an item's path changes, and its row goes, only after its words left
+  /// both full-text indexes, which read the words to remove there.
+  static func keptPath(_ text: String, of path: RawPath?) -> String {
+    guard let path, text.utf8.elementsEqual(path.bytes) else { return text }
+    return ""
   }
 
   /// Deletes an item's row from each of `tables`, in that order.

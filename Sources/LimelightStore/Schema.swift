@@ -18,6 +18,8 @@ import GRDB
 /// - `item_words`: what both full-text indexes index, stored once: the name
 ///   (with its word parts, initials and reading), keywords, path, the
 ///   extracted text's body (`textID`), and the item's facets (``ItemFacets``).
+///   A view of `item_words_stored`, which keeps an empty path where it is
+///   the item's own as text: that one is read from `item`.
 /// - `text_body`: each distinct extracted text once, packed, with the count
 ///   of the items that hold it (``TextBodies``).
 /// - `item_text_source`: `item_words` with the text unpacked, as `item_text`
@@ -450,8 +452,37 @@ enum Schema {
           INSERT OR REPLACE INTO meta (key, value) VALUES ('compact', 1);
           """)
     }
+    // An item's words keep no copy of its path where it is the item's own
+    // path as text (every ASCII path: 79 bytes an entry of a corpus of
+    // documentation and sources): `item_words`, which both full-text
+    // indexes read, becomes a view that reads it from `item`
+    // (``IndexWriter/keptPath(_:of:)``). What it shows is what the indexes
+    // hold already: neither is made again.
+    migrator.registerMigration("v21-paths-once") { db in
+      try db.execute(
+        sql: """
+          DROP VIEW item_text_source;
+          ALTER TABLE item_words RENAME TO item_words_stored;
+          UPDATE item_words_stored SET path = ''
+            WHERE path = (SELECT CAST(item.path AS TEXT) FROM item
+              WHERE item.rowid = item_words_stored.rowid);
+          \(wordsView)
+          \(textSource)
+          INSERT OR REPLACE INTO meta (key, value) VALUES ('compact', 1);
+          """)
+    }
     return migrator
   }
+
+  /// What both full-text indexes index: each item's name, keywords, path
+  /// (its own when `item_words_stored` keeps none), facets and text.
+  static let wordsView = """
+    CREATE VIEW item_words AS
+      SELECT w.rowid AS rowid, w.name AS name, w.keywords AS keywords,
+        CASE WHEN w.path = '' THEN COALESCE(CAST(item.path AS TEXT), '') ELSE w.path END AS path,
+        w.facets AS facets, w.textID AS textID
+      FROM item_words_stored AS w LEFT JOIN item ON item.rowid = w.rowid;
+    """
 
   /// What `item_text` indexes: each item's words with its text unpacked.
   static let textSource = """

@@ -92,7 +92,7 @@ struct TextBodies {
     try db.execute(
       sql: """
         INSERT INTO released (id, items)
-          SELECT textID, count(*) FROM item_words
+          SELECT textID, count(*) FROM item_words_stored
           WHERE textID IS NOT NULL AND \(itemCondition) GROUP BY textID
         """, arguments: arguments)
     try db.execute(

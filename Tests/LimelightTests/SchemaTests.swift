@@ -16,7 +16,9 @@ import Testing
   {
     let location = Fixtures.newLocation()
     try location.createPrivateDirectories()
-    let queue = try DatabaseQueue(path: location.databasePath.string)
+    var configuration = Configuration()
+    configuration.prepareDatabase { db in try IndexStore.addFunctions(db, texts: TextPacker()) }
+    let queue = try DatabaseQueue(path: location.databasePath.string, configuration: configuration)
     try Schema.migrator.migrate(queue, upTo: migration)
     try queue.write(fill)
     return location
@@ -137,6 +139,67 @@ import Testing
     #expect(
       try engine.search(.text("tides and", prefix: false, column: nil)).map(\.displayName)
         == ["b.txt"])
+  }
+
+  @Test func anUpgradedIndexReadsItsItemsPathsFromTheirRows() throws {
+    // Items as v20 left them: each with its path in its words too. One
+    // path as text is the item's own; one is decomposed (its words hold it
+    // composed); an application item has none.
+    let paths = ["/data/notes/tides.txt", "/data/notes/Cre\u{300}me.txt", nil]
+    let location = try oldIndex(upTo: "v20-name-columns") { db in
+      for (index, path) in paths.enumerated() {
+        let name = path.map { RawPath($0).lastComponent.string } ?? "Groceries"
+        try db.execute(
+          sql: """
+            INSERT INTO item (rowid, id, domain, storedURI, path, displayName, added, generation,
+                kindClasses)
+              VALUES (?, ?, ?, ?, ?, ?, 0, 1, ' text ');
+            INSERT INTO item_words (rowid, name, keywords, path) VALUES (?, ?, '', ?);
+            """,
+          arguments: [
+            index + 1, "f\(index)", path == nil ? "com.example" : "limelight.files",
+            path == nil ? "notes://1" : "", path.map { Data($0.utf8) }, name, index + 1,
+            SearchText.fold(name), path.map(SearchText.fold) ?? "",
+          ])
+      }
+      try db.execute(
+        sql: """
+          INSERT INTO item_name (item_name) VALUES ('rebuild');
+          INSERT INTO item_text (item_text) VALUES ('rebuild');
+          """)
+    }
+    defer { try? FileManager.default.removeItem(atPath: location.home.string) }
+    let store = try IndexStore.open(location, create: false)
+    let kept = try store.read { db in
+      try String.fetchAll(db, sql: "SELECT path FROM item_words_stored ORDER BY rowid")
+    }
+    #expect(kept == ["", SearchText.fold(paths[1]!), ""])
+    func expectWhole(_ step: String) throws {
+      try store.write { writer in
+        for table in ["item_text", "item_name"] {
+          #expect(throws: Never.self, "\(table) \(step)") {
+            try writer.db.execute(
+              sql: "INSERT INTO \(table) (\(table), rank) VALUES ('integrity-check', 1)")
+          }
+        }
+      }
+    }
+    try expectWhole("upgraded")
+    let engine = SearchEngine(store: store)
+    func found(_ word: String) throws -> [String] {
+      try engine.search(.text(word, prefix: false, column: .path)).map(\.displayName).sorted()
+    }
+    #expect(try found("notes") == ["Crème.txt", "tides.txt"].map(SearchText.fold).sorted())
+    try store.write { writer in
+      try writer.move(
+        from: RawPath("/data/notes"), to: RawPath("/data/journal"), hidden: { _ in false })
+    }
+    try expectWhole("moved")
+    #expect(try found("notes").isEmpty)
+    #expect(try found("journal").count == 2)
+    try store.write { writer in _ = try writer.removeTree(RawPath("/data/journal")) }
+    try expectWhole("removed")
+    #expect(try found("journal").isEmpty)
   }
 
   @Test func theWatchersKeysBecomeOneReport() throws {
