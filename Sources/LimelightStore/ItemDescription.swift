@@ -61,6 +61,39 @@ enum ItemDescription {
     """
   }
 
+  /// The text index's expression for the words every text holds whose
+  /// summary matches a wildcard pattern (``WildcardMatcher``, `==` on
+  /// `contentDescription`), nil when the pattern names none. A summary is
+  /// the text's beginning with its white space folded, so each word the
+  /// pattern spells between two separators is a word of the text; one
+  /// next to a `*` may be part of a longer one (the last may also be cut
+  /// by the summary's end) and is looked for as a prefix, one behind a `*`
+  /// not at all. Words beyond ASCII are left to the comparison (the index
+  /// splits Chinese and Japanese differently), and so is every word with
+  /// `w`, which matches one word of the description anywhere.
+  static func textWords(ofPattern pattern: String, flags: String) -> String? {
+    guard !flags.contains("w") else { return nil }
+    let pieces = pattern.split(separator: "*", omittingEmptySubsequences: false)
+    var terms: [String] = []
+    for (index, piece) in pieces.enumerated() {
+      let piece = String(piece)
+      let tokens = SQLCompiler.tokens(of: piece)
+      for (position, token) in tokens.enumerated() {
+        guard token.utf8.allSatisfy({ $0 < 0x80 }) else { continue }
+        // Behind a `*`, a word may end a longer one.
+        if position == 0 && index > 0 && piece.hasPrefix(token) { continue }
+        let last = position == tokens.count - 1 && piece.hasSuffix(token)
+        if last {
+          // Prefixes of one or two letters gather too many words.
+          if token.count >= 3 { terms.append(SQLCompiler.quoted(token) + " *") }
+        } else {
+          terms.append(SQLCompiler.quoted(token))
+        }
+      }
+    }
+    return terms.isEmpty ? nil : terms.joined(separator: " AND ")
+  }
+
   /// `limelight_summary(text)`: a description drawn from a text
   /// (``AttributeSet/summary(of:)``), or from a stored text's packed bytes;
   /// NULL for NULL or nothing to draw.

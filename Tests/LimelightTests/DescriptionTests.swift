@@ -85,10 +85,25 @@ import Testing
       if let description = item.description {
         let pattern = String(description.prefix(12)) + "*"
         #expect(try predicateFinds(pattern, item.path, in: store), "\(item.path)")
+        // Whole: the summary of a long text may end in a word cut short.
+        #expect(try predicateFinds(description, item.path, in: store), "\(item.path)")
       }
     }
     #expect(try predicateFinds("Tables of the tides*", "/d/tide.c", in: store) == false)
     #expect(try predicateFinds("// tide.c*", "/d/tide.c", in: store))
+    // The words of a pattern narrow the texts compared to those holding
+    // them: a word behind a `*` may end a longer one, one before it begin one.
+    #expect(try predicateFinds("*ights and tide tab*", "/d/long.txt", in: store))
+    #expect(try predicateFinds("harbour lights and fog*", "/d/long.txt", in: store) == false)
+    #expect(try predicateFinds("*the tid*", "/d/tide.c", in: store))
+    #expect(
+      ItemDescription.textWords(ofPattern: "#!/usr/bin/env python*", flags: "c")
+        == #""usr" AND "bin" AND "env" AND "python" *"#)
+    #expect(
+      ItemDescription.textWords(ofPattern: "*ights and café au lait", flags: "")
+        == #""and" AND "au" AND "lait" *"#)
+    #expect(ItemDescription.textWords(ofPattern: "*ab*c", flags: "") == nil)
+    #expect(ItemDescription.textWords(ofPattern: "python*", flags: "w") == nil)
 
     // A new text and a description drawn from it: the new one is read.
     try store.write { writer in

@@ -384,6 +384,17 @@ struct SQLCompiler {
         arguments.append(fts)
         parts.append("item.rowid IN (SELECT rowid FROM item_name WHERE item_name MATCH ?)")
       }
+      // A description drawn from the text is made again for each item
+      // compared (1.5 s for a pattern few pass, on 120,000 entries): only
+      // the texts that hold the pattern's words are.
+      if attribute == .contentDescription,
+        let words = ItemDescription.textWords(ofPattern: pattern, flags: flags)
+      {
+        arguments.append(words)
+        parts.append(
+          "(item.descriptionSource IS NOT \(ItemDescription.Source.text.rawValue)"
+            + " OR item.rowid IN (SELECT rowid FROM item_text WHERE item_text MATCH ?))")
+      }
       arguments.append(pattern)
       arguments.append(flags)
       parts.append("limelight_match(COALESCE(\(Self.column(attribute)), ''), ?, ?)")
