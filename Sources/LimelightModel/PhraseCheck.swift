@@ -41,26 +41,51 @@ public indirect enum PhraseCheck: Equatable, Sendable {
   /// The same, where `utf8` may give a text's bytes instead (nil: ask
   /// `text`): a phrase with a Chinese or Japanese character is looked for
   /// in the bytes, which a large text need not be made a string for.
-  public func matches(columns: Int, text: (Int) -> String?, utf8: (Int) -> [UInt8]?) -> Bool {
+  /// `found`, when given, holds what is known of one column's text
+  /// (another item's copy of it was read): whether it holds each phrase,
+  /// asked before the text is read, and told what reading it found.
+  public func matches(
+    columns: Int, text: (Int) -> String?, utf8: (Int) -> [UInt8]?, found: PhrasesFound? = nil
+  ) -> Bool {
     withoutActuallyEscaping(text) { text in
       withoutActuallyEscaping(utf8) { utf8 in
-        var texts = Texts(string: text, utf8: utf8)
+        var texts = Texts(string: text, utf8: utf8, found: found)
         return matches(columns: columns, texts: &texts)
       }
     }
+  }
+
+  /// Which phrases one column's text of an item holds, as far as they were
+  /// looked for: copies of a text (shared by several items) are read once
+  /// for a query's phrases.
+  public final class PhrasesFound {
+    /// The column whose text this is.
+    public let column: Int
+    var holds: [PhraseKey: Bool] = [:]
+    public init(column: Int) { self.column = column }
+  }
+
+  /// A phrase as a text is searched for it.
+  struct PhraseKey: Hashable {
+    var words: [String]
+    var prefix: Bool
   }
 
   /// An item's texts, each read once, as a string, its bytes or its words.
   private struct Texts {
     let string: (Int) -> String?
     let utf8: (Int) -> [UInt8]?
+    let found: PhrasesFound?
     var strings: [Int: String] = [:]
     var bytes: [Int: [UInt8]] = [:]
     var words: [Int: [String]] = [:]
 
-    init(string: @escaping (Int) -> String?, utf8: @escaping (Int) -> [UInt8]?) {
+    init(
+      string: @escaping (Int) -> String?, utf8: @escaping (Int) -> [UInt8]?, found: PhrasesFound?
+    ) {
       self.string = string
       self.utf8 = utf8
+      self.found = found
     }
 
     mutating func text(_ index: Int) -> String {
@@ -97,18 +122,34 @@ public indirect enum PhraseCheck: Equatable, Sendable {
       let anchor = characters == nil ? Self.anchor(of: words) : nil
       return indices.contains { index in
         guard index < columns else { return false }
-        if let characters { return Self.contains(texts.text(index), characters) }
-        if texts.words[index] == nil, let anchor {
-          return texts.utf8(index).withUnsafeBufferPointer {
-            Self.contains($0, words, prefix: prefix, around: anchor)
-          }
+        guard let found = texts.found, found.column == index else {
+          return holds(words, prefix: prefix, in: index, texts: &texts, characters, anchor)
         }
-        if let known = texts.words[index] { return Self.contains(known, words, prefix: prefix) }
-        return texts.utf8(index).withUnsafeBufferPointer {
-          Self.anchoredContains($0, words, prefix: prefix)
-            ?? Self.streamContains($0, words, prefix: prefix)
-        }
+        let key = PhraseKey(words: words, prefix: prefix)
+        if let known = found.holds[key] { return known }
+        let holds = holds(words, prefix: prefix, in: index, texts: &texts, characters, anchor)
+        found.holds[key] = holds
+        return holds
       }
+    }
+  }
+
+  /// Whether text `index` holds a phrase (`characters`: its Chinese or
+  /// Japanese characters one by one; `anchor`: the word looked for first).
+  private func holds(
+    _ words: [String], prefix: Bool, in index: Int, texts: inout Texts,
+    _ characters: [Unicode.Scalar]?, _ anchor: Anchor?
+  ) -> Bool {
+    if let characters { return Self.contains(texts.text(index), characters) }
+    if texts.words[index] == nil, let anchor {
+      return texts.utf8(index).withUnsafeBufferPointer {
+        Self.contains($0, words, prefix: prefix, around: anchor)
+      }
+    }
+    if let known = texts.words[index] { return Self.contains(known, words, prefix: prefix) }
+    return texts.utf8(index).withUnsafeBufferPointer {
+      Self.anchoredContains($0, words, prefix: prefix)
+        ?? Self.streamContains($0, words, prefix: prefix)
     }
   }
 

@@ -169,14 +169,18 @@ public final class IndexStore: Sendable {
     return matcher.matches(value)
   }
 
-  /// `limelight_phrases(name, keywords, path, text, check)`: whether an
-  /// item's texts hold the phrases of an encoded ``PhraseCheck``; `text` is
-  /// the content as stored (packed), unpacked only when the other columns
-  /// do not decide.
+  /// `limelight_phrases(name, keywords, path, text, check, body)`: whether
+  /// an item's texts hold the phrases of an encoded ``PhraseCheck``; `text`
+  /// is the content as stored (packed), unpacked only when the other
+  /// columns do not decide, and what it holds is remembered for the search
+  /// by its `body` (``TextsRead``), which copies of the text share.
   static let phrasesFunction = DatabaseFunction(
-    "limelight_phrases", argumentCount: 5, pure: true
+    "limelight_phrases", argumentCount: 6, pure: true
   ) { values in
     guard let check = phraseCheck(values[4]) else { return false }
+    let found = Int64.fromDatabaseValue(values[5]).flatMap { body in
+      TextsRead.current?.found(inBody: body)
+    }
     return check.matches(
       columns: 4,
       text: { index in
@@ -185,7 +189,7 @@ public final class IndexStore: Sendable {
       },
       utf8: { index in
         index == 3 ? Data.fromDatabaseValue(values[3]).flatMap(TextPacker.unpackUTF8) : nil
-      })
+      }, found: found)
   }
 
   /// `limelight_field_hits(name, keywords, path, words)`: which of an

@@ -188,6 +188,33 @@ import Testing
     #expect(Set(prefixed.prefix(6)) == whole)
   }
 
+  @Test func copiesOfATextAreReadOnceForEachOfAQuerysPhrases() throws {
+    // Three copies of each of two texts: what one copy holds is remembered
+    // for the others, phrase by phrase.
+    let texts = ["the tide turns at noon and the moon rises", "noon tide, turning the moon"]
+    try store.write { writer in
+      for copy in 0..<3 {
+        for (index, text) in texts.enumerated() {
+          try writer.upsert(Fixtures.record("/data/tides/\(index)-\(copy).txt", text: text))
+        }
+      }
+    }
+    func found(_ query: QueryNode) throws -> [String] {
+      try SearchEngine(store: store).search(query).map(\.displayName).sorted()
+    }
+    let first = ["0-0.txt", "0-1.txt", "0-2.txt"]
+    let second = ["1-0.txt", "1-1.txt", "1-2.txt"]
+    let tideTurns = QueryNode.text("tide turns", prefix: false, column: nil)
+    let atNoon = QueryNode.text("at noon", prefix: false, column: nil)
+    let noonTide = QueryNode.text("noon tide", prefix: false, column: nil)
+    #expect(try found(.and([tideTurns, atNoon])) == first)
+    #expect(try found(.and([tideTurns, noonTide])).isEmpty)
+    #expect(try found(.or([atNoon, noonTide])) == first + second)
+    #expect(try found(.and([noonTide, .text("the moon", prefix: false, column: nil)])) == second)
+    #expect(try found(.and([atNoon, .not(noonTide)])) == first)
+    #expect(try SearchEngine(store: store).count(.and([tideTurns, atNoon])) == 3)
+  }
+
   @Test func movesKeepIdsAndUpdatePaths() throws {
     let before = try SearchEngine(store: store).search(.text("keeper", prefix: true, column: nil))
     try store.write { writer in

@@ -62,7 +62,7 @@ struct SQLCompiler {
     func condition(_ table: String = "item_name") -> Statement {
       guard let check else { return ("\(table) MATCH ?", [match]) }
       return (
-        "\(table) MATCH ? AND (SELECT limelight_phrases(w.name, w.keywords, w.path, NULL, ?)"
+        "\(table) MATCH ? AND (SELECT limelight_phrases(w.name, w.keywords, w.path, NULL, ?, NULL)"
           + " FROM item_words AS w WHERE w.rowid = \(table).rowid)",
         [match, check]
       )
@@ -147,8 +147,8 @@ struct SQLCompiler {
       // Read from the item's words rather than through the index, which
       // would inflate the text even when the name decides.
       return (
-        "(SELECT limelight_phrases(w.name, w.keywords, w.path, \(StoredText.bodyOfWords), ?)"
-          + " FROM item_words AS w WHERE w.rowid = \(row))",
+        "(SELECT limelight_phrases(w.name, w.keywords, w.path, \(StoredText.bodyOfWords), ?,"
+          + " w.textID) FROM item_words AS w WHERE w.rowid = \(row))",
         [check]
       )
     }

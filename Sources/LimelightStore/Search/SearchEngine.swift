@@ -42,18 +42,22 @@ public struct SearchEngine: Sendable {
   public func searchAsRun(_ query: QueryNode, limit: Int? = nil) throws -> (
     results: [SearchResult], query: QueryNode
   ) {
-    try store.read { db in
-      let expanded = try TypoExpander(db: db).expand(query)
-      if expanded == .nothing { return ([], expanded) }
-      let typeIDs = try FilterNarrowing.typeIDs(of: Self.filters(of: expanded), in: db)
-      let run = SearchRun(
-        db: db, limit: limit, rankBandSplit: rankBandSplit, inOrderLimit: inOrderLimit,
-        inOrderStretch: inOrderStretch)
-      // Enough found: the next tier's crowding is not even asked (a
-      // one-letter prefix's count merges the lists of every word it starts).
-      for pass in plan(expanded, typeIDs: typeIDs) where !run.isDone { try run.run(pass) }
-      return (run.results, expanded)
-    }
+    try store.read { db in try TextsRead.during { try searchAsRun(query, limit: limit, in: db) } }
+  }
+
+  private func searchAsRun(_ query: QueryNode, limit: Int?, in db: Database) throws -> (
+    results: [SearchResult], query: QueryNode
+  ) {
+    let expanded = try TypoExpander(db: db).expand(query)
+    if expanded == .nothing { return ([], expanded) }
+    let typeIDs = try FilterNarrowing.typeIDs(of: Self.filters(of: expanded), in: db)
+    let run = SearchRun(
+      db: db, limit: limit, rankBandSplit: rankBandSplit, inOrderLimit: inOrderLimit,
+      inOrderStretch: inOrderStretch)
+    // Enough found: the next tier's crowding is not even asked (a
+    // one-letter prefix's count merges the lists of every word it starts).
+    for pass in plan(expanded, typeIDs: typeIDs) where !run.isDone { try run.run(pass) }
+    return (run.results, expanded)
   }
 
   /// `LIMELIGHT_TRACE_SQL=1`: each statement of a search, its time and rows, on standard error.
@@ -65,7 +69,9 @@ public struct SearchEngine: Sendable {
       let expanded = try TypoExpander(db: db).expand(query)
       let (sql, arguments) = countStatement(
         expanded, typeIDs: try FilterNarrowing.typeIDs(of: Self.filters(of: expanded), in: db))
-      return try Int.fetchOne(db, sql: sql, arguments: StatementArguments(arguments)) ?? 0
+      return try TextsRead.during {
+        try Int.fetchOne(db, sql: sql, arguments: StatementArguments(arguments)) ?? 0
+      }
     }
   }
 
