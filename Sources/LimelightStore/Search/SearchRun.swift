@@ -45,6 +45,11 @@ final class SearchRun {
       }
       if holdsHidden == false { return }
     }
+    if let narrower = pass.crowdedWith, crowded[narrower] == true,
+      let crowding = pass.whenCrowded?.crowding
+    {
+      crowded[crowding] = true
+    }
     guard let instead = pass.whenCrowded, try instead.crowding.map(isCrowded) ?? true else {
       try run(pass.statement)
       return
