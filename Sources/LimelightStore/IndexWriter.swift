@@ -497,15 +497,7 @@ public struct IndexWriter {
   /// name-like fields and facets in `item_name`, all but the facets in
   /// `item_text`, and new name terms in the deletion index.
   func insertText(_ rowID: Int64, _ text: IndexedText, facets: String, path: RawPath?) throws {
-    try db.cachedStatement(
-      sql: """
-        INSERT INTO item_words_stored (rowid, name, keywords, path, textID, facets)
-          VALUES (?, ?, ?, ?, ?, ?)
-        """
-    ).execute(arguments: [
-      rowID, text.name, text.keywords, Self.keptPath(text.path, of: path), try holdBody(text),
-      facets,
-    ])
+    try storeWords("INSERT", rowID, text, body: try holdBody(text), facets: facets, path: path)
     try insertNames(rowID, text, facets: facets)
     try insertContent(rowID, text)
   }
@@ -534,17 +526,26 @@ public struct IndexWriter {
     // The full-text indexes first: they read the words to remove through
     // item_words, which still names the old body.
     try deleteRow(rowID, from: sameNames ? ["item_text"] : ["item_text", "item_name"])
+    try storeWords("REPLACE", rowID, text, body: body, facets: facets, path: path)
+    try bodies.release(oldBody)
+    if !sameNames { try insertNames(rowID, text, facets: facets) }
+    try insertContent(rowID, text)
+  }
+
+  /// Writes an item's words (`verb`: INSERT or REPLACE) with its text's
+  /// body, its facets and the path they keep (``keptPath(_:of:)``).
+  private func storeWords(
+    _ verb: String, _ rowID: Int64, _ text: IndexedText, body: Int64?, facets: String,
+    path: RawPath?
+  ) throws {
     try db.cachedStatement(
       sql: """
-        REPLACE INTO item_words_stored (rowid, name, keywords, path, textID, facets)
+        \(verb) INTO item_words_stored (rowid, name, keywords, path, textID, facets)
           VALUES (?, ?, ?, ?, ?, ?)
         """
     ).execute(arguments: [
       rowID, text.name, text.keywords, Self.keptPath(text.path, of: path), body, facets,
     ])
-    try bodies.release(oldBody)
-    if !sameNames { try insertNames(rowID, text, facets: facets) }
-    try insertContent(rowID, text)
   }
 
   private func insertNames(_ rowID: Int64, _ text: IndexedText, facets: String) throws {

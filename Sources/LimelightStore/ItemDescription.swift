@@ -54,9 +54,8 @@ enum ItemDescription {
     """
     CASE \(source)
       WHEN \(Source.title.rawValue) THEN limelight_summary(\(item).title)
-      WHEN \(Source.text.rawValue) THEN (
-        SELECT limelight_summary(\(StoredText.bodyOfWords)) FROM item_words AS w
-        WHERE w.rowid = \(item).rowid)
+      WHEN \(Source.text.rawValue) THEN
+        \(StoredText.ofWords("limelight_summary(\(StoredText.bodyOfWords))", row: "\(item).rowid"))
       ELSE \(item).contentDescription END
     """
   }

@@ -239,7 +239,7 @@ enum Schema {
           \(fullTextIndexes(namePrefixes: "2 3 4 5 6", textPrefixes: "2 3 4"))
           ALTER TABLE item ADD COLUMN contentPending INTEGER NOT NULL DEFAULT 0;
           CREATE INDEX item_content_pending ON item(modified) WHERE contentPending = 1;
-          INSERT OR REPLACE INTO meta (key, value) VALUES ('compact', 1);
+          \(compactAfter)
           """)
     }
     // Lighter indexes, and name matches in rank order without ranking them
@@ -274,7 +274,7 @@ enum Schema {
           ALTER TABLE item ADD COLUMN nameRank REAL GENERATED ALWAYS AS (\(ItemRank.nameRankColumn)) VIRTUAL;
           CREATE INDEX item_name_rank ON item(hidden, nameRank);
           \(fullTextIndexes(namePrefixes: "2 3 4 5 6", textPrefixes: textPrefixes))
-          INSERT OR REPLACE INTO meta (key, value) VALUES ('compact', 1);
+          \(compactAfter)
           """)
     }
     // Filters and ranks inside the name index (``ItemFacets``). A word in
@@ -295,7 +295,7 @@ enum Schema {
             FROM item WHERE item.rowid = item_words.rowid;
           DROP INDEX item_name_rank;
           \(nameIndexAgain(detail: "full"))
-          INSERT OR REPLACE INTO meta (key, value) VALUES ('compact', 1);
+          \(compactAfter)
           """)
     }
     // The text index records which items hold a word, no longer in which
@@ -309,7 +309,7 @@ enum Schema {
           DROP TABLE item_vocab;
           DROP TABLE item_text;
           \(textIndex(detail: "none", prefixes: textPrefixes))
-          INSERT OR REPLACE INTO meta (key, value) VALUES ('compact', 1);
+          \(compactAfter)
           """)
     }
     // The dictionary the index's texts are packed with (``TextPacker``),
@@ -324,7 +324,7 @@ enum Schema {
       let terms = try String.fetchCursor(db, sql: "SELECT term FROM item_name_vocab")
       let deletions = TermDeletions(db: db)
       while let term = try terms.next() { try deletions.add(term: term) }
-      try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('compact', 1)")
+      try db.execute(sql: compactAfter)
     }
     // The hidden items alone, usually none: a search asks once whether
     // there are any before it looks for them apart (a seek, not a scan).
@@ -342,7 +342,7 @@ enum Schema {
           DROP TABLE item_vocab;
           DROP TABLE item_text;
           \(textIndex(detail: "none", prefixes: textPrefixes, tokenizer: "limelight_pairs"))
-          INSERT OR REPLACE INTO meta (key, value) VALUES ('compact', 1);
+          \(compactAfter)
           """)
     }
     // The watcher's account of itself is one value (``WatcherReport``)
@@ -399,7 +399,7 @@ enum Schema {
             SELECT limelight_facets(kindClasses, modified, nameRank, typeID)
               FROM item WHERE item.rowid = item_words.rowid), facets);
           INSERT INTO item_name (item_name) VALUES ('rebuild');
-          INSERT OR REPLACE INTO meta (key, value) VALUES ('compact', 1);
+          \(compactAfter)
           """)
     }
     // Each distinct text once (``TextBodies``): copies, hard links and
@@ -420,7 +420,7 @@ enum Schema {
           DROP VIEW item_text_source;
           ALTER TABLE item_words DROP COLUMN text;
           \(textSource)
-          INSERT OR REPLACE INTO meta (key, value) VALUES ('compact', 1);
+          \(compactAfter)
           """)
     }
     // Descriptions that repeat the title or the beginning of the text are
@@ -430,14 +430,14 @@ enum Schema {
       // The texts are read back to compare: with the index's dictionary.
       try TextPacker().refresh(db)
       try ItemDescription.deriveStored(db)
-      try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('compact', 1)")
+      try db.execute(sql: compactAfter)
     }
     // An item's content type tree is its type's, in `content_type`.
     migrator.registerMigration("v19-type-trees") { db in
       try db.execute(
         sql: """
           ALTER TABLE item DROP COLUMN contentTypeTree;
-          INSERT OR REPLACE INTO meta (key, value) VALUES ('compact', 1);
+          \(compactAfter)
           """)
     }
     // The name index records which columns hold a word, no longer where
@@ -449,7 +449,7 @@ enum Schema {
       try db.execute(
         sql: """
           \(nameIndexAgain(detail: "column"))
-          INSERT OR REPLACE INTO meta (key, value) VALUES ('compact', 1);
+          \(compactAfter)
           """)
     }
     // An item's words keep no copy of its path where it is the item's own
@@ -468,11 +468,16 @@ enum Schema {
               WHERE item.rowid = item_words_stored.rowid);
           \(wordsView)
           \(textSource)
-          INSERT OR REPLACE INTO meta (key, value) VALUES ('compact', 1);
+          \(compactAfter)
           """)
     }
     return migrator
   }
+
+  /// Asks for the index to be packed once its upgrade is done
+  /// (``IndexStore/compactAfterUpgrade(_:texts:)``): an upgrade that
+  /// rewrites tables leaves their old pages free.
+  static let compactAfter = "INSERT OR REPLACE INTO meta (key, value) VALUES ('compact', 1);"
 
   /// What both full-text indexes index: each item's name, keywords, path
   /// (its own when `item_words_stored` keeps none), facets and text.

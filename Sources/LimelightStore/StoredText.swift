@@ -13,6 +13,12 @@ enum StoredText {
   /// row), as SQL: NULL when it has none.
   static let bodyOfWords = "(SELECT text FROM text_body WHERE id = w.textID)"
 
+  /// `expression`, over the words `w` (an `item_words` row) of the item
+  /// whose rowid `row` names, as SQL.
+  static func ofWords(_ expression: String, row: String) -> String {
+    "(SELECT \(expression) FROM item_words AS w WHERE w.rowid = \(row))"
+  }
+
   /// The deflated bytes of a text (zlib format): how texts are packed
   /// until the index has a dictionary.
   static func deflate(_ text: [UInt8]) -> Data {

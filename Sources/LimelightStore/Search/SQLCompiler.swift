@@ -61,9 +61,9 @@ struct SQLCompiler {
     /// The condition on the name index's row `table` with its arguments.
     func condition(_ table: String = "item_name") -> Statement {
       guard let check else { return ("\(table) MATCH ?", [match]) }
+      let phrases = "limelight_phrases(w.name, w.keywords, w.path, NULL, ?, NULL)"
       return (
-        "\(table) MATCH ? AND (SELECT limelight_phrases(w.name, w.keywords, w.path, NULL, ?, NULL)"
-          + " FROM item_words AS w WHERE w.rowid = \(table).rowid)",
+        "\(table) MATCH ? AND \(StoredText.ofWords(phrases, row: "\(table).rowid"))",
         [match, check]
       )
     }
@@ -146,11 +146,9 @@ struct SQLCompiler {
       guard let check else { return nil }
       // Read from the item's words rather than through the index, which
       // would inflate the text even when the name decides.
-      return (
-        "(SELECT limelight_phrases(w.name, w.keywords, w.path, \(StoredText.bodyOfWords), ?,"
-          + " w.textID) FROM item_words AS w WHERE w.rowid = \(row))",
-        [check]
-      )
+      let phrases =
+        "limelight_phrases(w.name, w.keywords, w.path, \(StoredText.bodyOfWords), ?, w.textID)"
+      return (StoredText.ofWords(phrases, row: row), [check])
     }
   }
 

@@ -344,9 +344,10 @@ public struct SearchEngine: Sendable {
     // counts; FTS5's bm25() would read and split every matching text again),
     // more for those its name, keywords or path hold. The narrowing's terms
     // come last in the match, and are not ranked.
+    let fieldHits = StoredText.ofWords(
+      "limelight_field_hits(w.name, w.keywords, w.path, ?)", row: "item_text.rowid")
     let bm25 =
-      "limelight_rank(item_text, \(narrowing.textPhrases), (SELECT limelight_field_hits("
-      + "w.name, w.keywords, w.path, ?) FROM item_words AS w WHERE w.rowid = item_text.rowid),"
+      "limelight_rank(item_text, \(narrowing.textPhrases), \(fieldHits),"
       + " \(Self.isConjunction(text) ? 1 : 0))"
     guard let textMatch = SQLCompiler.textMatch(text).map(narrowing.text) else { return [] }
     guard SQLCompiler.fitsNames(text) else {

@@ -1,5 +1,6 @@
 import Foundation
 import LimelightModel
+import LimelightQuery
 
 /// What one search learned of the texts it read: which of its phrases each
 /// stored text holds (``PhraseCheck/PhrasesFound``), by the body its items
@@ -24,12 +25,12 @@ final class TextsRead {
   /// What the search running on this thread has read, if one is.
   static var current: TextsRead? { Thread.current.threadDictionary[key] as? TextsRead }
 
-  /// What is known of the text of a body (the content, column 3).
+  /// What is known of the text of a body (the content column).
   func found(inBody id: Int64) -> PhraseCheck.PhrasesFound {
     if let known = found[id] { return known }
     // Bounded: a phrase of common words over a million texts.
     if found.count >= 200_000 { found.removeAll() }
-    let made = PhraseCheck.PhrasesFound(column: 3)
+    let made = PhraseCheck.PhrasesFound(column: TextColumn.content.position)
     found[id] = made
     return made
   }
