@@ -6,14 +6,20 @@ import LimelightPlatform
 /// The second pass's queue: files the first pass indexed by name alone,
 /// whose content waits (`item.contentPending`).
 extension IndexStore {
-  /// Up to `limit` files whose content waits, newest first.
+  /// The `limit` newest files whose content waits, in the order of their
+  /// rows: FTS5 writes what it gathers for an index as a segment of its own
+  /// whenever the next row it is given comes before the last (newest first,
+  /// every file of the second pass made one, and merging them again and
+  /// again was two thirds of the pass's writing).
   public func filesWaitingForContent(limit: Int) throws -> [RawPath] {
     try read { db in
       try Data.fetchAll(
         db.cachedStatement(
           sql: """
-            SELECT path FROM item INDEXED BY item_content_pending
-            WHERE contentPending = 1 ORDER BY modified DESC LIMIT ?
+            SELECT path FROM (
+              SELECT rowid, path FROM item INDEXED BY item_content_pending
+              WHERE contentPending = 1 ORDER BY modified DESC LIMIT ?
+            ) ORDER BY rowid
             """), arguments: [limit]
       ).map { RawPath(bytes: Array($0)) }
     }

@@ -193,23 +193,54 @@ public final class TextPacker: Sendable {
 /// may be shared by threads).
 private final class Packer: @unchecked Sendable {
   private let dictionary: OpaquePointer
-  /// One text packed at a time: a context's tables grow with its text, and
-  /// the second pass's workers packing large texts together raised its peak
-  /// by tens of megabytes. Packing is a
-  /// fifth of the pass's reading, which its writing outlasts.
+  /// One large text packed at a time: a context's tables grow with its
+  /// text, and the second pass's workers packing large texts together
+  /// raised its peak by tens of megabytes.
   private let turn = Mutex(())
+  /// Contexts kept for the next small text, with the dictionary and the
+  /// settings in place: a context made for each text (its tables
+  /// allocated, mapped and faulted in) and the one text at a time both
+  /// workers waited for were most of what packing cost.
+  private let kept = Mutex<[UnsafeContext]>([])
+  /// A context is used by one thread at a time: `kept` hands it out.
+  private struct UnsafeContext: @unchecked Sendable { let pointer: OpaquePointer }
+  /// Contexts kept at most (one for each worker reading).
+  static let mostKept = 4
+  /// Texts up to this many bytes are small: packed at once, on a kept
+  /// context, whose tables zstd sizes to the text (about a megabyte).
+  static let smallText = 128 * 1024
 
   init?(dictionary: [UInt8], level: Int32) {
     guard let made = ZSTD_createCDict(dictionary, dictionary.count, level) else { return nil }
     self.dictionary = made
   }
 
-  deinit { ZSTD_freeCDict(dictionary) }
+  deinit {
+    for context in kept.withLock({ $0 }) { ZSTD_freeCCtx(context.pointer) }
+    ZSTD_freeCDict(dictionary)
+  }
 
-  /// A context for each text, let go after: contexts kept for later held
-  /// the largest text each worker had met.
   func pack(_ bytes: [UInt8]) -> Data? {
-    turn.withLock { _ in packAlone(bytes) }
+    guard bytes.count <= Self.smallText else {
+      // A context for each large text, let go after: contexts kept for
+      // later held the largest text each worker had met.
+      return turn.withLock { _ in
+        guard let context = makeContext() else { return nil }
+        defer { ZSTD_freeCCtx(context) }
+        return pack(bytes, with: context)
+      }
+    }
+    guard let context = kept.withLock({ $0.popLast()?.pointer }) ?? makeContext() else {
+      return nil
+    }
+    let packed = pack(bytes, with: context)
+    let keep = kept.withLock { kept -> Bool in
+      guard kept.count < Self.mostKept else { return false }
+      kept.append(UnsafeContext(pointer: context))
+      return true
+    }
+    if !keep { ZSTD_freeCCtx(context) }
+    return packed
   }
 
   /// The window and the match tables' sizes (powers of two) for texts
@@ -221,19 +252,31 @@ private final class Packer: @unchecked Sendable {
   static let windowLog: Int32 = 20
   static let tableLog: Int32 = 19
 
-  private func packAlone(_ bytes: [UInt8]) -> Data? {
+  /// A context that packs with the dictionary and these settings.
+  private func makeContext() -> OpaquePointer? {
     guard let context = ZSTD_createCCtx() else { return nil }
-    defer { ZSTD_freeCCtx(context) }
     guard ZSTD_isError(ZSTD_CCtx_refCDict(context, dictionary)) == 0,
       ZSTD_isError(ZSTD_CCtx_setParameter(context, ZSTD_c_windowLog, Self.windowLog)) == 0,
       ZSTD_isError(ZSTD_CCtx_setParameter(context, ZSTD_c_hashLog, Self.tableLog)) == 0,
       ZSTD_isError(ZSTD_CCtx_setParameter(context, ZSTD_c_chainLog, Self.tableLog)) == 0
-    else { return nil }
+    else {
+      ZSTD_freeCCtx(context)
+      return nil
+    }
+    return context
+  }
+
+  /// Packs one text; the context keeps its dictionary and settings for the
+  /// next (a session's end resets only the text's own state).
+  private func pack(_ bytes: [UInt8], with context: OpaquePointer) -> Data? {
     var out = [UInt8](repeating: 0, count: ZSTD_compressBound(bytes.count))
     let length = out.withUnsafeMutableBytes { out in
       ZSTD_compress2(context, out.baseAddress, out.count, bytes, bytes.count)
     }
-    guard ZSTD_isError(length) == 0 else { return nil }
+    guard ZSTD_isError(length) == 0 else {
+      ZSTD_CCtx_reset(context, ZSTD_reset_session_only)
+      return nil
+    }
     return Data(out.prefix(length))
   }
 }

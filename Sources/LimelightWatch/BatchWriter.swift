@@ -30,16 +30,25 @@ struct BatchWriter {
   /// Whether a path lies in a hidden folder (for the items a move carries).
   let isHidden: (RawPath) -> Bool
 
+  /// The records of the files `operations` import, read on the
+  /// extractor's threads, in order.
+  func read(_ operations: [IndexOperation]) -> [FileRecord] {
+    extractor.extract(
+      operations.compactMap { op -> ImportJob? in
+        if case .importFile(let job) = op { return job }
+        return nil
+      })
+  }
+
   /// Writes `operations` and then, in the same transaction, `finish` (the
-  /// watcher's status). Returns the records of the files it imported.
-  func write(_ operations: [IndexOperation], finish: (IndexWriter) throws -> Void) throws
-    -> [FileRecord]
-  {
-    let jobs = operations.compactMap { op -> ImportJob? in
-      if case .importFile(let job) = op { return job }
-      return nil
-    }
-    let extracted = extractor.extract(jobs)
+  /// watcher's status); the files they import are read first, unless
+  /// `extracted` holds their records (``read(_:)``). Returns the records of
+  /// the files it imported.
+  func write(
+    _ operations: [IndexOperation], extracted: [FileRecord]? = nil,
+    finish: (IndexWriter) throws -> Void
+  ) throws -> [FileRecord] {
+    let extracted = extracted ?? read(operations)
     var nextRecord = 0
     var records: [FileRecord] = []
     // Thumbnails follow their files: moved along, removed when they are gone.

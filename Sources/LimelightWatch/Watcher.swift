@@ -73,6 +73,10 @@ public final class Watcher: ReconcileSink {
   var statusChanged = true
   /// Set while writes to the index fail: what waits, and when to try again.
   var writeRetry: WriteRetry?
+  /// The first pass's batch being written while the walk goes on.
+  var batchInFlight: BatchInFlight?
+  /// Whether full batches are written while the walk goes on (the first pass).
+  var writesAhead = false
 
   /// Commit after this many operations while crawling.
   static let batchSize = 512
@@ -241,7 +245,9 @@ public final class Watcher: ReconcileSink {
   func initialCrawl() {
     let started = monotonicNow()
     store.prepareForWrites(.crawl)
+    writesAhead = true
     for root in roots where !StopSignal.isRequested { reconcile(root, force: false) }
+    writesAhead = false
     flush()
     waitForWrites()
     if StopSignal.isRequested { return }
@@ -436,7 +442,10 @@ public final class Watcher: ReconcileSink {
 
   func emit(_ operation: IndexOperation) {
     batch.append(operation)
-    if batch.count >= Self.batchSize {
+    guard batch.count >= Self.batchSize else { return }
+    if writesAhead {
+      flushAhead()
+    } else {
       flush()
       waitForWrites()
     }

@@ -13,15 +13,27 @@ extension Watcher {
   /// fails for good is tried a change at a time, so that only the change
   /// that cannot be written is lost, and said so.
   func flush() {
+    settleBatchInFlight()
     rebuildIfDamaged()
     guard !batch.isEmpty || statusChanged else { return }
     let now = monotonicNow()
     if let retry = writeRetry, !retry.isDue(now: now) { return }
     let operations = batch
     batch.removeAll(keepingCapacity: true)
+    let outcome = Result { try batchWriter.write(operations) { try writeStatus($0) } }
+    if case .success = outcome { statusChanged = false }
+    take(outcome, of: operations, now: now)
+  }
+
+  /// Deals with the outcome of writing `operations`: a batch that went
+  /// through ends a spell of failing writes; one that failed for a while is
+  /// kept, ahead of what came since; one that failed for good is tried a
+  /// change at a time.
+  func take(
+    _ outcome: Result<[FileRecord], any Error>, of operations: [IndexOperation], now: Double
+  ) {
     do {
-      let records = try batchWriter.write(operations) { try writeStatus($0) }
-      statusChanged = false
+      let records = try outcome.get()
       if records.contains(where: \.contentPending) { contentPass.noteNamesWritten() }
       if let retry = writeRetry {
         writeRetry = nil

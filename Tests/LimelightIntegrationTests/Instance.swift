@@ -131,11 +131,14 @@ final class Instance: @unchecked Sendable {
     #expect(result.status == 0, "limelightd --once failed: \(result.stderr)")
   }
 
-  /// Starts the watcher and waits for its first crawl to finish. With
+  /// Starts the watcher and waits for its first crawl to finish (unless
+  /// not `waitingForCrawl`). With
   /// `boundByPermissions`, a watcher run by root runs without the
   /// capabilities that let root read what its permissions forbid, so that
   /// a file's mode binds it as it binds the user who owns the file.
-  func startWatcher(_ extra: [String] = [], boundByPermissions: Bool = false) throws {
+  func startWatcher(
+    _ extra: [String] = [], boundByPermissions: Bool = false, waitingForCrawl: Bool = true
+  ) throws {
     let process = Process()
     let program = Self.binDirectory + "/limelightd"
     if boundByPermissions && geteuid() == 0 {
@@ -155,6 +158,7 @@ final class Instance: @unchecked Sendable {
     process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
     try process.run()
     watcher = process
+    guard waitingForCrawl else { return }
     try waitFor("the first crawl, both passes") {
       let status = try self.run("limelight", ["status", "--json"])
       return status.stdout.contains("\"contentDone\":true")

@@ -155,6 +155,22 @@ import Testing
     try expectWholeIndexes("a shared key")
   }
 
+  /// The second pass takes the newest files first, and hands a slice over
+  /// in the order of their rows: FTS5 starts a segment of its own whenever
+  /// a row comes before the last one it was given.
+  @Test func theSecondPassTakesTheNewestFilesInTheOrderOfTheirRows() throws {
+    try store.write { writer in
+      for (name, modified) in [("a", 30.0), ("b", 10), ("c", 40), ("d", 20)] {
+        var named = record("/d/\(name).txt", text: nil, pending: true)
+        named.attributes.modified = Date(timeIntervalSince1970: modified)
+        try writer.upsert(named)
+      }
+    }
+    let newestThree = ["/d/a.txt", "/d/c.txt", "/d/d.txt"].map { RawPath($0) }
+    #expect(try store.filesWaitingForContent(limit: 3) == newestThree)
+    #expect(try store.filesWaitingForContent(limit: 1) == [RawPath("/d/c.txt")])
+  }
+
   @Test func aFileNamedFirstIsFoundByNameAndByItsTextOnceRead() throws {
     try store.write { writer in
       try writer.upsert(record("/d/harbour plans.txt", text: nil, pending: true))
