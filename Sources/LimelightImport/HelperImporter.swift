@@ -10,8 +10,9 @@ import Synchronization
 /// file alone while the helper's start is paid once per many files.
 ///
 /// Request: the content type, a newline, the text limit in bytes, a newline,
-/// the path's bytes and a NUL. Reply (framed by ``ServedProcess``): `A` and a
-/// JSON object of attributes, or `F` and why the file could not be read.
+/// the path's bytes and a NUL. Reply (framed by ``ServedProcess``): the
+/// attributes as a JSON object and the text apart, or why the file could
+/// not be read (``HelperWire``).
 public struct HelperImporter: ContentImporter {
   public var contentTypes: [String] { HelperFormats.all }
   let pool: HelperPool
@@ -30,15 +31,17 @@ public struct HelperImporter: ContentImporter {
       throw ImportFailure.program("limelight-import", error.description)
     }
     let json: [UInt8]
+    let text: [UInt8]?
     switch HelperWire.Reply(body: body) {
     case .failure(let reason):
       // The helper's own importer said why, in full ("malformed: …").
       throw ImportFailure.reported(reason)
-    case .attributes(let bytes): json = bytes
+    case .attributes(let bytes, let bytesOfText): (json, text) = (bytes, bytesOfText)
     case nil: throw ImportFailure.program("limelight-import", "answered out of protocol")
     }
-    guard let object = try? JSONSerialization.jsonObject(with: Data(json)) as? [String: Any]
+    guard var object = try? JSONSerialization.jsonObject(with: Data(json)) as? [String: Any]
     else { throw ImportFailure.program("limelight-import", "answered out of protocol") }
+    if let text { object["textContent"] = String(decoding: text, as: UTF8.self) }
     try ProgramImporter.apply(object, to: &attributes, request: request, name: "limelight-import")
   }
 }

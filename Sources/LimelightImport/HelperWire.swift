@@ -7,8 +7,11 @@ import LimelightSubprocess
 /// - a request is the content type, a newline, the text limit in bytes, a
 ///   newline and the file's path, ended by a NUL byte;
 /// - a reply is framed as ``ServedProcess`` reads it (a 4-byte big-endian
-///   length, then the body): `A` and the attributes as JSON, or `F` and why
-///   the file could not be read.
+///   length, then the body): `A` and the attributes as JSON; `T`, the JSON's
+///   length (4 bytes, big-endian), the attributes as JSON and the text's
+///   UTF-8 bytes, raw; or `F` and why the file could not be read. The text
+///   goes apart from the JSON: escaping it and reading it back was a third
+///   of what the helper and the watcher spent on a man page.
 public enum HelperWire {
   /// One file to read.
   public struct Request: Equatable, Sendable {
@@ -40,8 +43,9 @@ public enum HelperWire {
 
   /// The helper's answer.
   public enum Reply: Equatable, Sendable {
-    /// The attributes, as a JSON object's bytes.
-    case attributes([UInt8])
+    /// The attributes, as a JSON object's bytes, and the text, if any, as
+    /// UTF-8 bytes apart.
+    case attributes([UInt8], text: [UInt8]?)
     /// Why the file could not be read.
     case failure(String)
 
@@ -49,7 +53,9 @@ public enum HelperWire {
     public var framed: [UInt8] {
       let body: [UInt8] =
         switch self {
-        case .attributes(let json): [UInt8(ascii: "A")] + json
+        case .attributes(let json, nil): [UInt8(ascii: "A")] + json
+        case .attributes(let json, let text?):
+          [UInt8(ascii: "T")] + Self.bigEndian(UInt32(json.count)) + json + text
         case .failure(let reason): [UInt8(ascii: "F")] + Array(reason.utf8)
         }
       return ServedProcess.frame(body)
@@ -58,10 +64,20 @@ public enum HelperWire {
     /// A reply's body (its frame taken off); nil out of protocol.
     public init?(body: [UInt8]) {
       switch body.first {
-      case UInt8(ascii: "A"): self = .attributes(Array(body.dropFirst()))
+      case UInt8(ascii: "A"): self = .attributes(Array(body.dropFirst()), text: nil)
+      case UInt8(ascii: "T"):
+        guard body.count >= 5 else { return nil }
+        let length = body[1..<5].reduce(0) { $0 << 8 | Int($1) }
+        guard length <= body.count - 5 else { return nil }
+        self = .attributes(
+          Array(body[5..<(5 + length)]), text: Array(body[(5 + length)...]))
       case UInt8(ascii: "F"): self = .failure(String(decoding: body.dropFirst(), as: UTF8.self))
       default: return nil
       }
+    }
+
+    private static func bigEndian(_ value: UInt32) -> [UInt8] {
+      [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: value >> $0) }
     }
   }
 }

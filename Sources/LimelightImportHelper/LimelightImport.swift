@@ -129,9 +129,12 @@ struct LimelightImportHelper: ParsableCommand {
         if let failure = record.extractionError {
           reply = .failure(failure)
         } else {
-          let object = AttributeJSON.contentObject(of: record.attributes)
+          var attributes = record.attributes
+          let text = attributes.textContent.map { Array($0.utf8) }
+          attributes.textContent = nil
+          let object = AttributeJSON.contentObject(of: attributes)
           let data = (try? JSONSerialization.data(withJSONObject: object)) ?? Data("{}".utf8)
-          reply = .attributes(Array(data))
+          reply = .attributes(Array(data), text: text)
         }
       } else {
         reply = .failure("not a readable regular file")

@@ -199,7 +199,12 @@ import Testing
     #expect(HelperWire.Request(encoded: Array(sent.dropLast())) == request)
     #expect(HelperWire.Request(encoded: Array("text/plain\nnone\n/x".utf8)) == nil)
     #expect(HelperWire.Request(encoded: Array("text/plain\n0\n/x".utf8)) == nil)
-    for reply in [HelperWire.Reply.attributes(Array("{\"a\":1}".utf8)), .failure("malformed: x")] {
+    let replies: [HelperWire.Reply] = [
+      .attributes(Array("{\"a\":1}".utf8), text: nil),
+      .attributes(Array("{}".utf8), text: Array("a text\n\"quoted\" \u{1F600}".utf8)),
+      .attributes(Array("{\"a\":1}".utf8), text: []), .failure("malformed: x"),
+    ]
+    for reply in replies {
       let framed = reply.framed
       let length = framed.prefix(4).reduce(0) { $0 << 8 | Int($1) }
       #expect(length == framed.count - 4)
@@ -207,5 +212,8 @@ import Testing
     }
     #expect(HelperWire.Reply(body: Array("Xwhat".utf8)) == nil)
     #expect(HelperWire.Reply(body: []) == nil)
+    // A JSON longer than the body, or a length cut short.
+    #expect(HelperWire.Reply(body: Array("T\u{0}\u{0}\u{0}\u{9}{}".utf8)) == nil)
+    #expect(HelperWire.Reply(body: Array("T\u{0}\u{0}".utf8)) == nil)
   }
 }
