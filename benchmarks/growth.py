@@ -186,10 +186,15 @@ def measure(size, work, pool, ll, rng, query_count, settle_limit):
     watcher = subprocess.Popen([ll("limelightd"), "--quiet"], env=env,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     peak = peak_pss = 0
+    # Which stretch the PSS peaked in: the names pass, the content pass, or
+    # the settling after (merges, thumbnails and their helpers).
+    phase, peak_phase = "names", None
 
     def sample():
-        nonlocal peak, peak_pss
+        nonlocal peak, peak_pss, peak_phase
         rss, pss = tree_memory_kib(watcher.pid)
+        if pss > peak_pss:
+            peak_phase = phase
         peak, peak_pss = max(peak, rss), max(peak_pss, pss)
 
     names_at = all_at = None
@@ -201,6 +206,7 @@ def measure(size, work, pool, ll, rng, query_count, settle_limit):
         now = time.perf_counter() - started
         if names_at is None and s.get("crawlDone"):
             names_at = now
+            phase = "content"
         if s.get("contentDone"):
             all_at = now
         elif names_at is not None and busy is None:
@@ -221,6 +227,7 @@ def measure(size, work, pool, ll, rng, query_count, settle_limit):
     # background, until the watcher uses no CPU (at most `settle_limit`
     # seconds: past it, "idle" figures are those of a watcher still drawing).
     settle_started = time.perf_counter()
+    phase = "settling"
     while True:
         cpu_before = bench.cpu_seconds(watcher.pid)
         time.sleep(5)
@@ -236,6 +243,7 @@ def measure(size, work, pool, ll, rng, query_count, settle_limit):
     row["idle_cpu_percent"] = (bench.cpu_seconds(watcher.pid) - cpu_before) / 10 * 100
     row["peak_rss_mib"] = peak / 1024
     row["peak_pss_mib"] = peak_pss / 1024
+    row["peak_pss_phase"] = peak_phase
     idle_rss, idle_pss = tree_memory_kib(watcher.pid)
     row["idle_rss_mib"] = idle_rss / 1024
     row["idle_pss_mib"] = idle_pss / 1024
@@ -381,6 +389,7 @@ def main():
         print(f"| {label} | " + " | ".join(
             fmt(float(r[key]) if r.get(key) is not None else None, digits) for r in rows) + " |")
     print("| queries with results | " + " | ".join(r["queries_with_results"] for r in rows) + " |")
+    print("| PSS peaked while | " + " | ".join(r.get("peak_pss_phase") or "—" for r in rows) + " |")
     print()
     kinds = sorted({k for r in rows for k in r.get("query_ms_by_kind", {})})
     print("| query ms by kind: median / slowest | " + " | ".join(fmt(r["entries"]) for r in rows)

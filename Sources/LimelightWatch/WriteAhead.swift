@@ -16,7 +16,7 @@ final class BatchInFlight: @unchecked Sendable {
   private let report: WatcherReport
   private let records: [FileRecord]
   private let done = DispatchGroup()
-  /// Set by the writing thread before it leaves `done`; read after `wait`.
+  /// Set by the writing thread before it leaves `done`; read after it left.
   private var result: Result<[FileRecord], any Error> = .success([])
 
   /// The thread the batches are written on, one after another.

@@ -577,6 +577,34 @@ import Testing
     #expect(decided > 1_000)
   }
 
+  /// The ranking's field hits (which of name, keywords and path holds each
+  /// word) say what splitting each field into words says, whether its
+  /// bytes decide or it is split.
+  @Test func theRankingFindsAFieldsWordsAsSplittingItWould() {
+    let fields = [
+      "Crème brûlée à l'école", "/home/jo/Müller/Straße und Maß.txt", "thé au lait",
+      "The Brown FOX", "ǅemal ﬁne", "東京タワー.png", "e\u{301}cole q\u{303}",
+      "/usr/share/doc/Zlib1G-dev/README.gz", "café-the-quick", "quickly, the quick fox", "",
+      "Ελλάδα the quick", "thé quick",
+    ].map(SearchText.fold)
+    let phrases: [[String]] = [
+      ["the"], ["the", "quick"], ["ecole"], ["muller"], ["strasse"], ["creme", "brulee"],
+      ["fine"], ["東京"], ["zlib1g"], ["readme"], ["cafe"], ["q"], ["quick"], ["ελλαδα"],
+    ]
+    for prefix in [false, true] {
+      let check = PhraseCheck.and(phrases.map { .phrase($0, prefix: prefix, column: nil) })
+      for (index, name) in fields.enumerated() {
+        let row = [name, fields[(index + 3) % fields.count], fields[(index + 7) % fields.count]]
+        let expected = phrases.map { phrase in
+          row.firstIndex {
+            PhraseCheck.contains(PhraseCheck.words(of: $0), phrase, prefix: prefix)
+          }.map { String(3 - $0) } ?? "0"
+        }.joined()
+        #expect(check.fieldHits(row) == expected, "\(row) prefix \(prefix)")
+      }
+    }
+  }
+
   @Test func aTextIsSplitIntoWordsAsFoldingItWholeWouldSplitIt() {
     // The words a phrase is checked against, made a word at a time, are those
     // that folding the whole text and splitting it make.
