@@ -626,6 +626,9 @@ import Testing
     for text in texts {
       let whole = SearchText.caseAndAccentFolded(text).split { !$0.isLetter && !$0.isNumber }
       #expect(PhraseCheck.words(of: text) == whole.map(String.init), "\(text)")
+      // Remembered, the same the first time and the next.
+      #expect(PhraseCheck.foldedWords(of: text) == whole.map(String.init), "\(text)")
+      #expect(PhraseCheck.foldedWords(of: text) == whole.map(String.init), "\(text)")
     }
     let phrase = { (query: String) in
       PhraseCheck.phrase(
