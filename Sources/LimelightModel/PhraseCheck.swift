@@ -1,5 +1,4 @@
 import CLinux
-import Synchronization
 
 /// Whether an item's texts hold a query's phrases in order.
 ///
@@ -241,25 +240,35 @@ public indirect enum PhraseCheck: Equatable, Sendable {
     return words
   }
 
-  /// ``words(of:)`` of a word beyond ASCII, remembered: a text in German
-  /// or Russian says its words again and again, and folding each with
-  /// Foundation was a fifth of a phrase's time over the candidates of a
-  /// tree with such texts. The words are the same whatever the text (the
-  /// folding is the same), so the memory serves every search; it forgets
-  /// all at once when full.
+  /// ``words(of:)`` of a word beyond ASCII, remembered for the search
+  /// running (``FoldedWords``), if one is: a text in German or Russian says
+  /// its words again and again, and folding each with Foundation was a
+  /// fifth of a phrase's time over the candidates of a tree with such texts.
   static func foldedWords(of word: String) -> [String] {
-    if let known = folded.withLock({ $0[word] }) { return known }
+    guard let memory = FoldedWords.current else { return words(of: word) }
+    if let known = memory.known[word] { return known }
     let made = words(of: word)
-    folded.withLock { folded in
-      if folded.count >= Self.mostFolded { folded.removeAll(keepingCapacity: true) }
-      folded[word] = made
-    }
+    if memory.known.count >= FoldedWords.most { memory.known.removeAll(keepingCapacity: true) }
+    memory.known[word] = made
     return made
   }
 
-  private static let folded = Mutex<[String: [String]]>([:])
-  /// Words remembered at most (a few megabytes).
-  static let mostFolded = 65_536
+  /// Words beyond ASCII folded during one search, for its phrase checks.
+  /// Kept for the search alone (``during(_:)``): kept for the process, the
+  /// words a day of searches met stayed resident in the watcher (7 MB).
+  public final class FoldedWords: @unchecked Sendable {
+    /// Read and written only by the thread running the search.
+    var known: [String: [String]] = [:]
+    /// Words remembered at most (a few megabytes): past it, forgotten at once.
+    static let most = 65_536
+
+    @TaskLocal static var current: FoldedWords?
+
+    /// Runs `body` (a search) with words folded once for all its checks.
+    public static func during<T>(_ body: () throws -> T) rethrows -> T {
+      try $current.withValue(FoldedWords()) { try body() }
+    }
+  }
 
   /// The words of a text of ASCII alone, lowered byte by byte; nil for any
   /// other text. Names and paths are mostly ASCII, and the ranking splits

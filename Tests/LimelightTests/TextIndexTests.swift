@@ -626,10 +626,15 @@ import Testing
     for text in texts {
       let whole = SearchText.caseAndAccentFolded(text).split { !$0.isLetter && !$0.isNumber }
       #expect(PhraseCheck.words(of: text) == whole.map(String.init), "\(text)")
-      // Remembered, the same the first time and the next.
-      #expect(PhraseCheck.foldedWords(of: text) == whole.map(String.init), "\(text)")
+      // Remembered for a search, the same the first time and the next.
+      PhraseCheck.FoldedWords.during {
+        #expect(PhraseCheck.foldedWords(of: text) == whole.map(String.init), "\(text)")
+        #expect(PhraseCheck.foldedWords(of: text) == whole.map(String.init), "\(text)")
+      }
       #expect(PhraseCheck.foldedWords(of: text) == whole.map(String.init), "\(text)")
     }
+    // Nothing stays remembered past a search.
+    #expect(PhraseCheck.FoldedWords.current == nil)
     let phrase = { (query: String) in
       PhraseCheck.phrase(
         SearchText.fold(query).split(separator: " ").map {

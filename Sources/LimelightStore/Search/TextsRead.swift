@@ -13,13 +13,15 @@ final class TextsRead {
   private var found: [Int64: PhraseCheck.PhrasesFound] = [:]
   private static let key = "limelight.texts-read"
 
-  /// Runs `body`, a search's statements, with what they read remembered.
+  /// Runs `body`, a search's statements, with what they read remembered,
+  /// and the words beyond ASCII its phrase checks fold
+  /// (``PhraseCheck/FoldedWords``).
   static func during<T>(_ body: () throws -> T) rethrows -> T {
     let dictionary = Thread.current.threadDictionary
     let outer = dictionary[key]
     dictionary[key] = TextsRead()
     defer { dictionary[key] = outer }
-    return try body()
+    return try PhraseCheck.FoldedWords.during(body)
   }
 
   /// What the search running on this thread has read, if one is.
