@@ -271,10 +271,12 @@ public final class IndexStore: Sendable {
   /// pattern with many values).
   static let matchers = Mutex<[String: WildcardMatcher]>([:])
 
-  /// Lets go of the prepared statements and page cache of the connections.
+  /// Lets go of the prepared statements and page cache of the connections,
+  /// and of the contexts texts were packed with.
   public func releaseMemory() {
     if let queue = pool as? DatabaseQueue { queue.releaseMemory() }
     if let pool = pool as? DatabasePool { pool.releaseMemory() }
+    texts.releaseMemory()
   }
 
   init(location: IndexLocation, pool: any DatabaseWriter, texts: TextPacker) {

@@ -77,6 +77,12 @@ public final class TextPacker: Sendable {
     return packer?.pack(bytes) ?? StoredText.deflate(bytes)
   }
 
+  /// Lets go of the contexts kept for packing (a pass is over: the next
+  /// text may be days away).
+  public func releaseMemory() {
+    state.withLock { $0.packer }?.releaseContexts()
+  }
+
   /// Trains the index's dictionary from the samples gathered, stores it and
   /// packs with it from now on, when the index has none yet and
   /// `trainingTexts` texts have been packed (or, `early`, when samples
@@ -216,8 +222,17 @@ private final class Packer: @unchecked Sendable {
   }
 
   deinit {
-    for context in kept.withLock({ $0 }) { ZSTD_freeCCtx(context.pointer) }
+    releaseContexts()
     ZSTD_freeCDict(dictionary)
+  }
+
+  /// Frees the contexts kept (the next text makes one again).
+  func releaseContexts() {
+    let contexts = kept.withLock { kept in
+      defer { kept = [] }
+      return kept
+    }
+    for context in contexts { ZSTD_freeCCtx(context.pointer) }
   }
 
   func pack(_ bytes: [UInt8]) -> Data? {

@@ -399,6 +399,13 @@ import Testing
     }
     #expect(try stored("last.txt").starts(with: zstd))
     #expect(try names("zebra crossing quietly") == ["last.txt"])
+    // Packed on a context made again after the kept ones were let go.
+    store.releaseMemory()
+    try store.write { writer in
+      try writer.upsert(record("/d/after.txt", text: text() + " heron lands softly"))
+    }
+    #expect(try stored("after.txt").starts(with: zstd))
+    #expect(try names("heron lands softly") == ["after.txt"])
     try expectWholeIndexes("packing")
     // A process that has not met the dictionary loads it from the index.
     TextPacker.forgetDictionaries()
