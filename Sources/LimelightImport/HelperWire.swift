@@ -55,7 +55,7 @@ public enum HelperWire {
         switch self {
         case .attributes(let json, nil): [UInt8(ascii: "A")] + json
         case .attributes(let json, let text?):
-          [UInt8(ascii: "T")] + Self.bigEndian(UInt32(json.count)) + json + text
+          [UInt8(ascii: "T")] + ServedProcess.frame(json) + text
         case .failure(let reason): [UInt8(ascii: "F")] + Array(reason.utf8)
         }
       return ServedProcess.frame(body)
@@ -67,17 +67,13 @@ public enum HelperWire {
       case UInt8(ascii: "A"): self = .attributes(Array(body.dropFirst()), text: nil)
       case UInt8(ascii: "T"):
         guard body.count >= 5 else { return nil }
-        let length = body[1..<5].reduce(0) { $0 << 8 | Int($1) }
+        let length = ServedProcess.frameLength(body[1..<5])
         guard length <= body.count - 5 else { return nil }
         self = .attributes(
           Array(body[5..<(5 + length)]), text: Array(body[(5 + length)...]))
       case UInt8(ascii: "F"): self = .failure(String(decoding: body.dropFirst(), as: UTF8.self))
       default: return nil
       }
-    }
-
-    private static func bigEndian(_ value: UInt32) -> [UInt8] {
-      [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: value >> $0) }
     }
   }
 }

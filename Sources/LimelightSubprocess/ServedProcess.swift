@@ -113,6 +113,11 @@ public final class ServedProcess {
     return [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: length >> $0) } + body
   }
 
+  /// The length a frame's 4-byte header says.
+  public static func frameLength(_ header: some Collection<UInt8>) -> Int {
+    header.reduce(0) { $0 << 8 | Int($1) }
+  }
+
   public func exchange(_ request: [UInt8], timeLimit: Double, replyLimit: Int) throws(Failure)
     -> [UInt8]
   {
@@ -121,7 +126,7 @@ public final class ServedProcess {
     do throws(Failure) {
       try send(request)
       let header = try receive(4, deadline: deadline)
-      let length = header.reduce(0) { $0 << 8 | Int($1) }
+      let length = Self.frameLength(header)
       guard length <= replyLimit else { throw Failure.repliedTooMuch }
       let reply = try receive(length, deadline: deadline)
       served += 1
