@@ -319,85 +319,187 @@ public indirect enum PhraseCheck: Equatable, Sendable {
     guard let anchor = candidates.max(by: { phrase[$0].count < phrase[$1].count }) else {
       return nil
     }
-    var high: UInt8 = 0
-    // Every byte is written: not zeroed first.
-    let lowered = [UInt8](unsafeUninitializedCapacity: bytes.count) { out, count in
-      for position in bytes.indices {
-        let byte = bytes[position]
-        high |= byte
-        out[position] = byte &- 0x41 < 26 ? byte | 0x20 : byte
+    let text = bytes
+    // A word beyond ASCII may fold to the anchor ("thé" to "the"): a place
+    // memmem(3) cannot find. Few such words are folded to see (each once:
+    // a changelog names its authors again and again); many, and every
+    // word is read.
+    var seen: Set<String> = []
+    var index = 0
+    while let high = firstBeyondASCII(text, from: index) {
+      // Punctuation beyond ASCII (quotes, dashes) is no word.
+      guard let (scalar, length) = scalar(in: text, at: high) else { return nil }
+      if !belongsToWord(scalar) {
+        index = high + length
+        continue
       }
-      count = bytes.count
+      let (start, end) = Self.wordAround(text, high)
+      index = max(end, high + length)
+      // Told from the bytes first: a text may have thousands of such words.
+      let letters = Self.letterCount(text, start, end)
+      if letters > phrase[anchor].count || letters * 2 < phrase[anchor].count
+        || Self.foldsBeyondASCII(text, start, end)
+      {
+        continue
+      }
+      let word = String(decoding: UnsafeBufferPointer(rebasing: text[start..<end]), as: UTF8.self)
+      if !Self.mayFold(word, to: phrase[anchor]) || !seen.insert(word).inserted { continue }
+      if seen.count > 256
+        || Self.foldedWords(of: word).contains(where: { $0.utf8.elementsEqual(phrase[anchor]) })
+      {
+        return nil
+      }
     }
-    return lowered.withUnsafeBufferPointer { text -> Bool? in
-      // A word beyond ASCII may fold to the anchor ("thé" to "the"): a place
-      // memmem(3) cannot find. Few such words are folded to see; many, and
-      // every word is read.
-      if high >= 0x80 {
-        var seen = 0
-        var index = 0
-        while index < text.count {
-          guard text[index] >= 0x80 else {
-            index += 1
-            continue
-          }
-          // Punctuation beyond ASCII (quotes, dashes) is no word.
-          guard let (scalar, length) = scalar(in: text, at: index) else { return nil }
-          if !belongsToWord(scalar) {
-            index += length
-            continue
-          }
-          let (start, end) = Self.wordAround(text, index)
-          index = max(end, index + length)
-          let word = String(
-            decoding: UnsafeBufferPointer(rebasing: text[start..<end]), as: UTF8.self)
-          if !Self.mayFold(word, to: phrase[anchor]) { continue }
-          seen += 1
-          if seen > 256
-            || Self.foldedWords(of: word).contains(where: { $0.utf8.elementsEqual(phrase[anchor]) })
-          {
-            return nil
+    var places = LoweredSearch(for: phrase[anchor], in: text)
+    while let start = places.next() {
+      let end = start + phrase[anchor].count
+      // A whole word: no ASCII letter or digit on either side, nor a
+      // character beyond ASCII that belongs to a word (it may fold to
+      // a letter or stay one: the bytes cannot tell).
+      if start > 0 && text[start - 1] < 0x80 && isWordByte(text[start - 1])
+        || end < text.count && text[end] < 0x80 && isWordByte(text[end])
+      {
+        continue
+      }
+      if start > 0 && text[start - 1] >= 0x80 {
+        guard let (scalar, _) = scalar(in: text, before: start), !belongsToWord(scalar)
+        else { return nil }
+      }
+      if end < text.count && text[end] >= 0x80 {
+        guard let (scalar, _) = scalar(in: text, at: end), !belongsToWord(scalar)
+        else { return nil }
+      }
+      guard let before = Self.precedes(text, at: start, phrase[..<anchor]) else { return nil }
+      if !before { continue }
+      let following = words[(anchor + 1)...]
+      switch follows(text, at: end, Array(following), prefix: prefix) {
+      case .yes: return true
+      case .no: continue
+      case .unknown: return nil
+      }
+    }
+    return false
+  }
+
+  /// Where the first byte beyond ASCII at or after `index` stands, read
+  /// eight bytes at a time (most texts are ASCII throughout).
+  static func firstBeyondASCII(_ text: UnsafeBufferPointer<UInt8>, from index: Int) -> Int? {
+    guard let base = text.baseAddress else { return nil }
+    var index = index
+    while index + 8 <= text.count {
+      let eight = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+      if eight & 0x8080_8080_8080_8080 != 0 { break }
+      index += 8
+    }
+    while index < text.count {
+      if text[index] >= 0x80 { return index }
+      index += 1
+    }
+    return nil
+  }
+
+  /// The places of a word of ASCII in a text, its letters in any case,
+  /// one after the other: found by memmem(3) in a stretch of the text at a
+  /// time with its ASCII letters in lower case. (The whole text lowered at
+  /// once, a copy of megabytes for a large text, was most of a phrase's
+  /// time over the candidates of a million entries.)
+  struct LoweredSearch {
+    let needle: [UInt8]
+    let text: UnsafeBufferPointer<UInt8>
+    /// The stretch lowered, and where in the text it starts and how far it goes.
+    private var stretch: [UInt8]
+    private var stretchStart = 0
+    private var stretchCount = 0
+    /// Where the next place may start.
+    private var from = 0
+    /// The bytes of text lowered at a time (a stretch fits in the cache).
+    static let stretchBytes = 32 * 1024
+
+    init(for needle: [UInt8], in text: UnsafeBufferPointer<UInt8>) {
+      self.needle = needle
+      self.text = text
+      stretch = [UInt8](repeating: 0, count: min(text.count, Self.stretchBytes + needle.count))
+    }
+
+    /// The next place, nil when there is none.
+    mutating func next() -> Int? {
+      guard !needle.isEmpty else { return nil }
+      while from + needle.count <= text.count {
+        if from + needle.count > stretchStart + stretchCount { lower(from: from) }
+        let offset = from - stretchStart
+        let found = stretch.withUnsafeBufferPointer { lowered in
+          needle.withUnsafeBytes { wanted in
+            limelight_memmem(
+              lowered.baseAddress! + offset, stretchCount - offset, wanted.baseAddress,
+              wanted.count)
           }
         }
-      }
-      let needle = phrase[anchor]
-      var from = 0
-      while from + needle.count <= text.count, let base = text.baseAddress {
-        guard
-          let found = needle.withUnsafeBytes({
-            limelight_memmem(base + from, text.count - from, $0.baseAddress, $0.count)
-          })
-        else { return false }
-        let start = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
-        let end = start + needle.count
-        from = start + 1
-        // A whole word: no ASCII letter or digit on either side, nor a
-        // character beyond ASCII that belongs to a word (it may fold to
-        // a letter or stay one: the bytes cannot tell).
-        if start > 0 && text[start - 1] < 0x80 && isWordByte(text[start - 1])
-          || end < text.count && text[end] < 0x80 && isWordByte(text[end])
-        {
+        guard let found else {
+          // The next stretch starts where a place could still begin.
+          from = stretchStart + stretchCount - needle.count + 1
+          if stretchStart + stretchCount == text.count { return nil }
+          lower(from: from)
           continue
         }
-        if start > 0 && text[start - 1] >= 0x80 {
-          guard let (scalar, _) = scalar(in: text, before: start), !belongsToWord(scalar)
-          else { return nil }
+        let place = stretch.withUnsafeBufferPointer {
+          stretchStart + $0.baseAddress!.distance(to: found.assumingMemoryBound(to: UInt8.self))
         }
-        if end < text.count && text[end] >= 0x80 {
-          guard let (scalar, _) = scalar(in: text, at: end), !belongsToWord(scalar)
-          else { return nil }
-        }
-        guard let before = Self.precedes(text, at: start, phrase[..<anchor]) else { return nil }
-        if !before { continue }
-        let following = words[(anchor + 1)...]
-        switch follows(text, at: end, Array(following), prefix: prefix) {
-        case .yes: return true
-        case .no: continue
-        case .unknown: return nil
-        }
+        from = place + 1
+        return place
       }
-      return false
+      return nil
     }
+
+    private mutating func lower(from start: Int) {
+      stretchStart = start
+      stretchCount = min(stretch.count, text.count - start)
+      let count = stretchCount
+      guard let base = text.baseAddress else { return }
+      stretch.withUnsafeMutableBufferPointer { out in
+        limelight_lower_ascii(out.baseAddress, base + start, count)
+      }
+    }
+  }
+
+  /// How many characters of `text[start..<end]` are no marks: a word folds
+  /// each to one letter or two (``mayFold(_:to:)``).
+  static func letterCount(_ text: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Int {
+    var count = 0
+    var index = start
+    while index < end {
+      guard text[index] >= 0x80 else {
+        count += 1
+        index += 1
+        continue
+      }
+      guard let (scalar, length) = scalar(in: text, at: index) else { return count + 1 }
+      if !isMark(scalar) { count += 1 }
+      index += length
+    }
+    return count
+  }
+
+  /// Whether the word `text[start..<end]` folds to one word with a letter
+  /// beyond ASCII: it holds a letter or digit of a script that folds to
+  /// none of ASCII (``mayFoldToASCII(_:)``), and no mark (a spacing mark
+  /// survives folding and parts the word in two).
+  static func foldsBeyondASCII(_ text: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int)
+    -> Bool
+  {
+    var beyond = false
+    var index = start
+    while index < end {
+      guard text[index] >= 0x80 else {
+        index += 1
+        continue
+      }
+      guard let (scalar, length) = scalar(in: text, at: index), !isMark(scalar) else {
+        return false
+      }
+      if !mayFoldToASCII(scalar) { beyond = true }
+      index += length
+    }
+    return beyond
   }
 
   /// Whether a word may fold to `target` (ASCII, lower case): each of its
@@ -406,6 +508,9 @@ public indirect enum PhraseCheck: Equatable, Sendable {
   /// its ASCII letters stand where the target's do.
   static func mayFold(_ word: String, to target: [UInt8]) -> Bool {
     let letters = word.unicodeScalars.filter { !isMark($0) }
+    // A letter of another script folds to one of its own: a Russian word
+    // of five letters is no "quick".
+    guard letters.allSatisfy({ $0.value < 0x80 || mayFoldToASCII($0) }) else { return false }
     guard letters.count <= target.count, letters.count * 2 >= target.count else { return false }
     guard letters.count == target.count else { return true }
     return zip(letters, target).allSatisfy { letter, wanted in
@@ -432,7 +537,7 @@ public indirect enum PhraseCheck: Equatable, Sendable {
   }
 
   /// Whether `words` (ASCII, lower case) come right before `offset` in a
-  /// text whose ASCII letters are in lower case, each whole; nil when a
+  /// text, in any case, each whole; nil when a
   /// character beyond ASCII that belongs to a word stands in the way.
   static func precedes(
     _ text: UnsafeBufferPointer<UInt8>, at offset: Int, _ words: ArraySlice<[UInt8]>
@@ -460,7 +565,9 @@ public indirect enum PhraseCheck: Equatable, Sendable {
         guard let (scalar, _) = scalar(in: text, before: start), !belongsToWord(scalar)
         else { return nil }
       }
-      guard index - start == word.count, word.indices.allSatisfy({ text[start + $0] == word[$0] })
+      // Letters and digits of ASCII: `| 0x20` lowers the one, keeps the other.
+      guard index - start == word.count,
+        word.indices.allSatisfy({ text[start + $0] | 0x20 == word[$0] })
       else { return false }
       index = start
     }
@@ -478,6 +585,7 @@ public indirect enum PhraseCheck: Equatable, Sendable {
   {
     guard !words.isEmpty else { return true }
     let phrase = words.map { Array($0.utf8) }
+    let phraseIsASCII = phrase.allSatisfy { $0.allSatisfy { $0 < 0x80 } }
     let last = phrase.count - 1
     // How many of the phrase's words the words just read end, for each
     // start still alive.
@@ -548,6 +656,13 @@ public indirect enum PhraseCheck: Equatable, Sendable {
         continue
       }
       index = end
+      // A word that folds to one beyond ASCII is none of a phrase of ASCII
+      // words (Russian, Greek): told from its bytes, without folding it.
+      // (It may begin with one: "linux文" with "linux" typed as a prefix.)
+      if phraseIsASCII && !prefix && Self.foldsBeyondASCII(bytes, start, end) {
+        _ = accept { _ in false }
+        continue
+      }
       let word = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
       for part in Self.foldedWords(of: word) {
         let found = accept { position in
@@ -812,9 +927,51 @@ public indirect enum PhraseCheck: Equatable, Sendable {
     switch scalar.value {
     case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: return true
     case 0...0x7F: return false
+    case 0x80..<0x800: return twoByteScalars[Int(scalar.value) - 0x80] & wordFlag != 0
+    case _ where isNeitherWordNorMark(scalar): return false
     default:
       return isFoldedAlready(scalar) || scalar.properties.isAlphabetic
         || scalar.properties.numericType != nil
+    }
+  }
+
+  /// What Unicode's tables say of each character of two UTF-8 bytes
+  /// (U+0080 to U+07FF: Latin beyond ASCII, Greek, Cyrillic, Hebrew,
+  /// Arabic), asked once a process: a phrase check over a Russian man page
+  /// asked them of every letter (a seventh of `"the quick"`'s time).
+  private static let twoByteScalars: [UInt8] = (0x80..<0x800).map { value in
+    guard let scalar = Unicode.Scalar(UInt32(value)) else { return 0 }
+    var flags: UInt8 = 0
+    if scalar.properties.isAlphabetic || scalar.properties.numericType != nil { flags |= wordFlag }
+    switch scalar.properties.generalCategory {
+    case .nonspacingMark, .spacingMark, .enclosingMark: flags |= markFlag
+    default: break
+    }
+    return flags
+  }
+  private static let wordFlag: UInt8 = 1
+  private static let markFlag: UInt8 = 2
+
+  /// Blocks of punctuation and symbols without a letter, digit or mark:
+  /// dashes and quotes, arrows, box drawing (a table in a manual drawn in
+  /// thousands of them), CJK punctuation. Told without Unicode's tables.
+  static func isNeitherWordNorMark(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0x2000...0x206F, 0x218A...0x245F, 0x2500...0x2775, 0x2794...0x2BFF, 0x2E00...0x2E2E,
+      0x2E30...0x3004:
+      return true
+    default: return false
+    }
+  }
+
+  /// Whether a letter beyond ASCII may fold to ASCII letters (ü to u, ß to
+  /// ss, ﬁ to fi): Latin letters with accents, a few signs and ligatures;
+  /// never Greek, Cyrillic, or any other script (a test holds this to
+  /// Foundation's folding of every character).
+  static func mayFoldToASCII(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0xC0...0x24F, 0x1E00...0x1EFF, 0x212A, 0x212B, 0xFB00...0xFB06: return true
+    default: return false
     }
   }
 
@@ -830,6 +987,8 @@ public indirect enum PhraseCheck: Equatable, Sendable {
     // Below U+0300 (spaces, punctuation, Latin) and in the CJK blocks there
     // are none: the tables are not asked.
     if scalar.value < 0x300 || (0x3100...0x9FFF).contains(scalar.value) { return false }
+    if scalar.value < 0x800 { return twoByteScalars[Int(scalar.value) - 0x80] & markFlag != 0 }
+    if isNeitherWordNorMark(scalar) { return false }
     switch scalar.properties.generalCategory {
     case .nonspacingMark, .spacingMark, .enclosingMark: return true
     default: return false

@@ -188,7 +188,9 @@ public final class IndexStore: Sendable {
         return Data.fromDatabaseValue(values[3]).flatMap(TextPacker.unpack)
       },
       utf8: { index in
-        index == 3 ? Data.fromDatabaseValue(values[3]).flatMap(TextPacker.unpackUTF8) : nil
+        guard index == 3, let data = Data.fromDatabaseValue(values[3]) else { return nil }
+        // Into the memory of the search's text before, when a search runs.
+        return TextsRead.current.map { $0.unpackUTF8(data) } ?? TextPacker.unpackUTF8(data)
       }, found: found)
   }
 

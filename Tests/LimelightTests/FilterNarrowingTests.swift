@@ -32,6 +32,8 @@ import Testing
       default: nil
       }
     file.hidden = path.contains("/.")
+    // A few are large: a least size that few reach, or most.
+    file.attributes.size = i % 10 == 0 ? 1_000_000 : 10
     return file
   }
 
@@ -60,6 +62,8 @@ import Testing
       .and([word("report"), .filter(.kind(.text)), .filter(.extensions(["txt"]))]))
     // Many of a kind, few of them as large (the index of sizes lists them).
     queries.append(.and([.filter(.kind(.text)), .filter(.range(.size, lower: 20, upper: nil))]))
+    queries.append(.and([.filter(.kind(.text)), .filter(.range(.size, lower: 5, upper: nil))]))
+    queries.append(.filter(.range(.size, lower: 20, upper: 2_000_000)))
     queries.append(.and([.filter(.kind(.text)), .not(.filter(.contentType("image/*")))]))
     // A type nothing is of: narrowed to no item at all.
     queries.append(.and([word("rep"), .filter(.contentType("audio/*"))]))

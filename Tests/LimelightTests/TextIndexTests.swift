@@ -545,7 +545,7 @@ import Testing
       "Straße", "strasse", "一", "个", "linux", "Linux文", "ﬁle", "file", "ǅemal", "İstanbul", "k̈",
       "Москва", "москва", "(", ")", "don't", "ab-cd", "\u{301}", "thé", "the\u{301}", "“", "”",
       "quick—brown", "the—", "fox.", "quickfox", "0the", "main(", "int", "return the", "quíck",
-      "QUİCK", "ǫuick", "thß", "ﬁx", "ınt",
+      "QUİCK", "ǫuick", "thß", "ﬁx", "ınt", "слово", "Ёлкаq", "quiсk",
     ]
     var generator = SystemRandomNumberGenerator()
     func pick() -> String { pieces[Int(generator.next() as UInt64 % UInt64(pieces.count))] }
@@ -582,6 +582,47 @@ import Testing
     }
     // The bytes alone decide most phrases of ASCII words.
     #expect(decided > 1_000)
+    // Words of another script, however many of the anchor's length, cannot
+    // fold to it: the bytes still decide.
+    let russian = Array((String(repeating: "Слово ", count: 300) + "the Quick").utf8)
+    for (phrase, holds) in [(["the", "quick"], true), (["quick", "the"], false)] {
+      let anchored = russian.withUnsafeBufferPointer {
+        PhraseCheck.anchoredContains($0, phrase, prefix: false)
+      }
+      #expect(anchored == holds, "\(phrase)")
+    }
+  }
+
+  /// A phrase in a long text is found wherever it stands, across the
+  /// stretches the text is lowered in, and the places before it do not hide it.
+  @Test func aPhraseIsFoundWhereverItStandsInALongText() {
+    let stretch = PhraseCheck.LoweredSearch.stretchBytes
+    for offset in [
+      0, 1, stretch - 9, stretch - 5, stretch - 4, stretch - 1, stretch, 2 * stretch + 3,
+    ] {
+      // "quick" alone, again and again, before the phrase.
+      let filler = String(repeating: "quick lorem ", count: offset / 12 + 1)
+      let text = Array((filler.prefix(offset) + " The QUICK fox " + filler).utf8)
+      for (phrase, holds) in [
+        (["the", "quick"], true), (["quick", "fox"], true), (["fox", "the"], false),
+      ] {
+        let anchored = text.withUnsafeBufferPointer {
+          PhraseCheck.anchoredContains($0, phrase, prefix: false)
+        }
+        #expect(anchored == holds, "\(phrase) at \(offset)")
+      }
+      let places = text.withUnsafeBufferPointer { bytes in
+        var search = PhraseCheck.LoweredSearch(for: Array("quick".utf8), in: bytes)
+        var found: [Int] = []
+        while let place = search.next() { found.append(place) }
+        return found
+      }
+      let expected = text.indices.filter { start in
+        start + 5 <= text.count
+          && String(decoding: text[start..<(start + 5)], as: UTF8.self).lowercased() == "quick"
+      }
+      #expect(places == expected, "places at \(offset)")
+    }
   }
 
   /// The ranking's field hits (which of name, keywords and path holds each
@@ -675,5 +716,15 @@ import Testing
       (0...0xFFFF).compactMap(Unicode.Scalar.init).allSatisfy {
         PhraseCheck.isMark($0) == marks.contains($0.properties.generalCategory)
       })
+    // No character but those it names folds to a letter or digit of ASCII.
+    let foldingToASCII = (0x80...0x10FFFF).compactMap(Unicode.Scalar.init).filter { scalar in
+      guard !PhraseCheck.mayFoldToASCII(scalar),
+        PhraseCheck.isWordScalar(scalar) || PhraseCheck.isMark(scalar)
+      else { return false }
+      return SearchText.caseAndAccentFolded(String(scalar)).unicodeScalars.contains {
+        $0.isASCII && PhraseCheck.isWordScalar($0)
+      }
+    }
+    #expect(foldingToASCII.isEmpty, "\(foldingToASCII.prefix(5).map(\.value))")
   }
 }

@@ -19,9 +19,9 @@ struct FilterNarrowing {
   /// The kind classes asked for (`kind:`), which the index of the order of
   /// items also holds.
   var kinds: [String] = []
-  /// Whether a `size:` filter sets a least size, which the index of sizes
-  /// finds the few items of (`size:>1G`).
-  var leastSize = false
+  /// The least size the `size:` filters set, if any: the index of sizes
+  /// finds the few items that reach a large one (`size:>1G`).
+  var leastSize: Double?
 
   /// The narrowing of the parts ANDed at the top of a query that are not
   /// text (filters, exclusions, predicates), given the rows in
@@ -56,8 +56,8 @@ struct FilterNarrowing {
         let terms = ids.isEmpty ? [ItemFacets.noType] : ids.compactMap(ItemFacets.typeTerm)
         guard terms.count == max(ids.count, 1) else { continue }
         names.append("facets : (" + terms.map(SQLCompiler.quoted).joined(separator: " OR ") + ")")
-      case .range(.size, .some, _):
-        leastSize = true
+      case .range(.size, let lower?, _):
+        leastSize = max(leastSize ?? lower, lower)
       case .range(.modified, let lower?, let upper?):
         guard let months = ItemFacets.monthTerms(from: lower, to: upper) else { continue }
         names.append("facets : (" + months.map(SQLCompiler.quoted).joined(separator: " OR ") + ")")

@@ -234,14 +234,15 @@ public struct SearchEngine: Sendable {
     /// few pass and the filters have terms, the items holding them sorted
     /// (`holding`), after, when they are many (its crowding), stretches of
     /// the items of the kinds asked for (`ofKinds`, when any) and then of
-    /// the items holding the terms (`stretch`) in order (with a least size,
-    /// `every` instead: the index of sizes finds them); with no terms,
+    /// the items holding the terms (`stretch`) in order; with no terms,
     /// further stretches of the order, then every item that passes, sorted
     /// (`every`). Each reads at most ``SearchEngine/inOrderLimit`` items.
+    /// With a least size (`leastSize`) that few items reach, `every` at
+    /// once: the index of sizes lists them.
     case filtersAlone(
       probe: (_ size: Int, _ offset: Int) -> Statement,
       ofKinds: ((_ size: Int, _ offset: Int) -> Statement)?,
-      stretch: (_ size: Int, _ offset: Int) -> Statement, bySize: Bool,
+      stretch: (_ size: Int, _ offset: Int) -> Statement, leastSize: Double?,
       holding: (statement: Statement, crowding: Crowding)?, every: Statement)
   }
 
@@ -547,7 +548,7 @@ public struct SearchEngine: Sendable {
         nil,
         .filtersAlone(
           probe: stretch(holding: nil), ofKinds: ofKinds, stretch: stretch(holding: terms),
-          bySize: narrowing.leastSize,
+          leastSize: narrowing.leastSize,
           holding: holding, every: every)
       ))
   }

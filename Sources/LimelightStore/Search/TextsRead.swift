@@ -27,6 +27,17 @@ final class TextsRead {
   /// What the search running on this thread has read, if one is.
   static var current: TextsRead? { Thread.current.threadDictionary[key] as? TextsRead }
 
+  /// The memory the texts of this search are unpacked into, one after the
+  /// other (``TextPacker/unpackUTF8(_:into:)``).
+  private var unpacked: [UInt8] = []
+
+  /// A stored text's bytes, unpacked into the memory of the text before.
+  /// Let the array go before asking for the next: while it is held, the
+  /// next is unpacked into memory of its own (a copy, not a wrong text).
+  func unpackUTF8(_ data: Data) -> [UInt8]? {
+    TextPacker.unpackUTF8(data, into: &unpacked) ? unpacked : nil
+  }
+
   /// What is known of the text of a body (the content column).
   func found(inBody id: Int64) -> PhraseCheck.PhrasesFound {
     if let known = found[id] { return known }
