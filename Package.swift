@@ -226,7 +226,7 @@ let package = Package(
         "LimelightSearch",
         "LimelightModel", "LimelightStore", "LimelightQuery", "LimelightImport", "LimelightWatch",
         "LimelightCLI", "LimelightQueryClient", "LimelightSubprocess", "LimelightExtensions",
-        "LimelightPlatform", "LimelightThumbnails", "LimelightApplications",
+        "LimelightPlatform", "LimelightThumbnails", "LimelightApplications", "LimelightService",
       ]),
     .testTarget(
       name: "LimelightIntegrationTests",

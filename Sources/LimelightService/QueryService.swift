@@ -27,6 +27,11 @@ public final class QueryService: Sendable {
   /// each shape of query keeps one, and the shapes users type have no end.
   static let searchesPerStatementCache = 1000
   let inProgress = Atomic<Int>(0)
+  /// A quiet spell after the last search closes the kept connections
+  /// (``closeKeptConnections()``).
+  let quiet: QuietSpell
+  /// How long without a search before the kept connections go.
+  public static let quietSpellSeconds = 60.0
   /// This process's values of ``sharedVariables``, which do not change while it runs.
   let ownEnvironment = ProcessEnvironment.current.filter {
     QueryService.sharedVariables.contains($0.key)
@@ -45,7 +50,9 @@ public final class QueryService: Sendable {
 
   /// Listens on the instance's socket (replacing a stale one: the caller holds
   /// the watcher's lock) and serves clients on background threads.
-  public static func start(location: IndexLocation) throws -> QueryService {
+  public static func start(location: IndexLocation, quietSpell: Double = quietSpellSeconds) throws
+    -> QueryService
+  {
     let path = location.runtimeDirectory.appending(QueryServiceWire.socketName)
     guard var address = QueryServiceWire.address(of: path.bytes) else {
       throw StartError(description: "\(path.string): too long for a socket path")
@@ -66,16 +73,34 @@ public final class QueryService: Sendable {
       close(fd)
       throw StartError(description: "\(path.string): \(reason)")
     }
-    let service = QueryService(socketPath: path, location: location, listener: fd)
+    let service = QueryService(
+      socketPath: path, location: location, listener: fd, quietSpell: quietSpell)
     Thread.detachNewThread { service.acceptLoop() }
     return service
   }
 
-  init(socketPath: RawPath, location: IndexLocation, listener: Int32) {
+  init(socketPath: RawPath, location: IndexLocation, listener: Int32, quietSpell: Double) {
     self.socketPath = socketPath
     self.location = location
     self.listener = listener
+    quiet = QuietSpell(seconds: quietSpell)
   }
+
+  /// Closes the connections kept for the next searches and gives their
+  /// memory back to the system: each holds up to 16 MiB of the index's
+  /// pages and a prepared statement for each shape of query it ran, which
+  /// a watcher idling for days should not keep resident. The next search
+  /// opens one again (a few milliseconds).
+  func closeKeptConnections() {
+    let closing = stores.withLock { kept in
+      defer { kept.removeAll() }
+      return kept.count
+    }
+    if closing > 0 { _ = malloc_trim(0) }
+  }
+
+  /// How many connections are kept for the next searches.
+  var keptConnections: Int { stores.withLock { $0.count } }
 
   /// Removes the socket, so that clients search on their own from now on.
   public func stop() {
@@ -152,6 +177,9 @@ public final class QueryService: Sendable {
       connection.searches = 0
     }
     stores.withLock { [connection] in $0.append(connection) }
+    quiet.noteActivity { [self] in
+      if inProgress.load(ordering: .relaxed) == 0 { closeKeptConnections() }
+    }
     reply(client, [QueryServiceWire.done, UInt8(truncatingIfNeeded: status)])
   }
 
