@@ -79,7 +79,7 @@ public final class IndexStore: Sendable {
         // read(2) and a copy for each.
         reading.prepareDatabase { db in
           try db.execute(
-            sql: longLived ? "PRAGMA cache_size = -16384" : "PRAGMA mmap_size = 17179869184")
+            sql: longLived ? "PRAGMA cache_size = -4096" : "PRAGMA mmap_size = 17179869184")
         }
         let queue = try DatabaseQueue(path: path.string, configuration: reading)
         // A new or older index is upgraded (and a new one switched to WAL)
