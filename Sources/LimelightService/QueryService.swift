@@ -87,7 +87,7 @@ public final class QueryService: Sendable {
   }
 
   /// Closes the connections kept for the next searches and gives their
-  /// memory back to the system: each holds up to 16 MiB of the index's
+  /// memory back to the system: each holds up to 4 MiB of the index's
   /// pages and a prepared statement for each shape of query it ran, which
   /// a watcher idling for days should not keep resident. The next search
   /// opens one again (a few milliseconds).
@@ -98,9 +98,6 @@ public final class QueryService: Sendable {
     }
     if closing > 0 { _ = malloc_trim(0) }
   }
-
-  /// How many connections are kept for the next searches.
-  var keptConnections: Int { stores.withLock { $0.count } }
 
   /// Removes the socket, so that clients search on their own from now on.
   public func stop() {
