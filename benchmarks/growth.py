@@ -160,6 +160,38 @@ def queries_for(tree, rng, count):
     return out
 
 
+def hard_queries(tree):
+    """Shapes that the random mix meets only by chance, and that have set the
+    p99 before: phrases of common words (one few texts hold, one many do), the
+    commonest word of the names with a filter few of its items pass, the
+    commonest longer word's two-letter prefix and a typo of it, and least
+    sizes few or no items reach."""
+    counts = {}
+    seen = 0
+    for root, _, files in os.walk(tree):
+        for name in files:
+            for word in name.replace(".", " ").replace("-", " ").split():
+                if word.isalpha() and len(word) >= 2:
+                    counts[word.lower()] = counts.get(word.lower(), 0) + 1
+        seen += len(files)
+        if seen > 20000:
+            break
+    common = max(counts, key=counts.get) if counts else WORDS[0]
+    longer = [w for w in counts if len(w) >= 5]
+    long_common = max(longer, key=counts.get) if longer else WORDS[0]
+    typo = long_common[0] + long_common[2] + long_common[1] + long_common[3:]
+    return [
+        ("phrase few hold", ['"the quick"']),
+        ("phrase many hold", ['"the following"']),
+        ("common word, narrow type", [common, "type:image/*"]),
+        ("common word, narrow extension", [common, "ext:txt"]),
+        ("common word's 2-letter prefix", [long_common[:2]]),
+        ("common word, typo", [typo]),
+        ("a kind, a least size none reach", ["kind:code", "size:>1G"]),
+        ("a least size few reach", ["size:>1M"]),
+    ]
+
+
 def measure(size, work, pool, ll, rng, query_count, settle_limit):
     tree = os.path.join(work, f"tree-{size}")
     xdg = os.path.join(work, f"xdg-{size}")
@@ -271,6 +303,12 @@ def measure(size, work, pool, ll, rng, query_count, settle_limit):
         t, _ = bench.timed([ll("find-in"), "--limit", "50", "--"] + words, env)
         timed_queries.append((t * 1000, kind, " ".join(words)))
     row["slowest_queries"] = sorted(timed_queries, reverse=True)[:5]
+    # The hard shapes, each run three times: the best and the slowest.
+    row["hard_queries"] = []
+    for shape, words in hard_queries(tree):
+        times = [bench.timed([ll("find-in"), "--limit", "50", "--"] + words, env)[0] * 1000
+                 for _ in range(3)]
+        row["hard_queries"].append([shape, " ".join(words), min(times), max(times)])
     watcher.terminate()
     watcher.wait(60)
     subprocess.run(["rm", "-rf", tree])
@@ -403,6 +441,19 @@ def main():
         print(f"slowest at {r['entries']:,}: " + "; ".join(
             f"{q} ({k}) {t:.1f} ms" for t, k, q in r.get("slowest_queries", [])))
     print()
+    shapes = [h[0] for h in rows[0].get("hard_queries", [])] if rows else []
+    if shapes:
+        print("| hard shapes, ms: best / slowest of 3 | " + " | ".join(
+            fmt(r["entries"]) for r in rows) + " |")
+        print("| --- |" + " --- |" * len(rows))
+        for i, shape in enumerate(shapes):
+            cells = []
+            for r in rows:
+                hard = r.get("hard_queries", [])
+                cells.append(f"`{hard[i][1]}` {hard[i][2]:.1f} / {hard[i][3]:.1f}"
+                             if i < len(hard) else "—")
+            print(f"| {shape} | " + " | ".join(cells) + " |")
+        print()
     tables = sorted({t for r in rows for t in r.get("tables_bytes_per_entry", {})})
     print("| bytes per entry, by table | " + " | ".join(fmt(r["entries"]) for r in rows) + " |")
     print("| --- |" + " --- |" * len(rows))
