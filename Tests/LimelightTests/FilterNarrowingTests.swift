@@ -21,7 +21,9 @@ import Testing
 
   func record(_ i: Int) -> FileRecord {
     let path = Self.folders[i % 4] + "report \(i)" + Self.extensions[i % Self.extensions.count]
-    var file = Fixtures.record(path, text: i % 3 == 0 ? "quarterly report figures" : nil)
+    // Some texts hold the words typed, others only longer ones they begin.
+    let text = i % 3 == 0 ? "quarterly report figures" : i % 3 == 1 ? "quarterlies due" : nil
+    var file = Fixtures.record(path, text: text)
     // Both sides of a month's end, a day before 1970, and none at all.
     file.attributes.modified =
       switch i % 5 {
@@ -56,6 +58,7 @@ import Testing
     for filter in filters {
       queries.append(.and([word("rep"), .filter(filter)]))
       queries.append(.and([word("quarterly"), .filter(filter)]))
+      queries.append(.and([word("quarter"), .filter(filter)]))
       queries.append(.filter(filter))
     }
     queries.append(
@@ -101,8 +104,13 @@ import Testing
       for limit in [nil, 4] {
         let expected = try checked.search(query, limit: limit).map(\.id)
         found += expected.count
-        let narrowed = try SearchEngine(store: store).search(query, limit: limit).map(\.id)
+        let narrowedResults = try SearchEngine(store: store).search(query, limit: limit)
+        let narrowed = narrowedResults.map(\.id)
         #expect(narrowed == expected, "\(step): \(query) limit \(String(describing: limit))")
+        // The narrowing's terms are not ranked: the same scores.
+        #expect(
+          narrowedResults.map(\.score) == (try checked.search(query, limit: limit).map(\.score)),
+          "\(step): scores of \(query)")
         #expect(try crowded.search(query, limit: limit).map(\.id) == expected, "\(step): \(query)")
         let newestFirst = try crowdedTexts.search(query, limit: limit).map(\.id)
         #expect(

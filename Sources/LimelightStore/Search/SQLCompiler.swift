@@ -130,6 +130,15 @@ struct SQLCompiler {
     /// which of them the item's name, keywords or path hold).
     var words: String
 
+    /// How many phrases the match's words make (its narrowing's apart).
+    var phraseCount: Int {
+      switch PhraseCheck(encoded: words) {
+      case .and(let parts)?, .or(let parts)?: parts.count
+      case .phrase?: 1
+      case nil: 0
+      }
+    }
+
     /// The condition on `item_text` with its arguments.
     func condition() -> Statement {
       guard let (inText, arguments) = check(on: "item_text.rowid") else {
