@@ -112,12 +112,18 @@ def status(ll, env):
         return {}
 
 
-def queries_for(tree, rng, count):
+def sample_names(tree):
+    """The names of the first 20,000 files or so of a tree, the queries' source."""
     names = []
     for root, _, files in os.walk(tree):
         names.extend(files)
         if len(names) > 20000:
             break
+    return names
+
+
+def queries_for(tree, rng, count):
+    names = sample_names(tree)
     out = []
     kinds = ["prefix", "word", "two words", "typo", "initials", "filter", "content",
              "filters alone", "phrase"]
@@ -167,15 +173,10 @@ def hard_queries(tree):
     commonest longer word's two-letter prefix and a typo of it, and least
     sizes few or no items reach."""
     counts = {}
-    seen = 0
-    for root, _, files in os.walk(tree):
-        for name in files:
-            for word in name.replace(".", " ").replace("-", " ").split():
-                if word.isalpha() and len(word) >= 2:
-                    counts[word.lower()] = counts.get(word.lower(), 0) + 1
-        seen += len(files)
-        if seen > 20000:
-            break
+    for name in sample_names(tree):
+        for word in name.replace(".", " ").replace("-", " ").split():
+            if word.isalpha() and len(word) >= 2:
+                counts[word.lower()] = counts.get(word.lower(), 0) + 1
     common = max(counts, key=counts.get) if counts else WORDS[0]
     longer = [w for w in counts if len(w) >= 5]
     long_common = max(longer, key=counts.get) if longer else WORDS[0]

@@ -309,7 +309,7 @@ public indirect enum PhraseCheck: Equatable, Sendable {
   /// Every candidate holds the phrase's words somewhere: reading only
   /// around the rarest is what makes a phrase of common words cheap.
   static func anchoredContains(
-    _ bytes: UnsafeBufferPointer<UInt8>, _ words: [String], prefix: Bool
+    _ text: UnsafeBufferPointer<UInt8>, _ words: [String], prefix: Bool
   ) -> Bool? {
     let phrase = words.map { Array($0.utf8) }
     guard !phrase.isEmpty, phrase.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0 < 0x80 } })
@@ -319,7 +319,6 @@ public indirect enum PhraseCheck: Equatable, Sendable {
     guard let anchor = candidates.max(by: { phrase[$0].count < phrase[$1].count }) else {
       return nil
     }
-    let text = bytes
     // A word beyond ASCII may fold to the anchor ("thé" to "the"): a place
     // memmem(3) cannot find. Few such words are folded to see (each once:
     // a changelog names its authors again and again); many, and every
@@ -335,15 +334,10 @@ public indirect enum PhraseCheck: Equatable, Sendable {
       }
       let (start, end) = Self.wordAround(text, high)
       index = max(end, high + length)
-      // Told from the bytes first: a text may have thousands of such words.
-      let letters = Self.letterCount(text, start, end)
-      if letters > phrase[anchor].count || letters * 2 < phrase[anchor].count
-        || Self.foldsBeyondASCII(text, start, end)
-      {
-        continue
-      }
+      // Told from the bytes: a text may have thousands of such words.
+      guard Self.mayFold(text, start, end, to: phrase[anchor]) else { continue }
       let word = String(decoding: UnsafeBufferPointer(rebasing: text[start..<end]), as: UTF8.self)
-      if !Self.mayFold(word, to: phrase[anchor]) || !seen.insert(word).inserted { continue }
+      if !seen.insert(word).inserted { continue }
       if seen.count > 256
         || Self.foldedWords(of: word).contains(where: { $0.utf8.elementsEqual(phrase[anchor]) })
       {
@@ -461,24 +455,6 @@ public indirect enum PhraseCheck: Equatable, Sendable {
     }
   }
 
-  /// How many characters of `text[start..<end]` are no marks: a word folds
-  /// each to one letter or two (``mayFold(_:to:)``).
-  static func letterCount(_ text: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Int {
-    var count = 0
-    var index = start
-    while index < end {
-      guard text[index] >= 0x80 else {
-        count += 1
-        index += 1
-        continue
-      }
-      guard let (scalar, length) = scalar(in: text, at: index) else { return count + 1 }
-      if !isMark(scalar) { count += 1 }
-      index += length
-    }
-    return count
-  }
-
   /// Whether the word `text[start..<end]` folds to one word with a letter
   /// beyond ASCII: it holds a letter or digit of a script that folds to
   /// none of ASCII (``mayFoldToASCII(_:)``), and no mark (a spacing mark
@@ -502,21 +478,33 @@ public indirect enum PhraseCheck: Equatable, Sendable {
     return beyond
   }
 
-  /// Whether a word may fold to `target` (ASCII, lower case): each of its
-  /// characters but marks folds to one letter or, rarely, two (ß), so its
-  /// count is the target's or up to half of it, and with one letter each,
-  /// its ASCII letters stand where the target's do.
-  static func mayFold(_ word: String, to target: [UInt8]) -> Bool {
-    let letters = word.unicodeScalars.filter { !isMark($0) }
-    // A letter of another script folds to one of its own: a Russian word
-    // of five letters is no "quick".
-    guard letters.allSatisfy({ $0.value < 0x80 || mayFoldToASCII($0) }) else { return false }
-    guard letters.count <= target.count, letters.count * 2 >= target.count else { return false }
-    guard letters.count == target.count else { return true }
-    return zip(letters, target).allSatisfy { letter, wanted in
-      letter.value >= 0x80 || UInt8(letter.value) | 0x20 == wanted
-        || !(letter.properties.isAlphabetic || letter.properties.numericType != nil)
+  /// Whether the word `text[start..<end]` may fold to `target` (ASCII,
+  /// lower case), told from its bytes: each of its characters but marks
+  /// folds to one letter or, rarely, two (ß), so its count is the target's
+  /// or up to half of it; none is of a script that folds to none of ASCII
+  /// (a Russian word of five letters is no "quick"); and with one letter
+  /// each, its ASCII letters stand where the target's do.
+  static func mayFold(
+    _ text: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, to target: [UInt8]
+  ) -> Bool {
+    var letters = 0
+    var aligned = true
+    var index = start
+    while index < end {
+      guard let (scalar, length) = scalar(in: text, at: index) else { return false }
+      index += length
+      if isMark(scalar) { continue }
+      if scalar.value >= 0x80 && !mayFoldToASCII(scalar) || letters == target.count {
+        return false
+      }
+      if scalar.value < 0x80 && isWordScalar(scalar)
+        && UInt8(scalar.value) | 0x20 != target[letters]
+      {
+        aligned = false
+      }
+      letters += 1
     }
+    return letters * 2 >= target.count && (letters < target.count || aligned)
   }
 
   /// The word that holds the character beyond ASCII at `index`: the

@@ -180,9 +180,8 @@ public final class IndexStore: Sendable {
     "limelight_phrases", argumentCount: 6, pure: true
   ) { values in
     guard let check = phraseCheck(values[4]) else { return false }
-    let found = Int64.fromDatabaseValue(values[5]).flatMap { body in
-      TextsRead.current?.found(inBody: body)
-    }
+    let search = TextsRead.current
+    let found = Int64.fromDatabaseValue(values[5]).flatMap { search?.found(inBody: $0) }
     return check.matches(
       columns: 4,
       text: { index in
@@ -192,7 +191,7 @@ public final class IndexStore: Sendable {
       utf8: { index in
         guard index == 3, let data = Data.fromDatabaseValue(values[3]) else { return nil }
         // Into the memory of the search's text before, when a search runs.
-        return TextsRead.current.map { $0.unpackUTF8(data) } ?? TextPacker.unpackUTF8(data)
+        return search.map { $0.unpackUTF8(data) } ?? TextPacker.unpackUTF8(data)
       }, found: found)
   }
 

@@ -172,8 +172,13 @@ public final class TextPacker: Sendable {
   /// The text of a stored form; nil when it is neither zstd nor zlib data,
   /// or names a dictionary this process has not met.
   public static func unpack(_ data: Data) -> String? {
-    unpackUTF8(data).map { String(decoding: $0, as: UTF8.self) }
+    // Deflated (before the dictionary): a string already.
+    guard data.starts(with: zstdMagic) else { return StoredText.inflate([UInt8](data)) }
+    return unpackUTF8(data).map { String(decoding: $0, as: UTF8.self) }
   }
+
+  /// The first bytes of a zstd frame.
+  static let zstdMagic: [UInt8] = [0x28, 0xB5, 0x2F, 0xFD]
 
   /// The text of a stored form as UTF-8, not made a string (checking a
   /// large text's every character took a fifth of a phrase search).
@@ -188,7 +193,7 @@ public final class TextPacker: Sendable {
   /// in, then given back) was a fifth of its time. False when the bytes
   /// are no stored form (``unpack(_:)``).
   public static func unpackUTF8(_ data: Data, into text: inout [UInt8]) -> Bool {
-    guard data.starts(with: [0x28, 0xB5, 0x2F, 0xFD]) else {
+    guard data.starts(with: zstdMagic) else {
       guard let inflated = StoredText.inflate([UInt8](data)) else { return false }
       text.removeAll(keepingCapacity: true)
       text.append(contentsOf: inflated.utf8)

@@ -129,15 +129,8 @@ struct SQLCompiler {
     /// encoded ``PhraseCheck`` (`limelight_field_hits` tells the ranking
     /// which of them the item's name, keywords or path hold).
     var words: String
-
     /// How many phrases the match's words make (its narrowing's apart).
-    var phraseCount: Int {
-      switch PhraseCheck(encoded: words) {
-      case .and(let parts)?, .or(let parts)?: parts.count
-      case .phrase?: 1
-      case nil: 0
-      }
-    }
+    var phraseCount: Int
 
     /// The condition on `item_text` with its arguments.
     func condition() -> Statement {
@@ -173,9 +166,10 @@ struct SQLCompiler {
   ) -> TextMatch? {
     guard let (match, check) = textIndexParts(node, exact: exact, completions: completions)
     else { return nil }
+    let words = indexWords(node, exact: exact)
     return TextMatch(
       match: match, check: check.needsText ? check.encoded : nil,
-      words: PhraseCheck.and(indexWords(node, exact: exact)).encoded)
+      words: PhraseCheck.and(words).encoded, phraseCount: words.count)
   }
 
   /// Each word FTS5 makes a phrase of in a node's `item_text` expression,
