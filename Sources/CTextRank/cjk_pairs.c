@@ -13,6 +13,20 @@
 // between them. A space or punctuation between them makes no pair.
 // Queries name the pairs they want as words ("硬盘"), which unicode61 keeps
 // whole; their text is tokenized as is.
+//
+// Two words side by side of which one is among the commonest (the, of, is:
+// limelight_is_common_word) are a term too, for the same reason: a phrase
+// of common words ("the quick") has thousands of texts holding each word,
+// and reading them all to find the few holding the phrase took most of a
+// query. The term is one character of the private use plane 15 chosen by a
+// hash of the two words (limelight_word_pair_term): one character has no
+// prefixes for the prefix indexes to record, and 65,534 of them are few
+// terms. Two pairs may share one, which only adds a text to read. Words
+// here are runs of ASCII letters and digits (token_words); whatever stands
+// between two of them is passed over, not a break: the phrase check
+// (PhraseCheck) reads some of it as spaces, and a pair too many costs a
+// read, where one too few would lose a text. Queries ask for a pair as
+// "\x01first second", which becomes its term alone.
 
 #include "limelight_text_rank.h"
 
@@ -31,7 +45,121 @@ typedef struct {
   int previous_length;
   int previous_start;
   int previous_end;
+  // The last word in ASCII, when there is one: its hash with the space
+  // after it (the start of a pair's), and whether it is a common word.
+  unsigned int word_hash;
+  int has_word;
+  int word_is_common;
 } PairState;
+
+// The commonest words of English, and a few of other languages', by length
+// (each group ends with a null); words of up to five letters ("i" and "y"
+// left out: a loop's variable in every program, paired with all it touches).
+static const char *const common_words[6][24] = {
+    {0},
+    {"a", 0},
+    {"an", "as", "at", "be", "by", "de", "do", "en", "et", "he", "if", "in", "is", "it", "la",
+     "le", "no", "of", "on", "or", "so", "to", "we", 0},
+    {"all", "and", "are", "but", "can", "der", "des", "die", "for", "has", "his", "its", "les",
+     "may", "not", "one", "the", "und", "was", "you", 0},
+    {"also", "been", "from", "have", "into", "more", "than", "that", "then", "they", "this",
+     "will", "with", 0},
+    {"about", "other", "their", "there", "these", "which", 0},
+};
+
+int limelight_is_common_word(const char *word, int length) {
+  if (length < 1 || length > 5) return 0;
+  for (const char *const *common = common_words[length]; *common; common++)
+    if ((*common)[0] == word[0] && memcmp(*common, word, (size_t)length) == 0) return 1;
+  return 0;
+}
+
+// FNV-1a, continued from `hash` over `length` bytes.
+static unsigned int fnv1a(unsigned int hash, const char *bytes, int length) {
+  for (int i = 0; i < length; i++) {
+    hash ^= (unsigned char)bytes[i];
+    hash *= 16777619u;
+  }
+  return hash;
+}
+
+static const unsigned int fnv_basis = 2166136261u;
+
+// The term of a pair: the character U+F0000 + hash mod 65,534, in UTF-8.
+static void pair_term(unsigned int hash, char out[4]) {
+  unsigned int value = 0xF0000u + hash % 65534u;
+  out[0] = (char)(0xF0 | (value >> 18));
+  out[1] = (char)(0x80 | ((value >> 12) & 0x3F));
+  out[2] = (char)(0x80 | ((value >> 6) & 0x3F));
+  out[3] = (char)(0x80 | (value & 0x3F));
+}
+
+int limelight_word_pair_term(const char *first, int first_length, const char *second,
+                             int second_length, char out[4]) {
+  unsigned int hash = fnv1a(fnv1a(fnv_basis, first, first_length), " ", 1);
+  pair_term(fnv1a(hash, second, second_length), out);
+  return 4;
+}
+
+// After a word (`length` bytes, the first of them in `head`): the pair it
+// ends, when either word is common. `pair_hash` is the hash of the word
+// before, its space and this word; `hash`, of this word alone.
+static int word_pair(PairState *state, const char *head, int length, unsigned int pair_hash,
+                     unsigned int hash, int start, int end) {
+  int is_common = limelight_is_common_word(head, length);
+  int rc = SQLITE_OK;
+  if (state->has_word && (is_common || state->word_is_common)) {
+    char term[4];
+    pair_term(pair_hash, term);
+    rc = state->token(state->context, FTS5_TOKEN_COLOCATED, term, 4, start, end);
+  }
+  state->word_hash = fnv1a(hash, " ", 1);
+  state->has_word = 1;
+  state->word_is_common = is_common;
+  return rc;
+}
+
+// The words of a token (unicode61 has folded its case and accents): its runs
+// of ASCII letters (lower case) and digits, ß read as "ss" (as the phrase check folds
+// it). Anything else in the token stands between words, as a space would:
+// unicode61 keeps in one token characters the phrase check reads as spaces
+// (private use, formatting characters Unicode named after SQLite's tables).
+static int token_words(PairState *state, const char *token, int length, int start, int end) {
+  const unsigned char *bytes = (const unsigned char *)token;
+  int i = 0;
+  while (i < length) {
+    char head[6];
+    int count = 0;
+    unsigned int hash = fnv_basis, pair_hash = state->word_hash;
+    for (;;) {
+      const char *piece;
+      int size;
+      unsigned char byte = i < length ? bytes[i] : 0;
+      if ((byte >= '0' && byte <= '9') || (byte >= 'a' && byte <= 'z')) {
+        piece = token + i;
+        size = 1;
+        i += 1;
+      } else if (i + 1 < length && bytes[i] == 0xC3 && bytes[i + 1] == 0x9F) {
+        piece = "ss";
+        size = 2;
+        i += 2;
+      } else {
+        break;
+      }
+      for (int k = 0; k < size; k++, count++)
+        if (count < 6) head[count] = piece[k];
+      hash = fnv1a(hash, piece, size);
+      pair_hash = fnv1a(pair_hash, piece, size);
+    }
+    if (count > 0) {
+      int rc = word_pair(state, head, count > 5 ? 6 : count, pair_hash, hash, start, end);
+      if (rc != SQLITE_OK) return rc;
+    } else {
+      i += 1;
+    }
+  }
+  return SQLITE_OK;
+}
 
 // Whether a token is a single Chinese, Japanese or Korean character (the
 // blocks SearchText.isCJK names).
@@ -57,6 +185,8 @@ static int pair_token(void *context, int flags, const char *token, int length, i
   PairState *state = (PairState *)context;
   int rc = state->token(state->context, flags, token, length, start, end);
   if (rc != SQLITE_OK || (flags & FTS5_TOKEN_COLOCATED)) return rc;
+  rc = token_words(state, token, length, start, end);
+  if (rc != SQLITE_OK) return rc;
   if (!is_cjk_character(token, length)) {
     state->previous_length = 0;
     return rc;
@@ -103,6 +233,15 @@ static int pair_tokenize(Fts5Tokenizer *pointer, void *context, int flags, const
                          int length,
                          int (*token)(void *, int, const char *, int, int, int)) {
   PairTokenizer *tokenizer = (PairTokenizer *)pointer;
+  // A query's pair of words: "\x01first second", folded, in ASCII.
+  if ((flags & FTS5_TOKENIZE_QUERY) && length > 0 && text[0] == '\x01') {
+    const char *space = memchr(text + 1, ' ', (size_t)(length - 1));
+    if (!space) return SQLITE_ERROR;
+    char term[4];
+    int first = (int)(space - text) - 1;
+    limelight_word_pair_term(text + 1, first, space + 1, length - first - 2, term);
+    return token(context, 0, term, 4, 0, length);
+  }
   // Queries and snippets see the words alone.
   if (!(flags & FTS5_TOKENIZE_DOCUMENT) || (flags & FTS5_TOKENIZE_QUERY))
     return tokenizer->inner_methods.xTokenize(tokenizer->inner, context, flags, text, length,

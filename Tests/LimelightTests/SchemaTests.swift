@@ -202,6 +202,45 @@ import Testing
     #expect(try found("journal").isEmpty)
   }
 
+  @Test func anIndexFromBeforeWordPairsIsIndexedAgainWithThem() throws {
+    let location = Fixtures.newLocation()
+    defer { try? FileManager.default.removeItem(atPath: location.home.string) }
+    do {
+      // Texts packed with the index's dictionary, as a real index's are.
+      let store = try IndexStore.open(location, create: true)
+      let filler = (0..<400).map { "word\($0 * 7 % 400)" }.joined(separator: " ")
+      try store.write { writer in
+        try writer.upsert(
+          Fixtures.record("/d/first.txt", text: "Is the quick fox here? " + filler))
+        try writer.upsert(Fixtures.record("/d/apart.txt", text: "the fox is quick; " + filler))
+        for i in 0..<300 {
+          try writer.upsert(Fixtures.record("/d/note \(i).txt", text: "\(i) " + filler))
+        }
+      }
+      #expect(try store.compact(afterRewriting: 302, minimum: 1))
+      // The text index as an older version left it: here, with no terms at all.
+      try store.write { writer in
+        try writer.db.execute(
+          sql: """
+            INSERT INTO item_text (item_text) VALUES ('delete-all');
+            DELETE FROM grdb_migrations WHERE identifier = 'v22-word-pairs';
+            """)
+      }
+    }
+    let store = try IndexStore.open(location, create: false)
+    let engine = SearchEngine(store: store)
+    #expect(
+      try engine.search(.text("the quick", prefix: false, column: nil)).map(\.displayName)
+        == ["first.txt"])
+    #expect(
+      try engine.search(.text("fox is", prefix: false, column: nil)).map(\.displayName)
+        == ["apart.txt"])
+    try store.write { writer in
+      try writer.db.execute(
+        sql: "INSERT INTO item_text (item_text, rank) VALUES ('integrity-check', 1)")
+    }
+  }
+
   @Test func theWatchersKeysBecomeOneReport() throws {
     let location = Fixtures.newLocation()
     defer { try? FileManager.default.removeItem(atPath: location.home.string) }

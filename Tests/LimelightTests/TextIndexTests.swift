@@ -263,6 +263,120 @@ import Testing
     #expect(try names("区分") == ["区分 notes.txt"])
   }
 
+  /// Texts holding a phrase with a common word, with their copies: found
+  /// by the search, and the items whose texts hold the pair's term.
+  func phraseFindings(_ phrase: String, prefix: Bool = false) throws -> (
+    withPairs: [String], wordsAlone: [String]
+  ) {
+    var engine = SearchEngine(store: store)
+    let query = QueryNode.text(phrase, prefix: prefix, column: nil)
+    let withPairs = try engine.search(query).map(\.displayName).sorted()
+    engine.pairsCommonWords = false
+    return (withPairs, try engine.search(query).map(\.displayName).sorted())
+  }
+
+  /// Two words side by side of which one is common are a term of the text
+  /// index, and a phrase is looked up by its pairs: never a text fewer than
+  /// by its words alone, whatever stands between the words (the phrase
+  /// check reads some characters as spaces that the index keeps as words
+  /// of their own), and, where the pairs decide, only the texts holding it.
+  @Test func phrasesOfCommonWordsAreLookedUpByTheirPairs() throws {
+    var separators = (0x1...0x2FF).compactMap(Unicode.Scalar.init).map { String($0) }
+    separators += [0x2000...0x206F, 0x3000...0x303F, 0xFE00...0xFE0F].flatMap { range in
+      range.compactMap(Unicode.Scalar.init).map { String($0) }
+    }
+    separators += [
+      " \u{E000} ", "\u{F0E7}", " \u{F0000} ", "\u{10FFFD}", " \u{1F600} ", "\u{FEFF}", " \u{301} ",
+      " \u{301}", "\u{200B}", " 硬 ", "\u{FF0C}", " ß ", "ﬁ", " – ", "\r\n", "\t\t", " é ", " x ",
+    ]
+    try store.write { writer in
+      for (index, separator) in separators.enumerated() {
+        let text = "Alpha The\(separator)Quick omega, then the and quick apart"
+        try writer.upsert(record("/p/\(index).txt", text: text))
+      }
+      try writer.upsert(record("/p/a.txt", text: "Is it a quick one? THE QUICK fox"))
+      try writer.upsert(record("/p/b.txt", text: "a quick fix, then the fix is quick"))
+    }
+    for phrase in ["the quick", "quick the", "a quick", "the quick fox", "it a quick", "the qu"] {
+      let found = try phraseFindings(phrase, prefix: phrase == "the qu")
+      #expect(found.withPairs == found.wordsAlone, "\(phrase)")
+    }
+    let found = try phraseFindings("the quick").withPairs
+    #expect(found.contains("a.txt") && !found.contains("b.txt"))
+    // A space, a line's end, a dash between the words: the phrase; a letter: none.
+    for separator in [" ", "\n", "\u{2014}", "\u{F0E7}", " \u{301} "] {
+      let index = try #require(separators.firstIndex(of: separator))
+      #expect(found.contains("\(index).txt"), "\(separator.debugDescription)")
+    }
+    #expect(!found.contains("\(try #require(separators.firstIndex(of: "x"))).txt"))
+    // The pair's term is in the texts holding the phrase, and in some others
+    // (a letter of another script between the words passes for a space).
+    let match = try #require(SQLCompiler.textMatch(.text("The Quick", prefix: false, column: nil)))
+    #expect(match.match == #"(("The" AND "Quick")) AND "\#u{1}the quick""#)
+    #expect(match.unrankedPhrases == 1)
+    let holding = try store.read { db in
+      try String.fetchAll(
+        db,
+        sql: """
+          SELECT item.displayName FROM item_text JOIN item ON item.rowid = item_text.rowid
+          WHERE item_text MATCH ?
+          """, arguments: ["\"\u{1}the quick\""])
+    }
+    #expect(Set(holding).isSuperset(of: found))
+    let letter = "\(try #require(separators.firstIndex(of: "x"))).txt"
+    #expect(!holding.contains(letter) && !holding.contains("b.txt"))
+    try expectWholeIndexes("pairs of common words")
+    // Words beyond ASCII, and a word typed as a prefix, make no pair.
+    #expect(
+      SQLCompiler.commonWordPairs(.text("thé quick", prefix: false, column: nil), exact: false)
+        .isEmpty)
+    #expect(
+      SQLCompiler.commonWordPairs(.text("the quick", prefix: true, column: nil), exact: false)
+        .isEmpty)
+    #expect(
+      SQLCompiler.commonWordPairs(.text("the quick", prefix: true, column: nil), exact: true)
+        == ["the quick"])
+    #expect(
+      SQLCompiler.commonWordPairs(.text("quick brown", prefix: false, column: nil), exact: false)
+        .isEmpty)
+  }
+
+  /// Random texts of words in several scripts, folded ones and their folds:
+  /// a phrase with its pairs finds what its words alone find.
+  @Test func phrasesFindTheSameTextsWithTheirPairsAsWithout() throws {
+    let pieces = [
+      "the", "The", "THE", "of", "a", "is", "quick", "Quick", "quickly", "fox", "Fox's", "résumé",
+      "naïve", "e\u{301}lan", "2026", "x86_64", "—", ", ", ".", "  ", "\n", "Straße", "strasse",
+      "一", "个", "Linux文", "ﬁle", "file", "İstanbul", "Москва", "(", "don't", "ab-cd", "\u{301}",
+      "thé", "the\u{301}", "“", "int", "return the", "QUİCK", "\u{F0E7}", "and", "the—",
+      "of\u{E000}",
+    ]
+    var generator = SystemRandomNumberGenerator()
+    func pick() -> String { pieces[Int(generator.next() as UInt64 % UInt64(pieces.count))] }
+    var texts: [String] = []
+    try store.write { writer in
+      for index in 0..<300 {
+        let text = (0..<(2 + Int(generator.next() as UInt64 % 10))).map { _ in pick() }
+          .joined(separator: generator.next() as UInt64 % 4 == 0 ? "" : " ")
+        texts.append(text)
+        try writer.upsert(record("/r/\(index).txt", text: text))
+      }
+    }
+    var found = 0
+    for _ in 0..<150 {
+      let words = PhraseCheck.words(of: texts[Int(generator.next() as UInt64 % 300)])
+      guard words.count >= 2 else { continue }
+      let start = Int(generator.next() as UInt64 % UInt64(words.count - 1))
+      let phrase = words[start...].prefix(2 + Int(generator.next() as UInt64 % 2)).joined(
+        separator: " ")
+      let prefix = generator.next() as UInt64 % 4 == 0
+      let result = try phraseFindings(phrase, prefix: prefix)
+      #expect(result.withPairs == result.wordsAlone, "\(phrase.debugDescription) prefix \(prefix)")
+      found += result.withPairs.count
+    }
+    #expect(found > 0)
+  }
+
   @Test func textMatchesRankByBM25OverTheWordsTheyHoldAndTheirFields() throws {
     let filler = Array(repeating: "words about other things", count: 200).joined(separator: " ")
     try store.write { writer in

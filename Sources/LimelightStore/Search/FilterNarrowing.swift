@@ -99,6 +99,7 @@ struct FilterNarrowing {
     guard !texts.isEmpty else { return match }
     var narrowed = match
     narrowed.match = "(\(match.match)) AND " + texts.joined(separator: " AND ")
+    narrowed.unrankedPhrases += textPhrases
     return narrowed
   }
 

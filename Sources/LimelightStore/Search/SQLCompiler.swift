@@ -1,3 +1,4 @@
+import CTextRank
 import Foundation
 import GRDB
 import LimelightModel
@@ -131,6 +132,9 @@ struct SQLCompiler {
     var words: String
     /// How many phrases the match's words make (its narrowing's apart).
     var phraseCount: Int
+    /// How many phrases follow the words' in the match and only narrow it
+    /// (pairs of common words, a filter's terms): the ranking leaves them out.
+    var unrankedPhrases: Int
 
     /// The condition on `item_text` with its arguments.
     func condition() -> Statement {
@@ -160,16 +164,65 @@ struct SQLCompiler {
   /// given, spells each word typed as a prefix as the words it begins (an
   /// empty list: the word alone) instead of starring it, for one item whose
   /// words are known: FTS5 gathers a short prefix's words from the whole
-  /// index, which took 0.5 s for one letter at 300,000 items.
+  /// index, which took 0.5 s for one letter at 300,000 items. `pairs`: the
+  /// phrases' pairs of common words narrow the match (``commonWordPairs(_:exact:)``).
   static func textMatch(
-    _ node: QueryNode, exact: Bool = false, completions: ((String) -> [String])? = nil
+    _ node: QueryNode, exact: Bool = false, completions: ((String) -> [String])? = nil,
+    pairs: Bool = true
   ) -> TextMatch? {
     guard let (match, check) = textIndexParts(node, exact: exact, completions: completions)
     else { return nil }
     let words = indexWords(node, exact: exact)
+    let pairs = pairs ? commonWordPairs(node, exact: exact).map { "\"\u{1}\($0)\"" } : []
     return TextMatch(
-      match: match, check: check.needsText ? check.encoded : nil,
-      words: PhraseCheck.and(words).encoded, phraseCount: words.count)
+      match: pairs.isEmpty ? match : "(\(match)) AND " + pairs.joined(separator: " AND "),
+      check: check.needsText ? check.encoded : nil,
+      words: PhraseCheck.and(words).encoded, phraseCount: words.count,
+      unrankedPhrases: pairs.count)
+  }
+
+  /// The pairs of words side by side in the phrases ANDed at the top of a
+  /// node of which one is among the commonest (`limelight_is_common_word`),
+  /// as "first second": the text index holds a term for each such pair in a
+  /// text (the `limelight_pairs` tokenizer), so that a phrase of common
+  /// words is looked up by them, not by its words alone. Words in ASCII
+  /// only (the tokenizer's folding and this one's agree on them); a word
+  /// typed as a prefix is no whole word.
+  static func commonWordPairs(_ node: QueryNode, exact: Bool) -> [String] {
+    switch node {
+    case .text(let text, let prefix, _):
+      var tokens = Self.tokens(of: SearchText.fold(text))
+      if prefix && !exact { tokens.removeLast(min(1, tokens.count)) }
+      var pairs: [String] = []
+      for (first, second) in zip(tokens, tokens.dropFirst()) {
+        guard first.utf8.allSatisfy({ $0 < 0x80 }), second.utf8.allSatisfy({ $0 < 0x80 }) else {
+          continue
+        }
+        let (one, other) = (first.lowercased(), second.lowercased())
+        guard isCommon(one) || isCommon(other) else { continue }
+        let pair = one + " " + other
+        if !pairs.contains(pair) { pairs.append(pair) }
+      }
+      return pairs
+    case .and(let parts):
+      var pairs: [String] = []
+      for pair in parts.flatMap({ commonWordPairs($0, exact: exact) }) where !pairs.contains(pair) {
+        pairs.append(pair)
+      }
+      return pairs
+    default:
+      return []
+    }
+  }
+
+  /// Whether a word (lower case, ASCII) is one the text index pairs.
+  private static func isCommon(_ word: String) -> Bool {
+    var word = word
+    return word.withUTF8 { bytes in
+      bytes.withMemoryRebound(to: CChar.self) {
+        limelight_is_common_word($0.baseAddress, Int32($0.count)) != 0
+      }
+    }
   }
 
   /// Each word FTS5 makes a phrase of in a node's `item_text` expression,

@@ -266,6 +266,10 @@ public struct SearchEngine: Sendable {
   /// indexes (``FilterNarrowing``); off, they are checked on each match alone.
   var narrowsByFilters = true
 
+  /// Whether a phrase's pairs of common words narrow its match in the text
+  /// index (``SQLCompiler/commonWordPairs(_:exact:)``); off, its words alone.
+  var pairsCommonWords = true
+
   /// At most this many items holding the filters' terms are read first, and
   /// the texts that match the words looked for among them, when the words
   /// are in many texts (an ephemeral index of their rows: a few milliseconds;
@@ -343,21 +347,24 @@ public struct SearchEngine: Sendable {
     }
     // BM25 over the words each item holds (the text index records no
     // counts; FTS5's bm25() would read and split every matching text again),
-    // more for those its name, keywords or path hold. The narrowing's terms
-    // come last in the match, and are not ranked.
+    // more for those its name, keywords or path hold. The pairs of common
+    // words and the narrowing's terms come last in the match, and are not
+    // ranked.
     let fieldHits = StoredText.ofWords(
       "limelight_field_hits(w.name, w.keywords, w.path, ?)", row: "item_text.rowid")
-    // `unranked`: the phrases after the words' own (the narrowing's, and a
-    // whole-word match left out through the index), which it leaves out.
+    // `unranked`: the phrases after the words' own (the pairs', the
+    // narrowing's, and a whole-word match left out through the index),
+    // which it leaves out.
     let bm25 = { (unranked: Int) in
       "limelight_rank(item_text, \(unranked), \(fieldHits),"
         + " \(Self.isConjunction(text) ? 1 : 0))"
     }
-    guard let textMatch = SQLCompiler.textMatch(text).map(narrowing.text) else { return [] }
+    guard let textMatch = SQLCompiler.textMatch(text, pairs: pairsCommonWords).map(narrowing.text)
+    else { return [] }
     guard SQLCompiler.fitsNames(text) else {
       return [
         textStep(
-          textMatch, bm25: bm25, unranked: narrowing.textPhrases,
+          textMatch, bm25: bm25,
           rest: (conditions, filterArguments),
           order: " item.hidden,\(Self.order)", crowdedOrder: " item.hidden, item_text.rowid DESC",
           narrowing: narrowing)
@@ -378,7 +385,8 @@ public struct SearchEngine: Sendable {
       ]).map(narrowing.names)
     let inNames = narrowing.names(anywhere).holdsItem()
     let textTiers =
-      (SQLCompiler.hasPrefix(text) ? [SQLCompiler.textMatch(text, exact: true)] : [])
+      (SQLCompiler.hasPrefix(text)
+      ? [SQLCompiler.textMatch(text, exact: true, pairs: pairsCommonWords)] : [])
       .compactMap { $0 }.map(narrowing.text) + [textMatch]
     var passes: [Pass] = []
     for hidden in [0, 1] {
@@ -415,7 +423,6 @@ public struct SearchEngine: Sendable {
       for (tier, match) in textTiers.enumerated() {
         var step = textStep(
           match, leavingOut: tier > 0 ? textTiers.first : nil, bm25: bm25,
-          unranked: narrowing.textPhrases,
           rest: (
             " AND NOT \(inNames.sql) AND item.hidden = \(hidden)\(conditions)",
             inNames.arguments + filterArguments
@@ -437,7 +444,7 @@ public struct SearchEngine: Sendable {
   /// 300,000 entries, and the first 20 in rank all held it.
   func textStep(
     _ match: SQLCompiler.TextMatch, leavingOut whole: SQLCompiler.TextMatch? = nil,
-    bm25 rank: (_ unranked: Int) -> String, unranked: Int,
+    bm25 rank: (_ unranked: Int) -> String,
     rest: Statement, order: String, crowdedOrder: String, narrowing: FilterNarrowing
   ) -> Pass {
     var from = "FROM item_text JOIN item ON item.rowid = item_text.rowid WHERE item_text MATCH ?"
@@ -447,11 +454,12 @@ public struct SearchEngine: Sendable {
     // of every text holding a common word, made to leave them out, cost
     // 10 ms at 300,000 entries); otherwise each candidate among them is
     // checked.
-    var unranked = unranked
+    var unranked = match.unrankedPhrases
     if let whole, whole.check == nil {
       arguments[0] = "(\(match.match)) NOT (\(whole.match))"
-      // Its phrases come last: the words', then the narrowing's again.
-      unranked += whole.phraseCount + unranked
+      // Its phrases come last: the words', then the pairs' and the
+      // narrowing's again.
+      unranked += whole.phraseCount + whole.unrankedPhrases
     }
     let bm25 = rank(unranked)
     from += rest.sql
