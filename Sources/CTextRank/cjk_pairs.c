@@ -14,14 +14,16 @@
 // Queries name the pairs they want as words ("硬盘"), which unicode61 keeps
 // whole; their text is tokenized as is.
 //
-// Two words side by side of which one is among the commonest (the, of, is:
-// limelight_is_common_word) are a term too, for the same reason: a phrase
+// A word among the commonest (the, of, is: limelight_is_common_word) and
+// the word after it are a term too, for the same reason: a phrase
 // of common words ("the quick") has thousands of texts holding each word,
 // and reading them all to find the few holding the phrase took most of a
 // query. The term is one character of the private use plane 15 chosen by a
 // hash of the two words (limelight_word_pair_term): one character has no
 // prefixes for the prefix indexes to record, and 65,534 of them are few
-// terms. Two pairs may share one, which only adds a text to read. Words
+// terms. Two pairs may share one, which only adds a text to read. The pairs
+// that end in a common word are left out: half the terms again, and a
+// phrase has a common word at its end alone far less often. Words
 // here are runs of ASCII letters and digits (token_words); whatever stands
 // between two of them is passed over, not a break: the phrase check
 // (PhraseCheck) reads some of it as spaces, and a pair too many costs a
@@ -32,9 +34,19 @@
 
 #include <string.h>
 
+// The number of terms pairs of words have.
+#define PAIR_TERMS 65534u
+
 typedef struct {
   fts5_tokenizer inner_methods;
   Fts5Tokenizer *inner;
+  // For each pair term, the text it was last given for: a term is given
+  // once a text (the index records no more), not at each of its places (a
+  // pair of common words is in most sentences). Texts are numbered by
+  // `texts`, and the marks cleared when the numbers start again. Made at
+  // the first text (a connection that only queries has none).
+  unsigned short *given;
+  unsigned short texts;
 } PairTokenizer;
 
 typedef struct {
@@ -50,6 +62,7 @@ typedef struct {
   unsigned int word_hash;
   int has_word;
   int word_is_common;
+  PairTokenizer *tokenizer;
 } PairState;
 
 // The commonest words of English, and a few of other languages', by length
@@ -87,7 +100,7 @@ static const unsigned int fnv_basis = 2166136261u;
 
 // The term of a pair: the character U+F0000 + hash mod 65,534, in UTF-8.
 static void pair_term(unsigned int hash, char out[4]) {
-  unsigned int value = 0xF0000u + hash % 65534u;
+  unsigned int value = 0xF0000u + hash % PAIR_TERMS;
   out[0] = (char)(0xF0 | (value >> 18));
   out[1] = (char)(0x80 | ((value >> 12) & 0x3F));
   out[2] = (char)(0x80 | ((value >> 6) & 0x3F));
@@ -102,13 +115,16 @@ int limelight_word_pair_term(const char *first, int first_length, const char *se
 }
 
 // After a word (`length` bytes, the first of them in `head`): the pair it
-// ends, when either word is common. `pair_hash` is the hash of the word
+// ends, when the word before is common. `pair_hash` is the hash of the word
 // before, its space and this word; `hash`, of this word alone.
 static int word_pair(PairState *state, const char *head, int length, unsigned int pair_hash,
                      unsigned int hash, int start, int end) {
   int is_common = limelight_is_common_word(head, length);
   int rc = SQLITE_OK;
-  if (state->has_word && (is_common || state->word_is_common)) {
+  PairTokenizer *tokenizer = state->tokenizer;
+  if (state->has_word && state->word_is_common &&
+      tokenizer->given[pair_hash % PAIR_TERMS] != tokenizer->texts) {
+    tokenizer->given[pair_hash % PAIR_TERMS] = tokenizer->texts;
     char term[4];
     pair_term(pair_hash, term);
     rc = state->token(state->context, FTS5_TOKEN_COLOCATED, term, 4, start, end);
@@ -226,6 +242,7 @@ static void pair_delete(Fts5Tokenizer *pointer) {
   PairTokenizer *tokenizer = (PairTokenizer *)pointer;
   if (!tokenizer) return;
   tokenizer->inner_methods.xDelete(tokenizer->inner);
+  sqlite3_free(tokenizer->given);
   sqlite3_free(tokenizer);
 }
 
@@ -250,6 +267,16 @@ static int pair_tokenize(Fts5Tokenizer *pointer, void *context, int flags, const
   memset(&state, 0, sizeof(state));
   state.context = context;
   state.token = token;
+  state.tokenizer = tokenizer;
+  if (!tokenizer->given) {
+    tokenizer->given = (unsigned short *)sqlite3_malloc64(PAIR_TERMS * sizeof(unsigned short));
+    if (!tokenizer->given) return SQLITE_NOMEM;
+    tokenizer->texts = 0;
+  }
+  if (tokenizer->texts == 0 || ++tokenizer->texts == 0) {
+    memset(tokenizer->given, 0, PAIR_TERMS * sizeof(unsigned short));
+    tokenizer->texts = 1;
+  }
   return tokenizer->inner_methods.xTokenize(tokenizer->inner, &state, flags, text, length,
                                             pair_token);
 }

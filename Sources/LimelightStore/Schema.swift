@@ -15,7 +15,7 @@ import GRDB
 ///   (`limelight_phrases`). Two Chinese, Japanese or Korean characters side
 ///   by side are also a term of their own (the `limelight_pairs` tokenizer),
 ///   so that a run is looked up by its pairs rather than its characters, and
-///   so are two words side by side of which one is among the commonest (a
+///   so is a word among the commonest with the word after it (a
 ///   phrase of common words finds the texts holding its pairs).
 /// - `item_words`: what both full-text indexes index, stored once: the name
 ///   (with its word parts, initials and reading), keywords, path, the
@@ -473,7 +473,7 @@ enum Schema {
           \(compactAfter)
           """)
     }
-    // Two words side by side of which one is among the commonest are a
+    // A word among the commonest and the word after it are a
     // term of the text index too (the `limelight_pairs` tokenizer): a
     // phrase of common words finds the texts holding its pairs, where it
     // read every text holding each of its words (`"the quick"`: 291 texts,

@@ -275,7 +275,7 @@ import Testing
     return (withPairs, try engine.search(query).map(\.displayName).sorted())
   }
 
-  /// Two words side by side of which one is common are a term of the text
+  /// A common word and the word after it are a term of the text
   /// index, and a phrase is looked up by its pairs: never a text fewer than
   /// by its words alone, whatever stands between the words (the phrase
   /// check reads some characters as spaces that the index keeps as words
@@ -336,6 +336,10 @@ import Testing
     #expect(
       SQLCompiler.commonWordPairs(.text("the quick", prefix: true, column: nil), exact: true)
         == ["the quick"])
+    // Nor does a common word with the word before it.
+    #expect(
+      SQLCompiler.commonWordPairs(.text("return the", prefix: false, column: nil), exact: false)
+        .isEmpty)
     #expect(
       SQLCompiler.commonWordPairs(.text("quick brown", prefix: false, column: nil), exact: false)
         .isEmpty)

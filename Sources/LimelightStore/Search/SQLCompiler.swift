@@ -182,7 +182,7 @@ struct SQLCompiler {
   }
 
   /// The pairs of words side by side in the phrases ANDed at the top of a
-  /// node of which one is among the commonest (`limelight_is_common_word`),
+  /// node whose first is among the commonest (`limelight_is_common_word`),
   /// as "first second": the text index holds a term for each such pair in a
   /// text (the `limelight_pairs` tokenizer), so that a phrase of common
   /// words is looked up by them, not by its words alone. Words in ASCII
@@ -199,7 +199,7 @@ struct SQLCompiler {
           continue
         }
         let (one, other) = (first.lowercased(), second.lowercased())
-        guard isCommon(one) || isCommon(other) else { continue }
+        guard isCommon(one) else { continue }
         let pair = one + " " + other
         if !pairs.contains(pair) { pairs.append(pair) }
       }
