@@ -20,7 +20,7 @@
 // and reading them all to find the few holding the phrase took most of a
 // query. The term is one character of the private use plane 15 chosen by a
 // hash of the two words (limelight_word_pair_term): one character has no
-// prefixes for the prefix indexes to record, and 65,534 of them are few
+// prefixes for the prefix indexes to record, and 61,438 of them are few
 // terms. Two pairs may share one, which only adds a text to read. The pairs
 // that end in a common word are left out: half the terms again, and a
 // phrase has a common word at its end alone far less often. Words
@@ -34,8 +34,11 @@
 
 #include <string.h>
 
-// The number of terms pairs of words have.
-#define PAIR_TERMS 65534u
+// The terms of pairs of words: characters of the private use plane 15 past
+// its first 4,096, which stand for months (ItemFacets: to the year 2311),
+// in case the text index holds facets one day.
+#define PAIR_TERMS (65534u - 4096u)
+#define PAIR_BASE (0xF0000u + 4096u)
 
 typedef struct {
   fts5_tokenizer inner_methods;
@@ -98,9 +101,9 @@ static unsigned int fnv1a(unsigned int hash, const char *bytes, int length) {
 
 static const unsigned int fnv_basis = 2166136261u;
 
-// The term of a pair: the character U+F0000 + hash mod 65,534, in UTF-8.
+// The term of a pair, in UTF-8.
 static void pair_term(unsigned int hash, char out[4]) {
-  unsigned int value = 0xF0000u + hash % PAIR_TERMS;
+  unsigned int value = PAIR_BASE + hash % PAIR_TERMS;
   out[0] = (char)(0xF0 | (value >> 18));
   out[1] = (char)(0x80 | ((value >> 12) & 0x3F));
   out[2] = (char)(0x80 | ((value >> 6) & 0x3F));
