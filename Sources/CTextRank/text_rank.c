@@ -92,6 +92,13 @@ static int holds(const RowList *list, sqlite3_int64 row) {
   return low < list->count && list->rows[low] == row;
 }
 
+// The columns whose words a row's length counts: name, keywords, path and
+// content, not the facets after them (terms of what filters compare).
+static int ranked_columns(const Fts5ExtensionApi *api, Fts5Context *fts) {
+  int columns = api->xColumnCount(fts);
+  return columns < 4 ? columns : 4;
+}
+
 // What every row of a query shares: each phrase's rows and IDF, and the
 // average row length, computed once per query and kept as its aux data.
 static RankData *rank_data(const Fts5ExtensionApi *api, Fts5Context *fts, int argc,
@@ -133,7 +140,11 @@ static RankData *rank_data(const Fts5ExtensionApi *api, Fts5Context *fts, int ar
     double idf = log(((double)rows - count + 0.5) / (count + 0.5));
     data->idf[i] = idf > 1e-6 ? idf : 1e-6;
   }
-  if (*rc == SQLITE_OK) *rc = api->xColumnTotalSize(fts, -1, &total);
+  for (int i = 0; *rc == SQLITE_OK && i < ranked_columns(api, fts); i++) {
+    sqlite3_int64 size = 0;
+    *rc = api->xColumnTotalSize(fts, i, &size);
+    total += size;
+  }
   data->average = rows > 0 && total > 0 ? (double)total / (double)rows : 1.0;
   if (*rc != SQLITE_OK) {
     free_rank_data(data);
@@ -149,7 +160,11 @@ static void text_rank(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_con
   int rc = SQLITE_OK;
   RankData *data = rank_data(api, fts, argc, argv, &rc);
   int length = 0;
-  if (data) rc = api->xColumnSize(fts, -1, &length);
+  for (int i = 0; data && rc == SQLITE_OK && i < ranked_columns(api, fts); i++) {
+    int size = 0;
+    rc = api->xColumnSize(fts, i, &size);
+    length += size;
+  }
   if (!data || rc != SQLITE_OK) {
     sqlite3_result_error_code(context, rc);
     return;

@@ -141,6 +141,7 @@ public final class IndexStore: Sendable {
     db.add(function: StoredText.repackFunction(texts))
     db.add(function: StoredText.fileURIFunction)
     db.add(function: ItemFacets.function)
+    db.add(function: ItemFacets.textFunction)
     db.add(function: ItemDescription.summaryFunction)
     for register in [limelight_register_text_rank, limelight_register_cjk_pairs] {
       let code = register(db.sqliteConnection)

@@ -153,7 +153,14 @@ public struct IndexWriter {
       db.cachedStatement(sql: "SELECT facets FROM item_words_stored WHERE rowid = ?"),
       arguments: [rowID])
     guard let stored, stored != facets else { return }
-    try replaceNameTexts(rowID, textToo: false) {
+    // The text index holds the kinds, type and month of an item with a text.
+    let textID = try Int64.fetchOne(
+      db.cachedStatement(sql: "SELECT textID FROM item_words_stored WHERE rowid = ?"),
+      arguments: [rowID])
+    let textToo =
+      ItemFacets.textFacets(stored, hasText: textID != nil)
+      != ItemFacets.textFacets(facets, hasText: textID != nil)
+    try replaceNameTexts(rowID, textToo: textToo) {
       try db.cachedStatement(sql: "UPDATE item_words_stored SET facets = ? WHERE rowid = ?")
         .execute(arguments: [facets, rowID])
     }
@@ -499,7 +506,7 @@ public struct IndexWriter {
   func insertText(_ rowID: Int64, _ text: IndexedText, facets: String, path: RawPath?) throws {
     try storeWords("INSERT", rowID, text, body: try holdBody(text), facets: facets, path: path)
     try insertNames(rowID, text, facets: facets)
-    try insertContent(rowID, text)
+    try insertContent(rowID, text, facets: facets)
   }
 
   /// Replaces an item's words and facets. When its name, keywords, path and
@@ -529,7 +536,7 @@ public struct IndexWriter {
     try storeWords("REPLACE", rowID, text, body: body, facets: facets, path: path)
     try bodies.release(oldBody)
     if !sameNames { try insertNames(rowID, text, facets: facets) }
-    try insertContent(rowID, text)
+    try insertContent(rowID, text, facets: facets)
   }
 
   /// Writes an item's words (`verb`: INSERT or REPLACE) with its text's
@@ -557,11 +564,15 @@ public struct IndexWriter {
     try deletions.add(text: text.keywords)
   }
 
-  private func insertContent(_ rowID: Int64, _ text: IndexedText) throws {
+  private func insertContent(_ rowID: Int64, _ text: IndexedText, facets: String) throws {
     try db.cachedStatement(
-      sql: "INSERT INTO item_text (rowid, name, keywords, path, content) VALUES (?, ?, ?, ?, ?)"
+      sql: """
+        INSERT INTO item_text (rowid, name, keywords, path, content, facets)
+          VALUES (?, ?, ?, ?, ?, ?)
+        """
     ).execute(arguments: [
       rowID, text.name, text.keywords, text.path, text.content.isEmpty ? nil : text.content,
+      ItemFacets.textFacets(facets, hasText: !text.content.isEmpty),
     ])
   }
 
@@ -625,8 +636,8 @@ public struct IndexWriter {
 
   /// Changes an item's name-like texts in `item_words` (`change`), keeping
   /// its stored text, and indexes its words again. With `textToo` false
-  /// (only its facets change, which the text index does not hold), its text
-  /// is not split into words again.
+  /// (only its rank's facet changes, which the text index does not hold),
+  /// its text is not split into words again.
   func replaceNameTexts(_ rowID: Int64, textToo: Bool = true, change: () throws -> Void) throws {
     try deleteRow(rowID, from: textToo ? ["item_text", "item_name"] : ["item_name"])
     try change()
@@ -639,8 +650,9 @@ public struct IndexWriter {
     guard textToo else { return }
     try db.cachedStatement(
       sql: """
-        INSERT INTO item_text (rowid, name, keywords, path, content)
-          SELECT rowid, name, keywords, path, content FROM item_text_source WHERE rowid = ?
+        INSERT INTO item_text (rowid, name, keywords, path, content, facets)
+          SELECT rowid, name, keywords, path, content, facets FROM item_text_source
+            WHERE rowid = ?
         """
     ).execute(arguments: [rowID])
   }

@@ -158,6 +158,28 @@ public enum ItemFacets {
       modified: modified, nameRank: nameRank ?? 0)
   }
 
+  /// The facets the text index holds of an item (`item_text.facets`): its
+  /// kinds, type and month, for an item with a text only (nil otherwise).
+  /// Its rank band moves without its text, which would be split again.
+  /// An item without a text is found by its names in the name index first:
+  /// the text index's tiers leave those out, so their filters' facets
+  /// narrow them (``FilterNarrowing``) without losing an item; a count of
+  /// a query's items does not use them.
+  static func textFacets(_ facets: String?, hasText: Bool) -> String? {
+    guard hasText, let facets else { return nil }
+    return facets.split(separator: " ")
+      .filter { $0.unicodeScalars.first?.value != rankMarker }
+      .joined(separator: " ")
+  }
+
+  /// `limelight_text_facets(facets, textID)`: ``textFacets(_:hasText:)``
+  /// for `item_text_source`.
+  static let textFunction = DatabaseFunction(
+    "limelight_text_facets", argumentCount: 2, pure: true
+  ) { values in
+    textFacets(String.fromDatabaseValue(values[0]), hasText: !values[1].isNull)
+  }
+
   /// `limelight_facets(kindClasses, modified, nameRank[, typeID])`: the
   /// facets of an item's columns, for the upgrades that add them.
   static let function = DatabaseFunction("limelight_facets", argumentCount: nil, pure: true) {

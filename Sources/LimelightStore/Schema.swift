@@ -16,7 +16,9 @@ import GRDB
 ///   by side are also a term of their own (the `limelight_pairs` tokenizer),
 ///   so that a run is looked up by its pairs rather than its characters, and
 ///   so is a word among the commonest with the word after it (a
-///   phrase of common words finds the texts holding its pairs).
+///   phrase of common words finds the texts holding its pairs). An item with
+///   a text has its kinds, type and month there too (`facets`, as in
+///   ``ItemFacets``).
 /// - `item_words`: what both full-text indexes index, stored once: the name
 ///   (with its word parts, initials and reading), keywords, path, the
 ///   extracted text's body (`textID`), and the item's facets (``ItemFacets``).
@@ -477,14 +479,23 @@ enum Schema {
     // term of the text index too (the `limelight_pairs` tokenizer): a
     // phrase of common words finds the texts holding its pairs, where it
     // read every text holding each of its words (`"the quick"`: 291 texts,
-    // 26 MB unpacked and read at a million entries). The texts are
+    // 26 MB unpacked and read at a million entries). An item with a text
+    // has its facets there too (``ItemFacets/textFacets(_:hasText:)``): a
+    // common word with a narrow filter finds the texts of the filter's
+    // items without reading every text holding the word. The texts are
     // indexed again.
-    migrator.registerMigration("v22-word-pairs") { db in
+    migrator.registerMigration("v22-word-pairs-and-facets") { db in
       // The texts are read through the index's dictionary.
       try TextPacker().refresh(db)
       try db.execute(
         sql: """
-          INSERT INTO item_text (item_text) VALUES ('rebuild');
+          DROP TABLE item_vocab;
+          DROP TABLE item_text;
+          DROP VIEW item_text_source;
+          \(textSourceWithFacets)
+          \(textIndex(
+            detail: "none", prefixes: textPrefixes, tokenizer: "limelight_pairs",
+            columns: "name, keywords, path, content, facets"))
           \(compactAfter)
           """)
     }
@@ -506,7 +517,16 @@ enum Schema {
       FROM item_words_stored AS w LEFT JOIN item ON item.rowid = w.rowid;
     """
 
-  /// What `item_text` indexes: each item's words with its text unpacked.
+  /// What `item_text` indexes: each item's words with its text unpacked,
+  /// and the facets of an item with a text (``ItemFacets/textFacets(_:hasText:)``).
+  static let textSourceWithFacets = """
+    CREATE VIEW item_text_source AS
+      SELECT w.rowid AS rowid, w.name AS name, w.keywords AS keywords, w.path AS path,
+        limelight_inflate(b.text) AS content, limelight_text_facets(w.facets, w.textID) AS facets
+      FROM item_words AS w LEFT JOIN text_body AS b ON b.id = w.textID;
+    """
+
+  /// What `item_text` indexed up to v21: each item's words with its text unpacked.
   static let textSource = """
     CREATE VIEW item_text_source AS
       SELECT w.rowid AS rowid, w.name AS name, w.keywords AS keywords, w.path AS path,
@@ -532,12 +552,13 @@ enum Schema {
 
   /// The text index over `item_text_source`, built, with its vocabulary;
   /// `tokenizer` is unicode61 or `limelight_pairs`, which wraps it.
-  static func textIndex(detail: String, prefixes: String, tokenizer: String = "unicode61")
-    -> String
-  {
+  static func textIndex(
+    detail: String, prefixes: String, tokenizer: String = "unicode61",
+    columns: String = "name, keywords, path, content"
+  ) -> String {
     """
     CREATE VIRTUAL TABLE item_text USING fts5(
-      name, keywords, path, content,
+      \(columns),
       content = 'item_text_source', content_rowid = 'rowid',
       tokenize = '\(tokenizer) remove_diacritics 2',
       detail = \(detail),

@@ -152,9 +152,19 @@ import Testing
       try writer.upsert(image)
     }
     try expectNarrowingFindsTheSame("changed")
+    // Ranks move: a file opened, the recent ones no longer recent. Only the
+    // name index holds the rank's facet; the text index is checked whole.
+    let opened = try SearchEngine(store: store).search(Self.word("quarterly"), limit: 3)
+    for result in opened { try store.recordUse(id: result.id) }
     try store.write { writer in
-      try writer.db.execute(
-        sql: "INSERT INTO item_name (item_name, rank) VALUES ('integrity-check', 1)")
+      try writer.expireRecency(now: Date(timeIntervalSince1970: Self.monthEnd + 400 * 86_400))
+    }
+    try expectNarrowingFindsTheSame("used")
+    try store.write { writer in
+      for table in ["item_name", "item_text"] {
+        try writer.db.execute(
+          sql: "INSERT INTO \(table) (\(table), rank) VALUES ('integrity-check', 1)")
+      }
     }
   }
 

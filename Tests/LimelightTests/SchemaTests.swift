@@ -223,7 +223,7 @@ import Testing
         try writer.db.execute(
           sql: """
             INSERT INTO item_text (item_text) VALUES ('delete-all');
-            DELETE FROM grdb_migrations WHERE identifier = 'v22-word-pairs';
+            DELETE FROM grdb_migrations WHERE identifier = 'v22-word-pairs-and-facets';
             """)
       }
     }

@@ -11,11 +11,18 @@ import LimelightQuery
 struct FilterNarrowing {
   /// Terms for an `item_name` match.
   var names: [String] = []
-  /// Terms for an `item_text` match (it has no facets).
+  /// Terms for an `item_text` match.
   var texts: [String] = []
   /// How many phrases (quoted words) `texts` add to a match, which its
   /// ranking leaves out.
   private(set) var textPhrases = 0
+  /// Facet terms for an `item_text` match, which only the items with a
+  /// text hold there (``ItemFacets/textFacets(_:hasText:)``): for the steps
+  /// that leave out what the name index finds, and with it every item
+  /// without a text that holds the words.
+  var textFacets: [String] = []
+  /// How many phrases `textFacets` add.
+  private(set) var textFacetPhrases = 0
   /// The kind classes asked for (`kind:`), which the index of the order of
   /// items also holds.
   var kinds: [String] = []
@@ -35,6 +42,7 @@ struct FilterNarrowing {
         kinds.append(kind.rawValue)
         guard let term = ItemFacets.kindTerm(kind.rawValue) else { continue }
         names.append("facets : \(SQLCompiler.quoted(term))")
+        addTextFacets([term])
       case .extensions(let extensions):
         let each = extensions.compactMap(Self.words)
         guard !each.isEmpty, each.count == extensions.count else { continue }
@@ -56,15 +64,26 @@ struct FilterNarrowing {
         let terms = ids.isEmpty ? [ItemFacets.noType] : ids.compactMap(ItemFacets.typeTerm)
         guard terms.count == max(ids.count, 1) else { continue }
         names.append("facets : (" + terms.map(SQLCompiler.quoted).joined(separator: " OR ") + ")")
+        addTextFacets(terms)
       case .range(.size, let lower?, _):
         leastSize = max(leastSize ?? lower, lower)
       case .range(.modified, let lower?, let upper?):
         guard let months = ItemFacets.monthTerms(from: lower, to: upper) else { continue }
         names.append("facets : (" + months.map(SQLCompiler.quoted).joined(separator: " OR ") + ")")
+        addTextFacets(months)
       default:
         continue
       }
     }
+  }
+
+  /// One filter's facets, any of which its items hold: the text index
+  /// knows no columns, and a text holding such a character itself only
+  /// lets more through.
+  private mutating func addTextFacets(_ terms: [String]) {
+    let quoted = terms.map(SQLCompiler.quoted)
+    textFacets.append(quoted.count == 1 ? quoted[0] : "(" + quoted.joined(separator: " OR ") + ")")
+    textFacetPhrases += terms.count
   }
 
   /// The rows in `content_type` of the types each `type:` pattern ANDed at
@@ -94,12 +113,14 @@ struct FilterNarrowing {
     return narrowed
   }
 
-  /// An `item_text` match narrowed.
-  func text(_ match: SQLCompiler.TextMatch) -> SQLCompiler.TextMatch {
-    guard !texts.isEmpty else { return match }
+  /// An `item_text` match narrowed; by the facets too (``textFacets``)
+  /// when `facets`, for a step that leaves out what the name index finds.
+  func text(_ match: SQLCompiler.TextMatch, facets: Bool = false) -> SQLCompiler.TextMatch {
+    let terms = texts + (facets ? textFacets : [])
+    guard !terms.isEmpty else { return match }
     var narrowed = match
-    narrowed.match = "(\(match.match)) AND " + texts.joined(separator: " AND ")
-    narrowed.unrankedPhrases += textPhrases
+    narrowed.match = "(\(match.match)) AND " + terms.joined(separator: " AND ")
+    narrowed.unrankedPhrases += textPhrases + (facets ? textFacetPhrases : 0)
     return narrowed
   }
 

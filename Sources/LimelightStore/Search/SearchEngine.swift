@@ -359,12 +359,11 @@ public struct SearchEngine: Sendable {
       "limelight_rank(item_text, \(unranked), \(fieldHits),"
         + " \(Self.isConjunction(text) ? 1 : 0))"
     }
-    guard let textMatch = SQLCompiler.textMatch(text, pairs: pairsCommonWords).map(narrowing.text)
-    else { return [] }
+    guard let words = SQLCompiler.textMatch(text, pairs: pairsCommonWords) else { return [] }
     guard SQLCompiler.fitsNames(text) else {
       return [
         textStep(
-          textMatch, bm25: bm25,
+          narrowing.text(words), bm25: bm25,
           rest: (conditions, filterArguments),
           order: " item.hidden,\(Self.order)", crowdedOrder: " item.hidden, item_text.rowid DESC",
           narrowing: narrowing)
@@ -384,10 +383,13 @@ public struct SearchEngine: Sendable {
         SQLCompiler.nameMatch(text, within: "{name keywords}") ?? anywhere, anywhere,
       ]).map(narrowing.names)
     let inNames = narrowing.names(anywhere).holdsItem()
+    // The text tiers leave out every item the names hold the words of, and
+    // with them every item without a text that matches: the facets only
+    // items with a text hold in the text index narrow what is left.
     let textTiers =
-      (SQLCompiler.hasPrefix(text)
+      ((SQLCompiler.hasPrefix(text)
       ? [SQLCompiler.textMatch(text, exact: true, pairs: pairsCommonWords)] : [])
-      .compactMap { $0 }.map(narrowing.text) + [textMatch]
+      .compactMap { $0 } + [words]).map { narrowing.text($0, facets: true) }
     var passes: [Pass] = []
     for hidden in [0, 1] {
       for (tier, match) in tiers.enumerated() {
@@ -601,7 +603,10 @@ public struct SearchEngine: Sendable {
     guard let text = Self.positiveText(query) else {
       return ("SELECT count(*) FROM item WHERE 1" + conditions, filterArguments)
     }
-    guard let (inText, textArguments) = SQLCompiler.textMatch(text).map(narrowing.text)?.condition()
+    // Not by the facets in the text index: only items with a text hold them.
+    guard
+      let (inText, textArguments) = SQLCompiler.textMatch(text).map({ narrowing.text($0) })?
+        .condition()
     else {
       return ("SELECT 0", [])
     }
