@@ -18,10 +18,13 @@
 // the word after it are a term too, for the same reason: a phrase
 // of common words ("the quick") has thousands of texts holding each word,
 // and reading them all to find the few holding the phrase took most of a
-// query. The term is one character of the private use plane 15 chosen by a
-// hash of the two words (limelight_word_pair_term): one character has no
-// prefixes for the prefix indexes to record, and 61,438 of them are few
-// terms. Two pairs may share one, which only adds a text to read. The pairs
+// query. The term is two characters of the private use plane 15 chosen by a
+// hash of the two words (limelight_word_pair_term): two characters have no
+// prefixes for the text index's prefix index (of three) to record. Two
+// pairs may share one, which only adds a text to read; with one character
+// a term stood for so many pairs that a long text held a given one by
+// chance (at a million entries, 2,083 texts had `"the quick"`'s term and
+// 836 the phrase). The pairs
 // that end in a common word are left out: half the terms again, and a
 // phrase has a common word at its end alone far less often. Words
 // here are runs of ASCII letters and digits (token_words); whatever stands
@@ -43,12 +46,15 @@
 typedef struct {
   fts5_tokenizer inner_methods;
   Fts5Tokenizer *inner;
-  // For each pair term, the text it was last given for: a term is given
-  // once a text (the index records no more), not at each of its places (a
-  // pair of common words is in most sentences). Texts are numbered by
-  // `texts`, and the marks cleared when the numbers start again. Made at
-  // the first text (a connection that only queries has none).
+  // Pair terms given in a text, by their hash mod PAIR_TERMS: the text
+  // each was last given for and its hash. A term is given once a text (the
+  // index records no more), not at each of its places (a pair of common
+  // words is in most sentences); two hashes sharing a slot are given again.
+  // Texts are numbered by `texts`, and the slots cleared when the numbers
+  // start again. Made at the first text (a connection that only queries
+  // has none).
   unsigned short *given;
+  unsigned int *given_hash;
   unsigned short texts;
 } PairTokenizer;
 
@@ -101,20 +107,25 @@ static unsigned int fnv1a(unsigned int hash, const char *bytes, int length) {
 
 static const unsigned int fnv_basis = 2166136261u;
 
-// The term of a pair, in UTF-8.
-static void pair_term(unsigned int hash, char out[4]) {
-  unsigned int value = PAIR_BASE + hash % PAIR_TERMS;
+// A character of a pair's term, in UTF-8.
+static void pair_character(unsigned int value, char out[4]) {
   out[0] = (char)(0xF0 | (value >> 18));
   out[1] = (char)(0x80 | ((value >> 12) & 0x3F));
   out[2] = (char)(0x80 | ((value >> 6) & 0x3F));
   out[3] = (char)(0x80 | (value & 0x3F));
 }
 
+// The term of a pair: two characters, from the hash's low and high parts.
+static void pair_term(unsigned int hash, char out[8]) {
+  pair_character(PAIR_BASE + hash % PAIR_TERMS, out);
+  pair_character(PAIR_BASE + hash / PAIR_TERMS % PAIR_TERMS, out + 4);
+}
+
 int limelight_word_pair_term(const char *first, int first_length, const char *second,
-                             int second_length, char out[4]) {
+                             int second_length, char out[8]) {
   unsigned int hash = fnv1a(fnv1a(fnv_basis, first, first_length), " ", 1);
   pair_term(fnv1a(hash, second, second_length), out);
-  return 4;
+  return 8;
 }
 
 // After a word (`length` bytes, the first of them in `head`): the pair it
@@ -126,11 +137,13 @@ static int word_pair(PairState *state, const char *head, int length, unsigned in
   int rc = SQLITE_OK;
   PairTokenizer *tokenizer = state->tokenizer;
   if (state->has_word && state->word_is_common &&
-      tokenizer->given[pair_hash % PAIR_TERMS] != tokenizer->texts) {
+      (tokenizer->given[pair_hash % PAIR_TERMS] != tokenizer->texts ||
+       tokenizer->given_hash[pair_hash % PAIR_TERMS] != pair_hash)) {
     tokenizer->given[pair_hash % PAIR_TERMS] = tokenizer->texts;
-    char term[4];
+    tokenizer->given_hash[pair_hash % PAIR_TERMS] = pair_hash;
+    char term[8];
     pair_term(pair_hash, term);
-    rc = state->token(state->context, FTS5_TOKEN_COLOCATED, term, 4, start, end);
+    rc = state->token(state->context, FTS5_TOKEN_COLOCATED, term, 8, start, end);
   }
   state->word_hash = fnv1a(hash, " ", 1);
   state->has_word = 1;
@@ -246,6 +259,7 @@ static void pair_delete(Fts5Tokenizer *pointer) {
   if (!tokenizer) return;
   tokenizer->inner_methods.xDelete(tokenizer->inner);
   sqlite3_free(tokenizer->given);
+  sqlite3_free(tokenizer->given_hash);
   sqlite3_free(tokenizer);
 }
 
@@ -257,10 +271,10 @@ static int pair_tokenize(Fts5Tokenizer *pointer, void *context, int flags, const
   if ((flags & FTS5_TOKENIZE_QUERY) && length > 0 && text[0] == '\x01') {
     const char *space = memchr(text + 1, ' ', (size_t)(length - 1));
     if (!space) return SQLITE_ERROR;
-    char term[4];
+    char term[8];
     int first = (int)(space - text) - 1;
     limelight_word_pair_term(text + 1, first, space + 1, length - first - 2, term);
-    return token(context, 0, term, 4, 0, length);
+    return token(context, 0, term, 8, 0, length);
   }
   // Queries and snippets see the words alone.
   if (!(flags & FTS5_TOKENIZE_DOCUMENT) || (flags & FTS5_TOKENIZE_QUERY))
@@ -273,7 +287,14 @@ static int pair_tokenize(Fts5Tokenizer *pointer, void *context, int flags, const
   state.tokenizer = tokenizer;
   if (!tokenizer->given) {
     tokenizer->given = (unsigned short *)sqlite3_malloc64(PAIR_TERMS * sizeof(unsigned short));
-    if (!tokenizer->given) return SQLITE_NOMEM;
+    tokenizer->given_hash = (unsigned int *)sqlite3_malloc64(PAIR_TERMS * sizeof(unsigned int));
+    if (!tokenizer->given || !tokenizer->given_hash) {
+      sqlite3_free(tokenizer->given);
+      sqlite3_free(tokenizer->given_hash);
+      tokenizer->given = 0;
+      tokenizer->given_hash = 0;
+      return SQLITE_NOMEM;
+    }
     tokenizer->texts = 0;
   }
   if (tokenizer->texts == 0 || ++tokenizer->texts == 0) {
