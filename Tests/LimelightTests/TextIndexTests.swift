@@ -326,23 +326,15 @@ import Testing
     let letter = "\(try #require(separators.firstIndex(of: "x"))).txt"
     #expect(!holding.contains(letter) && !holding.contains("b.txt"))
     try expectWholeIndexes("pairs of common words")
-    // Words beyond ASCII, and a word typed as a prefix, make no pair.
-    #expect(
-      SQLCompiler.commonWordPairs(.text("thé quick", prefix: false, column: nil), exact: false)
-        .isEmpty)
-    #expect(
-      SQLCompiler.commonWordPairs(.text("the quick", prefix: true, column: nil), exact: false)
-        .isEmpty)
-    #expect(
-      SQLCompiler.commonWordPairs(.text("the quick", prefix: true, column: nil), exact: true)
-        == ["the quick"])
-    // Nor does a common word with the word before it.
-    #expect(
-      SQLCompiler.commonWordPairs(.text("return the", prefix: false, column: nil), exact: false)
-        .isEmpty)
-    #expect(
-      SQLCompiler.commonWordPairs(.text("quick brown", prefix: false, column: nil), exact: false)
-        .isEmpty)
+    // Words beyond ASCII, and a word typed as a prefix, make no pair; nor
+    // does a common word with the word before it.
+    func pairs(_ text: String, prefix: Bool = false, exact: Bool = false) -> [String] {
+      SQLCompiler.commonWordPairs(.text(text, prefix: prefix, column: nil), exact: exact)
+    }
+    #expect(pairs("thé quick").isEmpty && pairs("the quick", prefix: true).isEmpty)
+    #expect(pairs("the quick", prefix: true, exact: true) == ["the quick"])
+    #expect(pairs("return the").isEmpty && pairs("quick brown").isEmpty)
+    #expect(pairs("is distributed in the hope") == ["is distributed", "in the", "the hope"])
   }
 
   /// Random texts of words in several scripts, folded ones and their folds:
