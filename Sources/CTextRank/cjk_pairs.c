@@ -15,20 +15,22 @@
 // whole; their text is tokenized as is.
 //
 // A word among the commonest (the, of, is: limelight_is_common_word) and
-// the word after it are a term too, for the same reason: a phrase
-// of common words ("the quick") has thousands of texts holding each word,
-// and reading them all to find the few holding the phrase took most of a
-// query. The term is two characters of the private use plane 15 chosen by a
-// hash of the two words (limelight_word_pair_term): two characters have no
-// prefixes for the text index's prefix index (of three) to record. Two
-// pairs may share one, which only adds a text to read; with one character
-// a term stood for so many pairs that a long text held a given one by
-// chance (at a million entries, 2,083 texts had `"the quick"`'s term and
-// 836 the phrase). The pairs
-// that end in a common word are left out: half the terms again, and a
-// phrase has a common word at its end alone far less often. Words
-// here are runs of ASCII letters and digits (token_words); whatever stands
-// between two of them is passed over, not a break: the phrase check
+// the word after it are a term too, for the same reason: a phrase of common
+// words ("the quick") has thousands of texts holding each word, and reading
+// them all to find the few holding the phrase took most of a query. The
+// pairs that end in a common word are left out: half the terms again, and
+// a phrase has a common word at its end alone far less often.
+//
+// The term is two characters of the private use plane 15 chosen by a hash
+// of the two words (limelight_word_pair_term): two characters have no
+// prefix for the text index's prefix index (of three) to record. Two pairs
+// may share a term, which only adds a text to read; with one character a
+// term stood for so many pairs that a long text held a given one by chance
+// (at a million entries, 2,083 texts had `"the quick"`'s term and 836 the
+// phrase).
+//
+// Words here are runs of ASCII letters and digits (token_words); whatever
+// stands between two of them is passed over, not a break: the phrase check
 // (PhraseCheck) reads some of it as spaces, and a pair too many costs a
 // read, where one too few would lose a text. Queries ask for a pair as
 // "\x01first second", which becomes its term alone.
@@ -37,9 +39,9 @@
 
 #include <string.h>
 
-// The terms of pairs of words: characters of the private use plane 15 past
-// its first 4,096, which stand for months (ItemFacets: to the year 2311),
-// in case the text index holds facets one day.
+// The characters of pairs' terms: the private use plane 15 past its first
+// 4,096, which stand for months (ItemFacets: to the year 2311) in the
+// facets the text index holds too.
 #define PAIR_TERMS (65534u - 4096u)
 #define PAIR_BASE (0xF0000u + 4096u)
 
