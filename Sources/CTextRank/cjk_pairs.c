@@ -22,7 +22,7 @@
 // a phrase has a common word at its end alone far less often.
 //
 // The term is two characters of the private use plane 15 chosen by a hash
-// of the two words (limelight_word_pair_term): two characters have no
+// of the two words (pair_term): two characters have no
 // prefix for the text index's prefix index (of three) to record. Two pairs
 // may share a term, which only adds a text to read; with one character a
 // term stood for so many pairs that a long text held a given one by chance
@@ -48,15 +48,16 @@
 typedef struct {
   fts5_tokenizer inner_methods;
   Fts5Tokenizer *inner;
-  // Pair terms given in a text, by their hash mod PAIR_TERMS: the text
-  // each was last given for and its hash. A term is given once a text (the
-  // index records no more), not at each of its places (a pair of common
-  // words is in most sentences); two hashes sharing a slot are given again.
-  // Texts are numbered by `texts`, and the slots cleared when the numbers
-  // start again. Made at the first text (a connection that only queries
-  // has none).
-  unsigned short *given;
-  unsigned int *given_hash;
+  // Pair terms given in a text, by their hash mod PAIR_TERMS: the hash and
+  // the text it was last given for. A term is given once a text (the index
+  // records no more), not at each of its places (a pair of common words is
+  // in most sentences); two hashes sharing a slot are given again. Texts
+  // are numbered by `texts`, and the slots cleared when the numbers start
+  // again. Made at the first text (a connection that only queries has none).
+  struct {
+    unsigned int hash;
+    unsigned short text;
+  } *given;
   unsigned short texts;
 } PairTokenizer;
 
@@ -123,11 +124,12 @@ static void pair_term(unsigned int hash, char out[8]) {
   pair_character(PAIR_BASE + hash / PAIR_TERMS % PAIR_TERMS, out + 4);
 }
 
-int limelight_word_pair_term(const char *first, int first_length, const char *second,
-                             int second_length, char out[8]) {
+// The term a query asks for: the hash of "first second", as the document's
+// words make it (word_pair).
+static void word_pair_term(const char *first, int first_length, const char *second,
+                           int second_length, char out[8]) {
   unsigned int hash = fnv1a(fnv1a(fnv_basis, first, first_length), " ", 1);
   pair_term(fnv1a(hash, second, second_length), out);
-  return 8;
 }
 
 // After a word (`length` bytes, the first of them in `head`): the pair it
@@ -138,11 +140,12 @@ static int word_pair(PairState *state, const char *head, int length, unsigned in
   int is_common = limelight_is_common_word(head, length);
   int rc = SQLITE_OK;
   PairTokenizer *tokenizer = state->tokenizer;
+  unsigned int slot = pair_hash % PAIR_TERMS;
   if (state->has_word && state->word_is_common &&
-      (tokenizer->given[pair_hash % PAIR_TERMS] != tokenizer->texts ||
-       tokenizer->given_hash[pair_hash % PAIR_TERMS] != pair_hash)) {
-    tokenizer->given[pair_hash % PAIR_TERMS] = tokenizer->texts;
-    tokenizer->given_hash[pair_hash % PAIR_TERMS] = pair_hash;
+      (tokenizer->given[slot].text != tokenizer->texts ||
+       tokenizer->given[slot].hash != pair_hash)) {
+    tokenizer->given[slot].text = tokenizer->texts;
+    tokenizer->given[slot].hash = pair_hash;
     char term[8];
     pair_term(pair_hash, term);
     rc = state->token(state->context, FTS5_TOKEN_COLOCATED, term, 8, start, end);
@@ -261,7 +264,6 @@ static void pair_delete(Fts5Tokenizer *pointer) {
   if (!tokenizer) return;
   tokenizer->inner_methods.xDelete(tokenizer->inner);
   sqlite3_free(tokenizer->given);
-  sqlite3_free(tokenizer->given_hash);
   sqlite3_free(tokenizer);
 }
 
@@ -275,7 +277,7 @@ static int pair_tokenize(Fts5Tokenizer *pointer, void *context, int flags, const
     if (!space) return SQLITE_ERROR;
     char term[8];
     int first = (int)(space - text) - 1;
-    limelight_word_pair_term(text + 1, first, space + 1, length - first - 2, term);
+    word_pair_term(text + 1, first, space + 1, length - first - 2, term);
     return token(context, 0, term, 8, 0, length);
   }
   // Queries and snippets see the words alone.
@@ -288,19 +290,12 @@ static int pair_tokenize(Fts5Tokenizer *pointer, void *context, int flags, const
   state.token = token;
   state.tokenizer = tokenizer;
   if (!tokenizer->given) {
-    tokenizer->given = (unsigned short *)sqlite3_malloc64(PAIR_TERMS * sizeof(unsigned short));
-    tokenizer->given_hash = (unsigned int *)sqlite3_malloc64(PAIR_TERMS * sizeof(unsigned int));
-    if (!tokenizer->given || !tokenizer->given_hash) {
-      sqlite3_free(tokenizer->given);
-      sqlite3_free(tokenizer->given_hash);
-      tokenizer->given = 0;
-      tokenizer->given_hash = 0;
-      return SQLITE_NOMEM;
-    }
+    tokenizer->given = sqlite3_malloc64(PAIR_TERMS * sizeof(*tokenizer->given));
+    if (!tokenizer->given) return SQLITE_NOMEM;
     tokenizer->texts = 0;
   }
   if (tokenizer->texts == 0 || ++tokenizer->texts == 0) {
-    memset(tokenizer->given, 0, PAIR_TERMS * sizeof(unsigned short));
+    memset(tokenizer->given, 0, PAIR_TERMS * sizeof(*tokenizer->given));
     tokenizer->texts = 1;
   }
   return tokenizer->inner_methods.xTokenize(tokenizer->inner, &state, flags, text, length,

@@ -149,17 +149,17 @@ public struct IndexWriter {
   /// them (its use count, its recency), indexing its names again if they moved.
   func refreshFacets(_ rowID: Int64) throws {
     let facets = try facets(ofRow: rowID)
-    let stored = try String.fetchOne(
-      db.cachedStatement(sql: "SELECT facets FROM item_words_stored WHERE rowid = ?"),
-      arguments: [rowID])
-    guard let stored, stored != facets else { return }
+    guard
+      let row = try Row.fetchOne(
+        db.cachedStatement(sql: "SELECT facets, textID FROM item_words_stored WHERE rowid = ?"),
+        arguments: [rowID]),
+      let stored = row["facets"] as String?, stored != facets
+    else { return }
     // The text index holds the kinds, type and month of an item with a text.
-    let textID = try Int64.fetchOne(
-      db.cachedStatement(sql: "SELECT textID FROM item_words_stored WHERE rowid = ?"),
-      arguments: [rowID])
+    let hasText = row["textID"] as Int64? != nil
     let textToo =
-      ItemFacets.textFacets(stored, hasText: textID != nil)
-      != ItemFacets.textFacets(facets, hasText: textID != nil)
+      ItemFacets.textFacets(stored, hasText: hasText)
+      != ItemFacets.textFacets(facets, hasText: hasText)
     try replaceNameTexts(rowID, textToo: textToo) {
       try db.cachedStatement(sql: "UPDATE item_words_stored SET facets = ? WHERE rowid = ?")
         .execute(arguments: [facets, rowID])

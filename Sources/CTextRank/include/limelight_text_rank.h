@@ -17,11 +17,6 @@ int limelight_register_cjk_pairs(sqlite3 *db);
 /// with the words beside it the `limelight_pairs` tokenizer indexes.
 int limelight_is_common_word(const char *word, int length);
 
-/// The term (8 bytes of UTF-8, written to `out`) the `limelight_pairs`
-/// tokenizer indexes two words side by side as; returns its length.
-int limelight_word_pair_term(const char *first, int first_length, const char *second,
-                             int second_length, char out[8]);
-
 /// Sets `out` to the connection's FTS5 interface. Returns SQLITE_OK, or
 /// SQLite's error (SQLITE_NOTADB for a damaged file, SQLITE_ERROR without FTS5).
 int limelight_fts5_api(sqlite3 *db, fts5_api **out);

@@ -173,12 +173,12 @@ struct SQLCompiler {
     guard let (match, check) = textIndexParts(node, exact: exact, completions: completions)
     else { return nil }
     let words = indexWords(node, exact: exact)
-    let pairs = pairs ? commonWordPairs(node, exact: exact).map { "\"\u{1}\($0)\"" } : []
+    let terms = pairs ? commonWordPairs(node, exact: exact).map { "\"\u{1}\($0)\"" } : []
     return TextMatch(
-      match: pairs.isEmpty ? match : "(\(match)) AND " + pairs.joined(separator: " AND "),
+      match: terms.isEmpty ? match : "(\(match)) AND " + terms.joined(separator: " AND "),
       check: check.needsText ? check.encoded : nil,
       words: PhraseCheck.and(words).encoded, phraseCount: words.count,
-      unrankedPhrases: pairs.count)
+      unrankedPhrases: terms.count)
   }
 
   /// The pairs of words side by side in the phrases ANDed at the top of a
@@ -189,30 +189,24 @@ struct SQLCompiler {
   /// only (the tokenizer's folding and this one's agree on them); a word
   /// typed as a prefix is no whole word.
   static func commonWordPairs(_ node: QueryNode, exact: Bool) -> [String] {
-    switch node {
-    case .text(let text, let prefix, _):
-      var tokens = Self.tokens(of: SearchText.fold(text))
-      if prefix && !exact { tokens.removeLast(min(1, tokens.count)) }
-      var pairs: [String] = []
-      for (first, second) in zip(tokens, tokens.dropFirst()) {
-        guard first.utf8.allSatisfy({ $0 < 0x80 }), second.utf8.allSatisfy({ $0 < 0x80 }) else {
-          continue
+    var pairs: [String] = []
+    func collect(_ node: QueryNode) {
+      switch node {
+      case .text(let text, let prefix, _):
+        var tokens = Self.tokens(of: SearchText.fold(text))
+        if prefix && !exact { tokens.removeLast(min(1, tokens.count)) }
+        for (first, second) in zip(tokens, tokens.dropFirst())
+        where first.utf8.allSatisfy({ $0 < 0x80 }) && second.utf8.allSatisfy({ $0 < 0x80 }) {
+          let one = first.lowercased()
+          let pair = one + " " + second.lowercased()
+          if isCommon(one) && !pairs.contains(pair) { pairs.append(pair) }
         }
-        let (one, other) = (first.lowercased(), second.lowercased())
-        guard isCommon(one) else { continue }
-        let pair = one + " " + other
-        if !pairs.contains(pair) { pairs.append(pair) }
+      case .and(let parts): parts.forEach(collect)
+      default: break
       }
-      return pairs
-    case .and(let parts):
-      var pairs: [String] = []
-      for pair in parts.flatMap({ commonWordPairs($0, exact: exact) }) where !pairs.contains(pair) {
-        pairs.append(pair)
-      }
-      return pairs
-    default:
-      return []
     }
+    collect(node)
+    return pairs
   }
 
   /// Whether a word (lower case, ASCII) is one the text index pairs.

@@ -386,10 +386,10 @@ public struct SearchEngine: Sendable {
     // The text tiers leave out every item the names hold the words of, and
     // with them every item without a text that matches: the facets only
     // items with a text hold in the text index narrow what is left.
-    let textTiers =
-      ((SQLCompiler.hasPrefix(text)
-      ? [SQLCompiler.textMatch(text, exact: true, pairs: pairsCommonWords)] : [])
-      .compactMap { $0 } + [words]).map { narrowing.text($0, facets: true) }
+    let wholeWords =
+      SQLCompiler.hasPrefix(text)
+      ? SQLCompiler.textMatch(text, exact: true, pairs: pairsCommonWords) : nil
+    let textTiers = [wholeWords, words].compactMap { $0 }.map { narrowing.text($0, facets: true) }
     var passes: [Pass] = []
     for hidden in [0, 1] {
       for (tier, match) in tiers.enumerated() {
