@@ -236,7 +236,7 @@ let package = Package(
         "colleagues", "LimelightSearchProvider",
         "LimelightQueryClient",
         "LimelightControl",
-        "LimelightModel", "LimelightQuery",
+        "LimelightModel", "LimelightQuery", "LimelightStore",
         "LimelightImport", "LimelightThumbnails", "ZIPFoundation",
       ]),
   ],

@@ -69,17 +69,22 @@ extension IndexStore {
       func meta<T: DatabaseValueConvertible>(_ key: String) throws -> T? {
         try T.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key])
       }
-      let counts = try Row.fetchOne(
-        db,
-        sql: """
-          SELECT count(*) AS items,
-            sum(domain = ? AND isFolder = 0) AS files,
-            sum(domain = ? AND isFolder = 1) AS folders,
-            sum(domain != ? AND domain != ?) AS apps,
-            sum(domain = ?) AS installed
-          FROM item
-          """,
-        arguments: [fileDomain, fileDomain, fileDomain, applicationsDomain, applicationsDomain])
+      // Counted on `item_domain` alone, without reading the rows.
+      var counts: [String: Int] = [:]
+      for row in try Row.fetchAll(
+        db, sql: "SELECT domain, isFolder, count(*) AS n FROM item GROUP BY domain, isFolder")
+      {
+        let domain: String = row["domain"]
+        let n: Int = row["n"]
+        counts["items", default: 0] += n
+        if domain == fileDomain {
+          counts[row["isFolder"] ? "folders" : "files", default: 0] += n
+        } else if domain == applicationsDomain {
+          counts["installed", default: 0] += n
+        } else {
+          counts["apps", default: 0] += n
+        }
+      }
       let extensions = try Row.fetchOne(
         db, sql: "SELECT count(*) AS known, sum(failures > 0) AS failing FROM extension_run")
       let failures = try Int.fetchOne(db, sql: "SELECT count(*) FROM failure") ?? 0
@@ -108,9 +113,9 @@ extension IndexStore {
         state: running ? (paused ? "paused" : recordedState) : "stopped",
         pid: watcherPID,
         generation: try meta("generation") ?? 0,
-        items: counts?["items"] ?? 0, files: counts?["files"] ?? 0,
-        folders: counts?["folders"] ?? 0, applicationItems: counts?["apps"] ?? 0,
-        installedApplications: counts?["installed"] ?? 0,
+        items: counts["items"] ?? 0, files: counts["files"] ?? 0,
+        folders: counts["folders"] ?? 0, applicationItems: counts["apps"] ?? 0,
+        installedApplications: counts["installed"] ?? 0,
         extensions: extensions?["known"] ?? 0, failingExtensions: extensions?["failing"] ?? 0,
         pendingRequests: pending,
         queue: running ? report.queue : 0,

@@ -324,7 +324,7 @@ public final class IndexStore: Sendable {
   /// Runs `body`; SQLite finding the file damaged is reported to the
   /// watcher (``IndexDamage``) and thrown as ``OpenError/damaged(_:_:)``,
   /// which says what happens next.
-  private func damageReported<T>(_ body: () throws -> T) throws -> T {
+  func damageReported<T>(_ body: () throws -> T) throws -> T {
     do {
       return try body()
     } catch  where IndexDamage.isDamage(error) {

@@ -680,12 +680,25 @@ public struct IndexWriter {
     return (Data(base + [UInt8(ascii: "/")]), Data(base + [UInt8(ascii: "0")]))
   }
 
+  /// A new item's id: `f` and 16 hex digits, in the order ids are made,
+  /// so that the index of ids grows at its end as the rows do (a random id
+  /// sent each new row to a random page of it: 4 GB more of log in a
+  /// million entries' first pass). Microseconds, never the same twice in a
+  /// process, above ten bits drawn once a process, so that two processes
+  /// writing in the same microsecond make different ids.
   static func newFileID() -> String {
-    var generator = SystemRandomNumberGenerator()
-    let value = generator.next() as UInt64
-    let hex = String(value, radix: 16)
-    return "f" + String(repeating: "0", count: 16 - hex.count) + hex
+    let now = UInt64(max(0, Date().timeIntervalSince1970) * 1_000_000)
+    let time = lastIDTime.withLock { last in
+      last = max(last + 1, now)
+      return last
+    }
+    let hex = String(time << 10 | idSalt, radix: 16)
+    return "f" + String(repeating: "0", count: max(0, 16 - hex.count)) + hex
   }
+
+  /// The time of the last id this process made (``newFileID()``).
+  private static let lastIDTime = Mutex<UInt64>(0)
+  private static let idSalt = UInt64.random(in: 0..<1024)
 
   static func spaced(_ words: [String]) -> String {
     words.isEmpty ? "" : " " + words.joined(separator: " ") + " "

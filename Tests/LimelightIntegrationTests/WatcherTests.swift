@@ -1,7 +1,9 @@
 import CLinux
 import Foundation
+import LimelightImport
 import LimelightModel
 import LimelightPlatform
+import LimelightStore
 import Testing
 
 #if canImport(Glibc)
@@ -242,6 +244,33 @@ import Testing
     try instance.startWatcher()
     try instance.waitFor("all files") {
       try instance.run("find-in", ["--count", "ptarmigan"]).stdout == "600\n"
+    }
+  }
+
+  @Test func aFirstCrawlStoppedBeforeItsEndMakesItsIndexesAtTheNextStart() throws {
+    let instance = try Instance()
+    try instance.write("notes/first.txt", "quetzal\n")
+    try instance.write("notes/second.txt", "quetzal again\n")
+    // A first crawl that named one file and stopped: the indexes it went without are missing.
+    let store = try IndexStore.open(
+      IndexLocation.fromEnvironment(instance.environment), create: true)
+    #expect(try store.deferIndexesForFirstCrawl())
+    let named = RawPath(instance.home + "/notes/first.txt")
+    let importer = FileImporter(mime: MIMEDatabase(), maxTextBytes: 1 << 20)
+    try store.write { writer in
+      _ = try writer.upsert(
+        importer.nameRecord(
+          for: named, status: try #require(FileSystem.status(named)), hidden: false))
+    }
+    var verbose = try instance.run("limelight", ["status", "--verbose"]).stdout
+    #expect(!verbose.contains("item_content_pending"))
+
+    try instance.indexOnce()
+    // The second pass read both, on the index it takes its queue from.
+    #expect(try instance.findPaths("quetzal") == ["notes/first.txt", "notes/second.txt"])
+    verbose = try instance.run("limelight", ["status", "--verbose"]).stdout
+    for index in ["item_identity", "item_size", "item_content_pending"] {
+      #expect(verbose.contains(index + " "), "\(index)")
     }
   }
 

@@ -288,3 +288,61 @@ import Testing
     }
   }
 }
+
+/// A first crawl goes without the indexes each new row would write to at
+/// random, and makes them as the migrations made them.
+@Suite struct DeferredIndexTests {
+  @Test func aFirstCrawlGoesWithoutSomeIndexesAndMakesThemAsTheMigrationsDid() throws {
+    let store = try Fixtures.newStore()
+    func indexes() throws -> [String: String] {
+      try store.read { db in
+        var found: [String: String] = [:]
+        for row in try Row.fetchAll(
+          db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL")
+        {
+          found[row["name"]] = row["sql"]
+        }
+        return found
+      }
+    }
+    func sized(over bytes: Double) throws -> [String] {
+      try SearchEngine(store: store).search(
+        .filter(.range(.size, lower: bytes, upper: nil)), limit: nil
+      ).map(\.displayName)
+    }
+    let migrated = try indexes()
+    let deferred = Set(Schema.deferredIndexes.map(\.name))
+    #expect(deferred.count == 3 && deferred.isSubset(of: Set(migrated.keys)))
+
+    #expect(try store.deferIndexesForFirstCrawl())
+    #expect(Set(try indexes().keys) == Set(migrated.keys).subtracting(deferred))
+    // The crawl's first batch: found by name and by size without them.
+    try store.write { writer in
+      var big = Fixtures.record("/h/big.iso", text: nil, pending: true)
+      big.status.size = 5_000_000
+      big.attributes.size = 5_000_000
+      try writer.upsert(big)
+      try writer.upsert(Fixtures.record("/h/small.txt", text: nil, pending: true))
+    }
+    #expect(try sized(over: 1_000_000) == ["big.iso"])
+    #expect(try store.status(watcherPID: nil).contentWaiting == 2)
+    // A start that finds files keeps the index as it is.
+    #expect(try !store.deferIndexesForFirstCrawl())
+    #expect(try store.makeDeferredIndexes() == 3)
+    #expect(try indexes() == migrated)
+    #expect(try store.makeDeferredIndexes() == 0)
+    #expect(try sized(over: 1_000_000) == ["big.iso"])
+    #expect(
+      try store.filesWaitingForContent(limit: 10).map(\.string) == ["/h/big.iso", "/h/small.txt"])
+  }
+
+  @Test func itemIdsAreMadeInOrderAndNeverTwice() {
+    let ids = (0..<10_000).map { _ in IndexWriter.newFileID() }
+    #expect(Set(ids).count == ids.count)
+    #expect(ids == ids.sorted())
+    #expect(
+      ids.allSatisfy {
+        $0.count == 17 && $0.first == "f" && $0.dropFirst().allSatisfy(\.isHexDigit)
+      })
+  }
+}
