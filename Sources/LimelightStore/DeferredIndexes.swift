@@ -29,21 +29,11 @@ extension IndexStore {
   public func makeDeferredIndexes() throws -> Int {
     try damageReported {
       try pool.write { db in
-        var made = 0
-        for index in Schema.deferredIndexes where try !db.indexExists(index.name) {
-          try db.execute(sql: index.sql)
-          made += 1
-        }
-        return made
+        let present = Set(try db.indexes(on: "item").map(\.name))
+        let missing = Schema.deferredIndexes.filter { !present.contains($0.name) }
+        for index in missing { try db.execute(sql: index.sql) }
+        return missing.count
       }
     }
-  }
-}
-
-extension Database {
-  fileprivate func indexExists(_ name: String) throws -> Bool {
-    try Bool.fetchOne(
-      self, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?)",
-      arguments: [name]) ?? false
   }
 }
