@@ -17,4 +17,13 @@ enum MemoryRelease {
     _ = malloc_trim(0)
     if idle { limelight_page_out_program() }
   }
+
+  /// Gives back the free pages a slice of the second pass left in malloc's
+  /// heap: its texts, read, folded and packed, free up holes the next
+  /// slice's do not fill exactly, and malloc keeps them (45 MB of heap
+  /// held 27 in use). At 300,000 entries the watcher's mean over the pass
+  /// fell from 78 to 72 MB, and the pass took no longer (290 s, 295 without).
+  static func afterSlice() {
+    _ = malloc_trim(0)
+  }
 }

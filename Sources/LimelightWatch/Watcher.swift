@@ -332,6 +332,7 @@ public final class Watcher: ReconcileSink {
       batch += outcome.missing.map { .remove($0) } + outcome.records.map { .write($0) }
       flush()
       contentPass.noteWritten(seconds: monotonicNow() - started)
+      MemoryRelease.afterSlice()
     }
     guard contentPass.isFinished, let started = contentPass.started else { return }
     let seconds = monotonicNow() - started
