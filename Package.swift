@@ -28,6 +28,8 @@ let package = Package(
     // zlib, from Debian's zlib1g-dev: inflating ZIP members within limits.
     .systemLibrary(name: "CInflate", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
     .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
+    // libpq (libpq-dev): the PostgreSQL store's connections.
+    .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
     // poppler's GLib interface (libpoppler-glib-dev): PDF.
     .systemLibrary(
       name: "CPoppler", pkgConfig: "poppler-glib", providers: [.apt(["libpoppler-glib-dev"])]),
@@ -108,6 +110,11 @@ let package = Package(
         "LimelightContainedImport", "LimelightImport", "LimelightCLI",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
+    // The PostgreSQL store: an index that several hosts share on a server
+    // (libpq), with the same query language.
+    .target(
+      name: "LimelightPostgres",
+      dependencies: ["LimelightPlatform", "LimelightModel", "LimelightQuery", "CPostgres"]),
     // The library applications link to (Core Spotlight's API in Limelight's
     // terms): SearchableItem, SearchableIndex, SearchQuery.
     .target(
@@ -236,7 +243,7 @@ let package = Package(
         "colleagues", "LimelightSearchProvider",
         "LimelightQueryClient",
         "LimelightControl",
-        "LimelightModel", "LimelightQuery", "LimelightStore",
+        "LimelightModel", "LimelightQuery", "LimelightStore", "LimelightPostgres",
         "LimelightImport", "LimelightThumbnails", "ZIPFoundation",
       ]),
   ],

@@ -1,0 +1,137 @@
+import CPostgres
+import Foundation
+
+/// What a PostgreSQL store answers when it cannot do what was asked: the
+/// server unreachable, a statement refused (with the server's SQLSTATE).
+public struct PostgresError: Error, CustomStringConvertible, Sendable, Equatable {
+  /// The server's five-character SQLSTATE, when the server answered.
+  public var state: String?
+  /// The reason in libpq's or the server's words, on one line.
+  public var message: String
+  /// Whether the store could not be reached at all (a front end's exit 2).
+  public var unreachable: Bool
+
+  public init(state: String? = nil, message: String, unreachable: Bool = false) {
+    self.state = state
+    self.message = message
+    self.unreachable = unreachable
+  }
+
+  public var description: String {
+    unreachable ? "the PostgreSQL store cannot be reached: \(message)" : message
+  }
+
+  /// The first line of libpq's message, without its "ERROR:" label.
+  static func oneLine(_ text: UnsafePointer<CChar>?) -> String {
+    let whole = text.map { String(cString: $0) } ?? ""
+    let first = whole.split(separator: "\n").first.map(String.init) ?? "no reason given"
+    return first.hasPrefix("ERROR:  ") ? String(first.dropFirst(8)) : first
+  }
+}
+
+/// The rows a statement returned, as text (PostgreSQL's text format; NULL
+/// as nil): the store's queries read a few columns of a few rows.
+public struct PostgresRows: Sendable {
+  public var columns: [String]
+  public var rows: [[String?]]
+}
+
+/// One connection to the server, used by one thread at a time.
+///
+/// The store is named as libpq names it: a URL
+/// (`postgresql://user@host/db?sslmode=require`), `key=value` pairs, or
+/// `service=NAME` from pg_service.conf; a password comes from `~/.pgpass`
+/// or `PGPASSFILE`, never from the command line. A server that does not
+/// answer within 2 seconds (unless the name sets `connect_timeout`) is
+/// reported unreachable.
+public final class PostgresConnection {
+  private let connection: OpaquePointer
+  /// The seconds a connection is given unless its name sets its own.
+  public static let connectSeconds = 2
+
+  public init(_ name: String) throws(PostgresError) {
+    // Earlier pairs are defaults: the name (expanded, as `dbname` is when
+    // it holds a URL or pairs) overrides them.
+    let keys = ["connect_timeout", "application_name", "dbname"]
+    let values = ["\(Self.connectSeconds)", "limelight", name]
+    let made = withCStrings(keys) { keys in
+      withCStrings(values) { values in PQconnectdbParams(keys, values, 1) }
+    }
+    guard let made else {
+      throw PostgresError(message: "no memory for a connection", unreachable: true)
+    }
+    guard PQstatus(made) == CONNECTION_OK else {
+      let reason = PostgresError.oneLine(PQerrorMessage(made))
+      PQfinish(made)
+      throw PostgresError(message: reason, unreachable: true)
+    }
+    connection = made
+    // Notices (a table already there) are the store's own business.
+    PQsetNoticeProcessor(made, { _, _ in }, nil)
+  }
+
+  deinit { PQfinish(connection) }
+
+  /// Runs one statement with `$1`, `$2`… bound to `parameters` (text; nil
+  /// for NULL) and returns its rows.
+  @discardableResult
+  public func execute(_ sql: String, _ parameters: [String?] = []) throws(PostgresError)
+    -> PostgresRows
+  {
+    let result = withOptionalCStrings(parameters) { values in
+      PQexecParams(connection, sql, Int32(parameters.count), nil, values, nil, nil, 0)
+    }
+    defer { PQclear(result) }
+    switch PQresultStatus(result) {
+    case PGRES_COMMAND_OK, PGRES_TUPLES_OK:
+      let columnCount = PQnfields(result)
+      let columns = (0..<columnCount).map { String(cString: PQfname(result, $0)) }
+      let rows = (0..<PQntuples(result)).map { row in
+        (0..<columnCount).map { column -> String? in
+          PQgetisnull(result, row, column) == 1
+            ? nil : String(cString: PQgetvalue(result, row, column))
+        }
+      }
+      return PostgresRows(columns: columns, rows: rows)
+    default:
+      let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
+      let lost = PQstatus(connection) != CONNECTION_OK
+      throw PostgresError(
+        state: state,
+        message: PostgresError.oneLine(
+          result.map { PQresultErrorMessage($0) } ?? PQerrorMessage(connection)),
+        unreachable: lost)
+    }
+  }
+
+  /// Runs `body` in one transaction: committed if it returns, rolled back
+  /// if it throws.
+  public func transaction<T>(_ body: () throws(PostgresError) -> T) throws(PostgresError) -> T {
+    try execute("BEGIN")
+    do {
+      let value = try body()
+      try execute("COMMIT")
+      return value
+    } catch {
+      _ = try? execute("ROLLBACK")
+      throw error
+    }
+  }
+}
+
+/// `strings` as a C array of C strings, ending with NULL as libpq's lists
+/// of keys and values do, for the length of `body`.
+private func withCStrings<T>(
+  _ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> T
+) -> T {
+  withOptionalCStrings(strings.map { $0 }) { body($0) }
+}
+
+private func withOptionalCStrings<T>(
+  _ strings: [String?], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> T
+) -> T {
+  let copies = strings.map { $0.flatMap { strdup($0) } }
+  defer { for copy in copies { free(copy) } }
+  let pointers = copies.map { $0.map { UnsafePointer($0) } } + [nil]
+  return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
+}

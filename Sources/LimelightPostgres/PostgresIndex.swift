@@ -1,0 +1,164 @@
+import Foundation
+import LimelightModel
+import LimelightPlatform
+import LimelightQuery
+
+/// An index kept in a PostgreSQL database that several hosts share: each
+/// host writes the entries of its own roots, keyed by host and path, and
+/// finds everyone's.
+///
+/// The store made by the first watcher that connects (see
+/// ``PostgresSchema``); one host's erase leaves the others' items.
+public final class PostgresIndex {
+  private let connection: PostgresConnection
+  /// The host this process writes as (its name, unless given).
+  public let host: String
+
+  /// Connects to the store `name` (a URL, `key=value` pairs or
+  /// `service=NAME`, as libpq reads them) and brings its tables to this
+  /// version's.
+  public init(_ name: String, host: String) throws(PostgresError) {
+    connection = try PostgresConnection(name)
+    self.host = host
+    try PostgresSchema.migrate(connection)
+  }
+
+  /// An entry as found: where it is and what it is called.
+  public struct Hit: Equatable, Sendable {
+    public var host: String
+    public var path: RawPath
+    public var name: String
+    /// `file://HOST/path` (RFC 8089): the host that holds it names it.
+    public var uri: String {
+      let local = FileURI.uri(for: path)
+      return "file://" + FileURI.percentEncoded(host) + local.dropFirst("file://".count)
+    }
+  }
+
+  /// Writes (adds or replaces) this host's entries, in one transaction.
+  public func write(_ records: [FileRecord]) throws(PostgresError) {
+    try connection.transaction { () throws(PostgresError) in
+      for record in records {
+        let attributes = record.attributes
+        let name = record.path.lastComponent.string
+        let folded = SearchText.fold(
+          ([NameWords.searchableName(name)] + attributes.keywords).joined(separator: " "))
+        let kinds = KindClass.classes(for: attributes.contentTypeTree).map(\.rawValue).sorted()
+        let modified = Double(record.status.modified) / 1_000_000_000
+        try connection.execute(
+          """
+          INSERT INTO item (host, path, path_text, name, name_words, folder, content_types, kinds,
+            size, modified, mode, text_content)
+          VALUES ($1, $2::bytea, $3, $4, $5, $6::boolean, $7::text[], $8::text[], $9::bigint,
+            to_timestamp($10::float8), $11::integer, $12)
+          ON CONFLICT (host, path) DO UPDATE SET path_text = excluded.path_text,
+            name = excluded.name, name_words = excluded.name_words, folder = excluded.folder,
+            content_types = excluded.content_types, kinds = excluded.kinds, size = excluded.size,
+            modified = excluded.modified, mode = excluded.mode,
+            text_content = excluded.text_content
+          """,
+          [
+            host, PostgresQuery.hex(record.path.bytes), record.path.string, name, folded,
+            record.status.kind == .directory ? "true" : "false",
+            PostgresQuery.array(attributes.contentTypeTree), PostgresQuery.array(kinds),
+            String(record.status.size), String(modified), String(record.status.mode),
+            attributes.textContent.map(SearchText.fold),
+          ])
+        try connection.execute(
+          """
+          INSERT INTO name_word SELECT lexeme FROM unnest(to_tsvector('limelight', $1))
+          ON CONFLICT DO NOTHING
+          """, [folded])
+      }
+      try connection.execute(
+        """
+        INSERT INTO host (name, last_contact) VALUES ($1, now())
+        ON CONFLICT (name) DO UPDATE SET last_contact = now()
+        """, [host])
+    }
+  }
+
+  /// Removes this host's entries at `paths` and everything beneath them.
+  public func remove(_ paths: [RawPath]) throws(PostgresError) {
+    try connection.transaction { () throws(PostgresError) in
+      for path in paths {
+        let below = path.bytes + [0x2F]
+        try connection.execute(
+          """
+          DELETE FROM item WHERE host = $1 AND (path = $2::bytea
+            OR substring(path FROM 1 FOR $3::int) = $4::bytea)
+          """,
+          [host, PostgresQuery.hex(path.bytes), String(below.count), PostgresQuery.hex(below)])
+      }
+    }
+  }
+
+  /// Removes every entry this host wrote, and no other host's.
+  public func eraseHost() throws(PostgresError) {
+    try connection.transaction { () throws(PostgresError) in
+      try connection.execute("DELETE FROM item WHERE host = $1", [host])
+      try connection.execute("DELETE FROM host WHERE name = $1", [host])
+    }
+  }
+
+  /// The hosts that have written, with their entry counts.
+  public func hosts() throws(PostgresError) -> [(name: String, entries: Int)] {
+    try connection.execute(
+      """
+      SELECT h.name, (SELECT count(*) FROM item i WHERE i.host = h.name)
+      FROM host h ORDER BY h.name
+      """
+    ).rows.map { ($0[0] ?? "", Int($0[1] ?? "") ?? 0) }
+  }
+
+  /// The entries `query` finds, best first: names that hold its words
+  /// above texts that do, then the newest. When its words find nothing,
+  /// each is tried again as the words of names close to it (trigrams).
+  public func search(_ query: QueryNode, limit: Int) throws(PostgresError) -> [Hit] {
+    let strict = try search(query, limit: limit, typos: false)
+    guard strict.isEmpty else { return strict }
+    return try search(query, limit: limit, typos: true)
+  }
+
+  private func search(_ query: QueryNode, limit: Int, typos: Bool) throws(PostgresError) -> [Hit] {
+    var compiled = PostgresQuery(host: host, closeWords: typos ? closeWords : nil)
+    let condition = try compiled.condition(query)
+    var parameters = compiled.parameters
+    var order = ["modified DESC NULLS LAST", "host", "path"]
+    if !compiled.rankTerms.isEmpty {
+      parameters.append(compiled.rankTerms.map { "(\($0))" }.joined(separator: " | "))
+      order.insert("ts_rank(words, to_tsquery('limelight', $\(parameters.count))) DESC", at: 0)
+    }
+    parameters.append(String(limit))
+    let rows = try connection.execute(
+      """
+      SELECT host, encode(path, 'hex'), name FROM item WHERE \(condition)
+      ORDER BY \(order.joined(separator: ", ")) LIMIT $\(parameters.count)::int
+      """, parameters)
+    return rows.rows.map { row in
+      Hit(
+        host: row[0] ?? "", path: RawPath(bytes: Self.bytes(fromHex: row[1] ?? "")),
+        name: row[2] ?? "")
+    }
+  }
+
+  /// The words of names closest to `word` by trigrams, closest first.
+  private func closeWords(_ word: String) throws(PostgresError) -> [String] {
+    try connection.execute(
+      """
+      SELECT word FROM name_word WHERE word % $1 AND word <> $1
+      ORDER BY similarity(word, $1) DESC, word LIMIT 8
+      """, [word]
+    ).rows.compactMap { $0[0] }
+  }
+
+  static func bytes(fromHex hex: String) -> [UInt8] {
+    var bytes: [UInt8] = []
+    var index = hex.startIndex
+    while let next = hex.index(index, offsetBy: 2, limitedBy: hex.endIndex), index != next {
+      bytes.append(UInt8(hex[index..<next], radix: 16) ?? 0)
+      index = next
+    }
+    return bytes
+  }
+}

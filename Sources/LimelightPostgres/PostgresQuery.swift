@@ -1,0 +1,145 @@
+import Foundation
+import LimelightModel
+import LimelightPlatform
+import LimelightQuery
+
+/// A parsed query (`QueryNode`) as a PostgreSQL condition on `item`, with
+/// its parameters: words and prefixes on the folded words of names and
+/// texts, kinds, types, extensions, folders, sizes and dates on the item's
+/// columns. With `closeWords`, a word of at least three letters also
+/// matches the names that hold the words it gives: the words of names
+/// close to it.
+struct PostgresQuery {
+  private(set) var parameters: [String?] = []
+  /// The text terms, as `tsquery` texts, for ranking.
+  private(set) var rankTerms: [String] = []
+  let host: String
+  let closeWords: ((String) throws(PostgresError) -> [String])?
+
+  init(host: String, closeWords: ((String) throws(PostgresError) -> [String])?) {
+    self.host = host
+    self.closeWords = closeWords
+  }
+
+  /// The condition `node` compiles to.
+  mutating func condition(_ node: QueryNode) throws(PostgresError) -> String {
+    switch node {
+    case .nothing:
+      return "false"
+    case .and(let nodes):
+      return "("
+        + (try nodes.map { n throws(PostgresError) in try condition(n) })
+        .joined(separator: " AND ") + ")"
+    case .or(let nodes):
+      return "("
+        + (try nodes.map { n throws(PostgresError) in try condition(n) })
+        .joined(separator: " OR ") + ")"
+    case .not(let inner):
+      return "NOT coalesce(\(try condition(inner)), false)"
+    case .text(let text, let prefix, let column):
+      return try textCondition(text, prefix: prefix, column: column)
+    case .filter(let filter):
+      return try filterCondition(filter)
+    }
+  }
+
+  private mutating func bind(_ value: String?) -> String {
+    parameters.append(value)
+    return "$\(parameters.count)"
+  }
+
+  /// A word, a prefix or a phrase (several words, in order).
+  private mutating func textCondition(_ text: String, prefix: Bool, column: TextColumn?)
+    throws(PostgresError) -> String
+  {
+    let words = SearchText.fold(text).split { !$0.isLetter && !$0.isNumber }.map(String.init)
+    if column == .path {
+      let pattern = "%" + Self.likeEscaped(text) + "%"
+      return "(path_text ILIKE \(bind(pattern)))"
+    }
+    guard !words.isEmpty else { return "true" }
+    let weight =
+      switch column {
+      case .name?, .keywords?: ":A"
+      case .content?: ":D"
+      case .path?, nil: ""
+      }
+    let lexemes = words.enumerated().map { index, word in
+      Self.quoted(word) + (prefix && index == words.count - 1 ? ":*" : "") + weight
+    }
+    var tsquery = lexemes.joined(separator: " <-> ")
+    if let closeWords, words.count == 1, words[0].count >= 3, column != .content {
+      let close = try closeWords(words[0].lowercased())
+      tsquery = ([tsquery] + close.map { Self.quoted($0) + ":A" }).joined(separator: " | ")
+    }
+    rankTerms.append(tsquery)
+    return "(words @@ to_tsquery('limelight', \(bind(tsquery))))"
+  }
+
+  private mutating func filterCondition(_ filter: Filter) throws(PostgresError) -> String {
+    switch filter {
+    case .kind(.folder):
+      return "folder"
+    case .kind(let kind):
+      return "(kinds @> ARRAY[\(bind(kind.rawValue))]::text[])"
+    case .extensions(let extensions):
+      let patterns = extensions.map { "%." + Self.likeEscaped($0.lowercased()) }
+      return "(lower(name) LIKE ANY (\(bind(Self.array(patterns)))::text[]))"
+    case .inFolder(let folder):
+      let prefix = folder.bytes.last == UInt8(ascii: "/") ? folder.bytes : folder.bytes + [0x2F]
+      let length = bind(String(prefix.count))
+      return "(host = \(bind(host)) AND substring(path FROM 1 FOR \(length)::int) = "
+        + "\(bind(Self.hex(prefix)))::bytea)"
+    case .contentType(let type):
+      if type.hasSuffix("/*") {
+        let pattern = Self.likeEscaped(String(type.dropLast())) + "%"
+        return "(EXISTS (SELECT FROM unnest(content_types) t WHERE t LIKE \(bind(pattern))))"
+      }
+      return "(content_types @> ARRAY[\(bind(type))]::text[])"
+    case .range(let field, let lower, let upper):
+      let column: String
+      switch field {
+      case .size: column = "size"
+      case .modified: column = "extract(epoch FROM modified)"
+      case .created, .lastUsed:
+        throw PostgresError(
+          message: "\(field.rawValue): is not searchable in a PostgreSQL store yet")
+      }
+      var parts: [String] = []
+      if let lower { parts.append("\(column) >= \(bind(String(lower)))::float8") }
+      if let upper { parts.append("\(column) < \(bind(String(upper)))::float8") }
+      return parts.isEmpty ? "true" : "(" + parts.joined(separator: " AND ") + ")"
+    case .domain, .match, .changedAfter:
+      throw PostgresError(message: "this filter is not searchable in a PostgreSQL store yet")
+    }
+  }
+
+  /// A word as one `tsquery` lexeme, quoted (so that no character of it is
+  /// read as an operator).
+  static func quoted(_ word: String) -> String {
+    "'"
+      + word.replacingOccurrences(of: "\\", with: "\\\\")
+      .replacingOccurrences(of: "'", with: "''") + "'"
+  }
+
+  /// `text` matched literally by `LIKE` (its `%`, `_` and `\` escaped).
+  static func likeEscaped(_ text: String) -> String {
+    text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+      .replacingOccurrences(of: "_", with: "\\_")
+  }
+
+  /// A text array literal.
+  static func array(_ values: [String]) -> String {
+    "{"
+      + values.map {
+        "\""
+          + $0.replacingOccurrences(of: "\\", with: "\\\\")
+          .replacingOccurrences(of: "\"", with: "\\\"") + "\""
+      }.joined(separator: ",") + "}"
+  }
+
+  /// Bytes in `bytea`'s hex input form.
+  static func hex(_ bytes: [UInt8]) -> String {
+    "\\x" + bytes.map { String(format: "%02x", $0) }.joined()
+  }
+}

@@ -1,0 +1,93 @@
+/// The PostgreSQL store's tables, made and upgraded by whichever watcher
+/// connects first, versioned as the SQLite index's are: migrations run in
+/// order, each once, recorded by name.
+enum PostgresSchema {
+  /// Migrations in the order they run; never edit one that has shipped.
+  static let migrations: [(name: String, sql: [String])] = [
+    (
+      "v1-items",
+      [
+        // Both are trusted extensions: a database's owner may create them.
+        "CREATE EXTENSION IF NOT EXISTS pg_trgm",
+        "CREATE EXTENSION IF NOT EXISTS unaccent",
+        // Words as the SQLite index splits them (punctuation, spaces), with
+        // case and accents folded: `simple` after `unaccent`.
+        "CREATE TEXT SEARCH CONFIGURATION limelight (COPY = simple)",
+        """
+        ALTER TEXT SEARCH CONFIGURATION limelight ALTER MAPPING FOR
+          asciiword, asciihword, hword_asciipart, word, hword, hword_part, numword,
+          numhword, hword_numpart
+        WITH unaccent, simple
+        """,
+        // One row per entry of a host's roots, keyed by host and path (the
+        // path's bytes: a name need not be UTF-8). `name_words` is the
+        // name with its humps and initials (`NameWords`), folded
+        // (`SearchText`), weighted above the text in `words`.
+        """
+        CREATE TABLE item (
+          host text NOT NULL,
+          path bytea NOT NULL,
+          path_text text NOT NULL,
+          name text NOT NULL,
+          name_words text NOT NULL,
+          folder boolean NOT NULL,
+          content_types text[] NOT NULL DEFAULT '{}',
+          kinds text[] NOT NULL DEFAULT '{}',
+          size bigint,
+          modified timestamptz,
+          owner_id integer,
+          group_id integer,
+          mode integer,
+          text_content text,
+          words tsvector GENERATED ALWAYS AS (
+            setweight(to_tsvector('limelight', name_words), 'A')
+            || setweight(to_tsvector('limelight', coalesce(text_content, '')), 'D')
+          ) STORED,
+          PRIMARY KEY (host, path)
+        )
+        """,
+        "CREATE INDEX item_words ON item USING gin (words)",
+        "CREATE INDEX item_name_trigrams ON item USING gin (lower(name) gin_trgm_ops)",
+        // Every word of every name, for typos: a word typed that no name
+        // holds is looked up here by trigrams, and the close words found
+        // are searched instead (the SQLite index's typo expansion).
+        "CREATE TABLE name_word (word text PRIMARY KEY)",
+        "CREATE INDEX name_word_trigrams ON name_word USING gin (word gin_trgm_ops)",
+        // The hosts that write, and when each last did.
+        "CREATE TABLE host (name text PRIMARY KEY, last_contact timestamptz NOT NULL)",
+      ]
+    )
+  ]
+
+  /// Brings the database's tables to this version's. Several watchers
+  /// starting at once take turns (a transaction-wide advisory lock), and a
+  /// database a newer version upgraded is refused rather than misread.
+  static func migrate(_ connection: PostgresConnection) throws(PostgresError) {
+    try connection.transaction { () throws(PostgresError) in
+      try connection.execute("SELECT pg_advisory_xact_lock(\(lockKey))")
+      try connection.execute(
+        """
+        CREATE TABLE IF NOT EXISTS limelight_migration (
+          name text PRIMARY KEY, applied timestamptz NOT NULL DEFAULT now())
+        """)
+      let applied = Set(
+        try connection.execute("SELECT name FROM limelight_migration").rows.compactMap { $0[0] })
+      let known = Set(migrations.map(\.name))
+      if let newer = applied.subtracting(known).sorted().first {
+        throw PostgresError(
+          message:
+            "the PostgreSQL store was upgraded by a newer version of Limelight (\(newer)): "
+            + "upgrade this one")
+      }
+      for migration in migrations where !applied.contains(migration.name) {
+        for statement in migration.sql { try connection.execute(statement) }
+        try connection.execute(
+          "INSERT INTO limelight_migration (name) VALUES ($1)", [migration.name])
+      }
+    }
+  }
+
+  /// The advisory lock's key: "LIMELIGH" in ASCII, so that no other
+  /// program's lock is taken by chance.
+  static let lockKey: Int64 = 0x4C49_4D45_4C49_4748
+}

@@ -1,0 +1,91 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A PostgreSQL server of the test process's own: made with `initdb` in a
+/// temporary folder, listening only on a socket there, stopped when the
+/// process ends (a watchdog shell waits for it). Run as the `postgres`
+/// user when the tests run as root, which `initdb` refuses to be.
+final class PostgresServer: Sendable {
+  let socketFolder: String
+  let user = "limelight"
+
+  /// The server, started at first use; nil where PostgreSQL is not
+  /// installed.
+  static let shared: PostgresServer? = try? PostgresServer()
+
+  static var binFolder: String? {
+    let versions = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql"))
+    return versions?.sorted { $0.compare($1, options: .numeric) == .orderedDescending }
+      .map { "/usr/lib/postgresql/\($0)/bin" }
+      .first { FileManager.default.isExecutableFile(atPath: $0 + "/initdb") }
+  }
+
+  private init() throws {
+    guard let bin = Self.binFolder else { throw CocoaError(.fileNoSuchFile) }
+    var template = Array("/tmp/limelight-pg.XXXXXX".utf8CString)
+    guard let made = mkdtemp(&template) else { throw CocoaError(.fileWriteUnknown) }
+    let folder = String(cString: made)
+    socketFolder = folder
+    let asRoot = geteuid() == 0
+    if asRoot, let postgres = getpwnam("postgres") {
+      chown(folder, postgres.pointee.pw_uid, postgres.pointee.pw_gid)
+    }
+    let data = folder + "/data"
+    try Self.run(
+      asRoot, bin + "/initdb",
+      ["-D", data, "-A", "trust", "-U", user, "-E", "UTF8", "--locale=C", "--no-sync"])
+    try Self.run(
+      asRoot, bin + "/pg_ctl",
+      [
+        "-D", data, "-l", folder + "/server.log", "-w", "-o",
+        "-k \(folder) -c listen_addresses='' -c fsync=off -c max_connections=200", "start",
+      ])
+    // Stops the server when this process ends, however it ends.
+    let watchdog = Process()
+    watchdog.executableURL = URL(fileURLWithPath: "/bin/sh")
+    let stop =
+      (asRoot ? "runuser -u postgres -- " : "") + "\(bin)/pg_ctl -D \(data) -m immediate stop"
+    watchdog.arguments = [
+      "-c", "while kill -0 \(getpid()) 2>/dev/null; do sleep 1; done; \(stop); rm -rf \(folder)",
+    ]
+    watchdog.standardOutput = FileHandle.nullDevice
+    watchdog.standardError = FileHandle.nullDevice
+    try watchdog.run()
+  }
+
+  /// Runs a program to its end. Not with `Process`: the server `pg_ctl`
+  /// leaves running kept `Process` from ever seeing its child exit.
+  private static func run(_ asRoot: Bool, _ program: String, _ arguments: [String]) throws {
+    let argv =
+      (asRoot ? ["/usr/sbin/runuser", "-u", "postgres", "--", program] : [program])
+      + arguments
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    for fd in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] {
+      posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", O_RDWR, 0)
+    }
+    let copies = argv.map { strdup($0) } + [nil]
+    defer { for copy in copies { free(copy) } }
+    var pid: pid_t = 0
+    guard posix_spawn(&pid, argv[0], &actions, nil, copies, environ) == 0 else {
+      throw CocoaError(.executableLoad)
+    }
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    guard status == 0 else { throw CocoaError(.executableLoad) }
+  }
+
+  /// A URL for the server's database `name`.
+  func url(_ name: String) -> String { "postgresql://\(user)@/\(name)?host=\(socketFolder)" }
+
+  /// A new, empty database of its own for one test; its URL.
+  func newDatabase() throws -> String {
+    let name = "test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+    try Self.run(false, Self.binFolder! + "/createdb", ["-h", socketFolder, "-U", user, name])
+    return url(name)
+  }
+}

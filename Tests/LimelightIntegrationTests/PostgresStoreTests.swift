@@ -1,0 +1,137 @@
+import Foundation
+import LimelightImport
+import LimelightModel
+import LimelightPlatform
+import LimelightPostgres
+import LimelightQuery
+import Testing
+
+/// The PostgreSQL store against a real server of the tests' own: files read
+/// by the importers as the watcher reads them, written by host, found with
+/// the query language.
+@Suite(.enabled(if: PostgresServer.binFolder != nil, "PostgreSQL is not installed"))
+struct PostgresStoreTests {
+  /// Real files in a temporary folder, read as the watcher reads them.
+  final class Files {
+    let root: String
+    init() throws {
+      root = NSTemporaryDirectory() + "limelight-pg-" + UUID().uuidString
+      try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+    }
+    deinit { try? FileManager.default.removeItem(atPath: root) }
+
+    func write(_ relative: String, _ text: String) throws -> FileRecord {
+      let path = root + "/" + relative
+      try FileManager.default.createDirectory(
+        atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+      try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+      return try record(relative)
+    }
+
+    func record(_ relative: String) throws -> FileRecord {
+      let path = RawPath(root + "/" + relative)
+      let status = try #require(FileSystem.status(path))
+      return FileImporter(mime: MIMEDatabase(), maxTextBytes: 1 << 20)
+        .record(for: path, status: status, hidden: false)
+    }
+  }
+
+  func names(_ index: PostgresIndex, _ query: String) throws -> [String] {
+    var parser = QueryParser(home: RawPath("/"))
+    return try index.search(parser.parse(query), limit: 20).map(\.name)
+  }
+
+  @Test func wordsPrefixesTyposAndFiltersFindWhatWasWritten() throws {
+    let server = try #require(PostgresServer.shared)
+    let index = try PostgresIndex(try server.newDatabase(), host: "alpha")
+    let files = try Files()
+    try index.write([
+      try files.write("Quarterly Report 2024.txt", "revenue grew in the third quarter"),
+      try files.write("notes/field notes.md", "wombat burrows near the creek"),
+      try files.write("Café menu.txt", "croissant and coffee"),
+      try files.write("build.sh", "#!/bin/sh\nmake all\n"),
+      try files.record("notes"),
+    ])
+    #expect(try names(index, "report") == ["Quarterly Report 2024.txt"])
+    #expect(try names(index, "quart") == ["Quarterly Report 2024.txt"])
+    #expect(try names(index, "wombat") == ["field notes.md"])
+    #expect(try names(index, "\"wombat burrows\"") == ["field notes.md"])
+    #expect(try names(index, "\"burrows wombat\"").isEmpty)
+    #expect(try names(index, "cafe") == ["Café menu.txt"])
+    #expect(try names(index, "quartrely") == ["Quarterly Report 2024.txt"])
+    #expect(try names(index, "ext:md") == ["field notes.md"])
+    #expect(try names(index, "kind:folder") == ["notes"])
+    #expect(try Set(names(index, "notes")) == ["notes", "field notes.md"])
+    #expect(try names(index, "notes -kind:folder") == ["field notes.md"])
+    #expect(try names(index, "coffee OR wombat").count == 2)
+    #expect(try names(index, "in:\(files.root)/notes") == ["field notes.md"])
+    #expect(try names(index, "size:>1G").isEmpty)
+    #expect(try names(index, "nothingmatcheszz").isEmpty)
+  }
+
+  @Test func hostsShareOneDatabaseAndEraseOnlyTheirOwn() throws {
+    let server = try #require(PostgresServer.shared)
+    let url = try server.newDatabase()
+    let alpha = try PostgresIndex(url, host: "alpha")
+    let beta = try PostgresIndex(url, host: "beta")
+    let files = try Files()
+    let record = try files.write("plans/budget.txt", "numbat termites")
+    try alpha.write([record])
+    try beta.write([record, try files.write("plans/other.txt", "bilby")])
+    var parser = QueryParser(home: RawPath("/"))
+    let hits = try alpha.search(parser.parse("numbat"), limit: 10)
+    #expect(
+      Set(hits.map(\.uri)) == [
+        "file://alpha\(FileURI.uri(for: record.path).dropFirst(7))",
+        "file://beta\(FileURI.uri(for: record.path).dropFirst(7))",
+      ])
+    #expect(try alpha.hosts().map(\.name) == ["alpha", "beta"])
+    #expect(try alpha.hosts().map(\.entries) == [1, 2])
+    try alpha.remove([RawPath(files.root + "/plans")])
+    #expect(try beta.hosts().map(\.entries) == [0, 2])
+    try beta.eraseHost()
+    #expect(try alpha.hosts().map(\.name) == ["alpha"])
+    #expect(try names(alpha, "bilby").isEmpty)
+  }
+
+  @Test func severalWatchersMigrateOneDatabaseAtOnce() async throws {
+    let server = try #require(PostgresServer.shared)
+    let url = try server.newDatabase()
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      for host in ["a", "b", "c", "d"] {
+        group.addTask { _ = try PostgresIndex(url, host: host) }
+      }
+      try await group.waitForAll()
+    }
+    let index = try PostgresIndex(url, host: "a")
+    #expect(try index.hosts().isEmpty)
+  }
+
+  @Test func aStoreANewerVersionUpgradedIsRefused() throws {
+    let server = try #require(PostgresServer.shared)
+    let url = try server.newDatabase()
+    _ = try PostgresIndex(url, host: "a")
+    let connection = try PostgresConnection(url)
+    try connection.execute("INSERT INTO limelight_migration (name) VALUES ('v999-future')")
+    let error = #expect(throws: PostgresError.self) { try PostgresIndex(url, host: "a") }
+    #expect(error?.description.contains("newer version of Limelight") == true)
+  }
+
+  @Test func anUnreachableServerIsSaidPlainly() throws {
+    let error = #expect(throws: PostgresError.self) {
+      try PostgresIndex("postgresql://nobody@/none?host=/nonexistent-folder", host: "a")
+    }
+    #expect(error?.unreachable == true)
+    #expect(error?.description.hasPrefix("the PostgreSQL store cannot be reached:") == true)
+  }
+
+  @Test func aQueryThePostgreSQLStoreCannotAnswerYetSaysSo() throws {
+    let server = try #require(PostgresServer.shared)
+    let index = try PostgresIndex(try server.newDatabase(), host: "a")
+    var parser = QueryParser(home: RawPath("/"))
+    let error = #expect(throws: PostgresError.self) {
+      try index.search(parser.parse("used:>2024-01-01"), limit: 5)
+    }
+    #expect(error?.description.contains("not searchable in a PostgreSQL store yet") == true)
+  }
+}
