@@ -27,10 +27,13 @@ struct PostgresQuery {
     case .nothing:
       return "false"
     case .and(let nodes):
+      // No part (the parser gives it for punctuation alone) narrows nothing.
+      guard !nodes.isEmpty else { return "true" }
       return "("
         + (try nodes.map { n throws(PostgresError) in try condition(n) })
         .joined(separator: " AND ") + ")"
     case .or(let nodes):
+      guard !nodes.isEmpty else { return "false" }
       return "("
         + (try nodes.map { n throws(PostgresError) in try condition(n) })
         .joined(separator: " OR ") + ")"

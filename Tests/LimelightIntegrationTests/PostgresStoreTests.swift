@@ -67,6 +67,10 @@ struct PostgresStoreTests {
     #expect(try names(index, "in:\(files.root)/notes") == ["field notes.md"])
     #expect(try names(index, "size:>1G").isEmpty)
     #expect(try names(index, "nothingmatcheszz").isEmpty)
+    // A part with no words (punctuation alone) narrows nothing.
+    let report = QueryNode.text("report", prefix: true, column: nil)
+    #expect(try index.search(.and([report, .and([])]), limit: 5).map(\.name).count == 1)
+    #expect(try index.search(.or([]), limit: 5).isEmpty)
   }
 
   @Test func hostsShareOneDatabaseAndEraseOnlyTheirOwn() throws {
