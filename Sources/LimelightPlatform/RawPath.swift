@@ -35,6 +35,15 @@ public struct RawPath: Hashable, Comparable, Sendable, CustomStringConvertible {
     return "~" + String(decoding: bytes.dropFirst(home.bytes.count), as: UTF8.self)
   }
 
+  /// The bounds, both left out, of the paths beneath this folder in byte
+  /// order: `folder + "/" < path < folder + "0"` ("0" follows "/"), which
+  /// an index of paths reads as one range.
+  public var subtreeBounds: (low: [UInt8], high: [UInt8]) {
+    var base = bytes
+    if base.last == UInt8(ascii: "/") { base.removeLast() }
+    return (base + [UInt8(ascii: "/")], base + [UInt8(ascii: "0")])
+  }
+
   /// The folder holding this path ("/" for a top-level entry).
   public var parent: RawPath {
     guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")) else { return RawPath(".") }

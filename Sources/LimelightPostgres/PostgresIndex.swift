@@ -45,17 +45,23 @@ public final class PostgresIndex {
           ([NameWords.searchableName(name)] + attributes.keywords).joined(separator: " "))
         let kinds = KindClass.classes(for: attributes.contentTypeTree).map(\.rawValue).sorted()
         let modified = Double(record.status.modified) / 1_000_000_000
+        // One statement a record: the name's words for typos are the
+        // lexemes of weight A of the row's own `words`, not made again.
         try connection.execute(
           """
-          INSERT INTO item (host, path, path_text, name, name_words, folder, content_types, kinds,
-            size, modified, mode, text_content)
-          VALUES ($1, $2::bytea, $3, $4, $5, $6::boolean, $7::text[], $8::text[], $9::bigint,
-            to_timestamp($10::float8), $11::integer, $12)
-          ON CONFLICT (host, path) DO UPDATE SET path_text = excluded.path_text,
-            name = excluded.name, name_words = excluded.name_words, folder = excluded.folder,
-            content_types = excluded.content_types, kinds = excluded.kinds, size = excluded.size,
-            modified = excluded.modified, mode = excluded.mode,
-            text_content = excluded.text_content
+          WITH written AS (
+            INSERT INTO item (host, path, path_text, name, name_words, folder, content_types,
+              kinds, size, modified, mode, text_content)
+            VALUES ($1, $2::bytea, $3, $4, $5, $6::boolean, $7::text[], $8::text[], $9::bigint,
+              to_timestamp($10::float8), $11::integer, $12)
+            ON CONFLICT (host, path) DO UPDATE SET path_text = excluded.path_text,
+              name = excluded.name, name_words = excluded.name_words, folder = excluded.folder,
+              content_types = excluded.content_types, kinds = excluded.kinds,
+              size = excluded.size, modified = excluded.modified, mode = excluded.mode,
+              text_content = excluded.text_content
+            RETURNING words)
+          INSERT INTO name_word SELECT lexeme FROM written, unnest(written.words)
+          WHERE 'A' = ANY (weights) ON CONFLICT DO NOTHING
           """,
           [
             host, PostgresQuery.hex(record.path.bytes), record.path.string, name, folded,
@@ -64,11 +70,6 @@ public final class PostgresIndex {
             String(record.status.size), String(modified), String(record.status.mode),
             attributes.textContent.map(SearchText.fold),
           ])
-        try connection.execute(
-          """
-          INSERT INTO name_word SELECT lexeme FROM unnest(to_tsvector('limelight', $1))
-          ON CONFLICT DO NOTHING
-          """, [folded])
       }
       try connection.execute(
         """
@@ -82,13 +83,13 @@ public final class PostgresIndex {
   public func remove(_ paths: [RawPath]) throws(PostgresError) {
     try connection.transaction { () throws(PostgresError) in
       for path in paths {
-        let below = path.bytes + [0x2F]
+        let (low, high) = path.subtreeBounds
         try connection.execute(
           """
           DELETE FROM item WHERE host = $1 AND (path = $2::bytea
-            OR substring(path FROM 1 FOR $3::int) = $4::bytea)
+            OR path > $3::bytea AND path < $4::bytea)
           """,
-          [host, PostgresQuery.hex(path.bytes), String(below.count), PostgresQuery.hex(below)])
+          [host, PostgresQuery.hex(path.bytes), PostgresQuery.hex(low), PostgresQuery.hex(high)])
       }
     }
   }

@@ -55,11 +55,11 @@ struct PostgresQuery {
   private mutating func textCondition(_ text: String, prefix: Bool, column: TextColumn?)
     throws(PostgresError) -> String
   {
-    let words = SearchText.fold(text).split { !$0.isLetter && !$0.isNumber }.map(String.init)
     if column == .path {
       let pattern = "%" + Self.likeEscaped(text) + "%"
       return "(path_text ILIKE \(bind(pattern)))"
     }
+    let words = SearchText.fold(text).split { !$0.isLetter && !$0.isNumber }.map(String.init)
     guard !words.isEmpty else { return "true" }
     let weight =
       switch column {
@@ -89,10 +89,10 @@ struct PostgresQuery {
       let patterns = extensions.map { "%." + Self.likeEscaped($0.lowercased()) }
       return "(lower(name) LIKE ANY (\(bind(Self.array(patterns)))::text[]))"
     case .inFolder(let folder):
-      let prefix = folder.bytes.last == UInt8(ascii: "/") ? folder.bytes : folder.bytes + [0x2F]
-      let length = bind(String(prefix.count))
-      return "(host = \(bind(host)) AND substring(path FROM 1 FOR \(length)::int) = "
-        + "\(bind(Self.hex(prefix)))::bytea)"
+      // A range of the key (host, path): its index reads the subtree alone.
+      let (low, high) = folder.subtreeBounds
+      return "(host = \(bind(host)) AND path > \(bind(Self.hex(low)))::bytea "
+        + "AND path < \(bind(Self.hex(high)))::bytea)"
     case .contentType(let type):
       if type.hasSuffix("/*") {
         let pattern = Self.likeEscaped(String(type.dropLast())) + "%"

@@ -673,11 +673,10 @@ public struct IndexWriter {
     return belowFirst ? below + at : at + below
   }
 
-  /// "0" is 0x30, so `folder + "/" < path < folder + "0"` is the subtree.
+  /// The subtree's bounds (``RawPath/subtreeBounds``) as the index keeps paths.
   static func subtreeBounds(_ root: RawPath) -> (Data, Data) {
-    var base = root.bytes
-    if base.last == UInt8(ascii: "/") { base.removeLast() }
-    return (Data(base + [UInt8(ascii: "/")]), Data(base + [UInt8(ascii: "0")]))
+    let (low, high) = root.subtreeBounds
+    return (Data(low), Data(high))
   }
 
   /// A new item's id: `f` and 16 hex digits, in the order ids are made,

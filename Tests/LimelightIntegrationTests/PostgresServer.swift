@@ -11,6 +11,8 @@ import Foundation
 final class PostgresServer: Sendable {
   let socketFolder: String
   let user = "limelight"
+  /// The folder of PostgreSQL's programs.
+  let bin: String
 
   /// The server, started at first use; nil where PostgreSQL is not
   /// installed.
@@ -25,6 +27,7 @@ final class PostgresServer: Sendable {
 
   private init() throws {
     guard let bin = Self.binFolder else { throw CocoaError(.fileNoSuchFile) }
+    self.bin = bin
     var template = Array("/tmp/limelight-pg.XXXXXX".utf8CString)
     guard let made = mkdtemp(&template) else { throw CocoaError(.fileWriteUnknown) }
     let folder = String(cString: made)
@@ -85,7 +88,7 @@ final class PostgresServer: Sendable {
   /// A new, empty database of its own for one test; its URL.
   func newDatabase() throws -> String {
     let name = "test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
-    try Self.run(false, Self.binFolder! + "/createdb", ["-h", socketFolder, "-U", user, name])
+    try Self.run(false, bin + "/createdb", ["-h", socketFolder, "-U", user, name])
     return url(name)
   }
 }

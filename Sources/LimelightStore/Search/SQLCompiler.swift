@@ -399,11 +399,8 @@ struct SQLCompiler {
       }
       return "(" + parts.joined(separator: " OR ") + ")"
     case .inFolder(let folder):
-      var base = folder.bytes
-      if base.count > 1 && base.last == UInt8(ascii: "/") { base.removeLast() }
-      if base == [UInt8(ascii: "/")] { base = [] }
-      arguments.append(Data(base + [UInt8(ascii: "/")]))
-      arguments.append(Data(base + [UInt8(ascii: "0")]))
+      let (low, high) = IndexWriter.subtreeBounds(folder)
+      arguments += [low, high]
       return "(item.path > ? AND item.path < ?)"
     case .contentType(let pattern):
       // The row of each item's type and tree in `content_type` says at once
