@@ -28,8 +28,6 @@ let package = Package(
     // zlib, from Debian's zlib1g-dev: inflating ZIP members within limits.
     .systemLibrary(name: "CInflate", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
     .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
-    // libpq (libpq-dev): the PostgreSQL store's connections.
-    .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
     // poppler's GLib interface (libpoppler-glib-dev): PDF.
     .systemLibrary(
       name: "CPoppler", pkgConfig: "poppler-glib", providers: [.apt(["libpoppler-glib-dev"])]),
@@ -110,6 +108,8 @@ let package = Package(
         "LimelightContainedImport", "LimelightImport", "LimelightCLI",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
+    // libpq (libpq5), loaded when a PostgreSQL store is first named.
+    .target(name: "CPostgres", linkerSettings: [.linkedLibrary("dl")]),
     // The PostgreSQL store: an index that several hosts share on a server
     // (libpq), with the same query language.
     .target(

@@ -50,27 +50,30 @@ public final class PostgresConnection {
   public static let connectSeconds = 2
 
   public init(_ name: String) throws(PostgresError) {
+    if let failure = limelight_pq_load() {
+      throw PostgresError(message: String(cString: failure), unreachable: true)
+    }
     // Earlier pairs are defaults: the name (expanded, as `dbname` is when
     // it holds a URL or pairs) overrides them.
     let keys = ["connect_timeout", "application_name", "dbname"]
     let values = ["\(Self.connectSeconds)", "limelight", name]
     let made = withCStrings(keys) { keys in
-      withCStrings(values) { values in PQconnectdbParams(keys, values, 1) }
+      withCStrings(values) { values in limelight_PQconnectdbParams(keys, values, 1) }
     }
     guard let made else {
       throw PostgresError(message: "no memory for a connection", unreachable: true)
     }
-    guard PQstatus(made) == CONNECTION_OK else {
-      let reason = PostgresError.oneLine(PQerrorMessage(made))
-      PQfinish(made)
+    guard limelight_PQstatus(made) == CONNECTION_OK else {
+      let reason = PostgresError.oneLine(limelight_PQerrorMessage(made))
+      limelight_PQfinish(made)
       throw PostgresError(message: reason, unreachable: true)
     }
     connection = made
     // Notices (a table already there) are the store's own business.
-    PQsetNoticeProcessor(made, { _, _ in }, nil)
+    limelight_PQsetNoticeProcessor(made, { _, _ in }, nil)
   }
 
-  deinit { PQfinish(connection) }
+  deinit { limelight_PQfinish(connection) }
 
   /// Runs one statement with `$1`, `$2`… bound to `parameters` (text; nil
   /// for NULL) and returns its rows.
@@ -79,27 +82,29 @@ public final class PostgresConnection {
     -> PostgresRows
   {
     let result = withOptionalCStrings(parameters) { values in
-      PQexecParams(connection, sql, Int32(parameters.count), nil, values, nil, nil, 0)
+      limelight_PQexecParams(connection, sql, Int32(parameters.count), nil, values, nil, nil, 0)
     }
-    defer { PQclear(result) }
-    switch PQresultStatus(result) {
+    defer { limelight_PQclear(result) }
+    switch limelight_PQresultStatus(result) {
     case PGRES_COMMAND_OK, PGRES_TUPLES_OK:
-      let columnCount = PQnfields(result)
-      let columns = (0..<columnCount).map { String(cString: PQfname(result, $0)) }
-      let rows = (0..<PQntuples(result)).map { row in
+      let columnCount = limelight_PQnfields(result)
+      let columns = (0..<columnCount).map { String(cString: limelight_PQfname(result, $0)) }
+      let rows = (0..<limelight_PQntuples(result)).map { row in
         (0..<columnCount).map { column -> String? in
-          PQgetisnull(result, row, column) == 1
-            ? nil : String(cString: PQgetvalue(result, row, column))
+          limelight_PQgetisnull(result, row, column) == 1
+            ? nil : String(cString: limelight_PQgetvalue(result, row, column))
         }
       }
       return PostgresRows(columns: columns, rows: rows)
     default:
-      let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
-      let lost = PQstatus(connection) != CONNECTION_OK
+      let state = limelight_PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map {
+        String(cString: $0)
+      }
+      let lost = limelight_PQstatus(connection) != CONNECTION_OK
       throw PostgresError(
         state: state,
         message: PostgresError.oneLine(
-          result.map { PQresultErrorMessage($0) } ?? PQerrorMessage(connection)),
+          result.map { limelight_PQresultErrorMessage($0) } ?? limelight_PQerrorMessage(connection)),
         unreachable: lost)
     }
   }
