@@ -115,6 +115,14 @@ let package = Package(
     .target(
       name: "LimelightPostgres",
       dependencies: ["LimelightPlatform", "LimelightModel", "LimelightQuery", "CPostgres"]),
+    // The watcher's sending of its entries to a shared PostgreSQL store,
+    // from the local index, which keeps them while the store is away.
+    .target(
+      name: "LimelightSharing",
+      dependencies: [
+        "LimelightModel", "LimelightStore", "LimelightPostgres",
+        .product(name: "Logging", package: "swift-log"),
+      ]),
     // The library applications link to (Core Spotlight's API in Limelight's
     // terms): SearchableItem, SearchableIndex, SearchQuery.
     .target(
@@ -170,7 +178,7 @@ let package = Package(
       name: "limelightd",
       dependencies: [
         "LimelightPlatform",
-        "LimelightWatch", "LimelightCLI", "LimelightService",
+        "LimelightWatch", "LimelightCLI", "LimelightService", "LimelightSharing",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
     // find-in: hands the search to the watcher, or runs find-in-direct.

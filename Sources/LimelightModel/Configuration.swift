@@ -31,6 +31,13 @@ public struct Configuration: Equatable, Sendable {
   /// Where launchers are read from; empty: the `applications` folders of
   /// `$XDG_DATA_HOME` and `$XDG_DATA_DIRS`.
   public var applicationFolders: [String] = []
+  /// The PostgreSQL store the watcher also writes its roots to and the
+  /// front ends search, as libpq names it (a URL, `key=value` pairs or
+  /// `service=NAME`); nil: the local index alone.
+  public var store: String?
+  /// The name this host's entries carry in a shared store (`file://HOST/…`);
+  /// nil: the system's host name.
+  public var hostName: String?
 
   /// Names of the markers that keep a folder and all below it out of the index.
   public static let markerFiles = [".noindex", ".metadata_never_index"]
@@ -140,9 +147,23 @@ public struct Configuration: Equatable, Sendable {
           throw fail("'max-watches' is a whole number (0 for the kernel's limit), found '\(value)'")
         }
         maxWatches = count
+      case "store":
+        if value.isEmpty || value == "local" {
+          store = nil
+        } else {
+          do throws(StoreNameError) { store = try Self.checkedStoreName(value) } catch {
+            throw fail(error.description)
+          }
+        }
+      case "host-name":
+        guard Self.isHostName(value) else {
+          throw fail(
+            "'host-name' is letters, digits, '-' and '.' (as in a URI), found '\(value)'")
+        }
+        hostName = value
       default:
         throw fail(
-          "unknown key '\(key)' (known: root, exclude, unexclude, index-hidden, max-text-size, settle-time, rescan-interval, max-watches, applications, application-folder)"
+          "unknown key '\(key)' (known: root, exclude, unexclude, index-hidden, max-text-size, settle-time, rescan-interval, max-watches, applications, application-folder, store, host-name)"
         )
       }
     }
@@ -150,6 +171,63 @@ public struct Configuration: Equatable, Sendable {
     if !applicationFoldersFromThisFile.isEmpty {
       applicationFolders = applicationFoldersFromThisFile
     }
+  }
+
+  /// Why a store's name was refused.
+  public struct StoreNameError: Error, CustomStringConvertible, Sendable {
+    public var description: String
+  }
+
+  /// A PostgreSQL store's name as libpq reads it: a `postgresql://` URL,
+  /// `key=value` pairs, or `service=NAME`. A password in it is refused: it
+  /// belongs in `~/.pgpass` (or `PGPASSFILE`), not in a file others may
+  /// read or a command line every process may see.
+  public static func checkedStoreName(_ name: String) throws(StoreNameError) -> String {
+    let lower = name.lowercased()
+    let isURL = lower.hasPrefix("postgresql://") || lower.hasPrefix("postgres://")
+    guard isURL || lower.contains("=") else {
+      throw StoreNameError(
+        description:
+          "a store is a postgresql:// URL, key=value pairs or service=NAME, found '\(name)'")
+    }
+    var hasPassword = false
+    if isURL {
+      // The user information of `postgresql://user:secret@host/db`.
+      let authority =
+        lower.split(separator: "/", maxSplits: 3, omittingEmptySubsequences: false)
+        .dropFirst(2).first?.prefix { $0 != "?" } ?? ""
+      if let at = authority.lastIndex(of: "@") { hasPassword = authority[..<at].contains(":") }
+    }
+    // `password=…` among pairs or in a URL's parameters, spaces allowed.
+    var rest = Substring(lower)
+    while let found = rest.firstRange(of: "password") {
+      rest = rest[found.upperBound...]
+      if rest.drop(while: { $0 == " " || $0 == "\t" }).first == "=" { hasPassword = true }
+    }
+    if hasPassword {
+      throw StoreNameError(
+        description: "a store's name must not hold a password: put it in ~/.pgpass (or PGPASSFILE)")
+    }
+    return name
+  }
+
+  /// The name this host's entries carry in a shared store: `host-name`, or
+  /// the system's host name (up to its first dot).
+  public var resolvedHostName: String {
+    if let hostName { return hostName }
+    var buffer = [CChar](repeating: 0, count: 256)
+    guard gethostname(&buffer, buffer.count - 1) == 0 else { return "localhost" }
+    let name = String(cString: buffer).split(separator: ".").first.map(String.init) ?? ""
+    return Self.isHostName(name) ? name.lowercased() : "localhost"
+  }
+
+  /// Whether `name` can stand as a URI's host: letters, digits, `-`, `.`.
+  public static func isHostName(_ name: String) -> Bool {
+    !name.isEmpty && name.utf8.count <= 253
+      && name.unicodeScalars.allSatisfy {
+        ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0)
+          || $0 == "-" || $0 == "."
+      }
   }
 
   static func parseFlag(_ value: String) -> Bool? {

@@ -35,48 +35,111 @@ public final class PostgresIndex {
     }
   }
 
-  /// Writes (adds or replaces) this host's entries, in one transaction.
-  public func write(_ records: [FileRecord]) throws(PostgresError) {
+  /// What this host's rows reflect: its local index (by identity) up to
+  /// a generation, and the mark of its last whole resend.
+  public struct Following: Equatable, Sendable {
+    public var indexID: String
+    public var generation: Int64
+    public init(indexID: String, generation: Int64) {
+      (self.indexID, self.generation) = (indexID, generation)
+    }
+  }
+
+  /// What this host's rows reflect (nil before a whole resend recorded
+  /// it), and the mark its rows carry.
+  public func following() throws(PostgresError) -> (following: Following?, sweep: Int64) {
+    let row = try connection.execute(
+      "SELECT index_id, generation, sweep FROM host WHERE name = $1", [host]
+    ).rows.first
+    let sweep = row.flatMap { $0[2] }.flatMap { Int64($0) } ?? 0
+    guard let row, let id = row[0], let generation = row[1].flatMap({ Int64($0) }) else {
+      return (nil, sweep)
+    }
+    return (Following(indexID: id, generation: generation), sweep)
+  }
+
+  /// Writes (adds or replaces) this host's entries and removes those at
+  /// `removing` (each alone), in one transaction, marking the rows written
+  /// with `sweep`; with `following`, records what the host's rows reflect.
+  public func write(
+    _ items: [SharedItem], removing: [RawPath] = [], sweep: Int64 = 0,
+    following: Following? = nil
+  ) throws(PostgresError) {
     try connection.transaction { () throws(PostgresError) in
-      for record in records {
-        let attributes = record.attributes
-        let name = record.path.lastComponent.string
-        let folded = SearchText.fold(
-          ([NameWords.searchableName(name)] + attributes.keywords).joined(separator: " "))
-        let kinds = KindClass.classes(for: attributes.contentTypeTree).map(\.rawValue).sorted()
-        let modified = Double(record.status.modified) / 1_000_000_000
-        // One statement a record: the name's words for typos are the
-        // lexemes of weight A of the row's own `words`, not made again.
+      if !removing.isEmpty {
         try connection.execute(
           """
-          WITH written AS (
-            INSERT INTO item (host, path, path_text, name, name_words, folder, content_types,
-              kinds, size, modified, mode, text_content)
-            VALUES ($1, $2::bytea, $3, $4, $5, $6::boolean, $7::text[], $8::text[], $9::bigint,
-              to_timestamp($10::float8), $11::integer, $12)
-            ON CONFLICT (host, path) DO UPDATE SET path_text = excluded.path_text,
-              name = excluded.name, name_words = excluded.name_words, folder = excluded.folder,
-              content_types = excluded.content_types, kinds = excluded.kinds,
-              size = excluded.size, modified = excluded.modified, mode = excluded.mode,
-              text_content = excluded.text_content
-            RETURNING words)
-          INSERT INTO name_word SELECT lexeme FROM written, unnest(written.words)
-          WHERE 'A' = ANY (weights) ON CONFLICT DO NOTHING
-          """,
-          [
-            host, PostgresQuery.hex(record.path.bytes), record.path.string, name, folded,
-            record.status.kind == .directory ? "true" : "false",
-            PostgresQuery.array(attributes.contentTypeTree), PostgresQuery.array(kinds),
-            String(record.status.size), String(modified), String(record.status.mode),
-            attributes.textContent.map(SearchText.fold),
-          ])
+          WITH gone AS (DELETE FROM item WHERE host = $1 AND path = ANY ($2::bytea[])
+            RETURNING host, path)
+          INSERT INTO removal (host, path) SELECT host, path FROM gone
+          """, [host, PostgresQuery.array(removing.map { PostgresQuery.hex($0.bytes) })])
       }
+      for item in items { try write(item, sweep: sweep) }
+      try touchHost(following: following, sweep: nil)
+    }
+  }
+
+  /// Removes this host's rows not marked with `sweep` (the entries a whole
+  /// resend did not send), and records what its rows reflect now.
+  public func finishResend(sweep: Int64, following: Following) throws(PostgresError) {
+    try connection.transaction { () throws(PostgresError) in
       try connection.execute(
         """
-        INSERT INTO host (name, last_contact) VALUES ($1, now())
-        ON CONFLICT (name) DO UPDATE SET last_contact = now()
-        """, [host])
+        WITH gone AS (DELETE FROM item WHERE host = $1 AND sweep <> $2::bigint
+          RETURNING host, path)
+        INSERT INTO removal (host, path) SELECT host, path FROM gone
+        """, [host, String(sweep)])
+      try touchHost(following: following, sweep: sweep)
     }
+  }
+
+  /// One entry, with the words of its name kept for typos: the lexemes of
+  /// weight A of the row's own `words`, not made again.
+  private func write(_ item: SharedItem, sweep: Int64) throws(PostgresError) {
+    let name = item.path.lastComponent.string
+    let folded = SearchText.fold(
+      ([NameWords.searchableName(name)] + item.keywords).joined(separator: " "))
+    let kinds = KindClass.classes(for: item.contentTypeTree).map(\.rawValue).sorted()
+    try connection.execute(
+      """
+      WITH written AS (
+        INSERT INTO item (host, path, path_text, name, name_words, folder, content_types,
+          kinds, size, modified, text_content, sweep)
+        VALUES ($1, $2::bytea, $3, $4, $5, $6::boolean, $7::text[], $8::text[], $9::bigint,
+          to_timestamp($10::float8), $11, $12::bigint)
+        ON CONFLICT (host, path) DO UPDATE SET path_text = excluded.path_text,
+          name = excluded.name, name_words = excluded.name_words, folder = excluded.folder,
+          content_types = excluded.content_types, kinds = excluded.kinds,
+          size = excluded.size, modified = excluded.modified,
+          text_content = excluded.text_content, sweep = excluded.sweep,
+          change = nextval('store_change')
+        RETURNING words)
+      INSERT INTO name_word SELECT lexeme FROM written, unnest(written.words)
+      WHERE 'A' = ANY (weights) ON CONFLICT DO NOTHING
+      """,
+      [
+        host, PostgresQuery.hex(item.path.bytes), item.path.string, name, folded,
+        item.isFolder ? "true" : "false", PostgresQuery.array(item.contentTypeTree),
+        PostgresQuery.array(kinds), item.size.map(String.init),
+        item.modifiedNs.map { String(Double($0) / 1_000_000_000) }, item.text.map(SearchText.fold),
+        String(sweep),
+      ])
+  }
+
+  /// The host's last contact now (and what its rows reflect, and their
+  /// mark, when given); followers on other hosts are told at commit.
+  private func touchHost(following: Following?, sweep: Int64?) throws(PostgresError) {
+    try connection.execute(
+      """
+      INSERT INTO host (name, last_contact, index_id, generation, sweep)
+      VALUES ($1, now(), $2, $3::bigint, coalesce($4::bigint, 0))
+      ON CONFLICT (name) DO UPDATE SET last_contact = now(),
+        index_id = coalesce(excluded.index_id, host.index_id),
+        generation = coalesce(excluded.generation, host.generation),
+        sweep = coalesce($4::bigint, host.sweep)
+      """,
+      [host, following?.indexID, following.map { String($0.generation) }, sweep.map(String.init)])
+    try connection.execute("SELECT pg_notify('limelight', $1)", [host])
   }
 
   /// Removes this host's entries at `paths` and everything beneath them.
@@ -86,19 +149,26 @@ public final class PostgresIndex {
         let (low, high) = path.subtreeBounds
         try connection.execute(
           """
-          DELETE FROM item WHERE host = $1 AND (path = $2::bytea
-            OR path > $3::bytea AND path < $4::bytea)
+          WITH gone AS (DELETE FROM item WHERE host = $1 AND (path = $2::bytea
+            OR path > $3::bytea AND path < $4::bytea) RETURNING host, path)
+          INSERT INTO removal (host, path) SELECT host, path FROM gone
           """,
           [host, PostgresQuery.hex(path.bytes), PostgresQuery.hex(low), PostgresQuery.hex(high)])
       }
+      try touchHost(following: nil, sweep: nil)
     }
   }
 
   /// Removes every entry this host wrote, and no other host's.
   public func eraseHost() throws(PostgresError) {
     try connection.transaction { () throws(PostgresError) in
-      try connection.execute("DELETE FROM item WHERE host = $1", [host])
+      try connection.execute(
+        """
+        WITH gone AS (DELETE FROM item WHERE host = $1 RETURNING host, path)
+        INSERT INTO removal (host, path) SELECT host, path FROM gone
+        """, [host])
       try connection.execute("DELETE FROM host WHERE name = $1", [host])
+      try connection.execute("SELECT pg_notify('limelight', $1)", [host])
     }
   }
 

@@ -56,7 +56,37 @@ enum PostgresSchema {
         // The hosts that write, and when each last did.
         "CREATE TABLE host (name text PRIMARY KEY, last_contact timestamptz NOT NULL)",
       ]
-    )
+    ),
+    (
+      "v2-following",
+      [
+        // What a host's rows reflect: its local index (by identity) up to
+        // a generation, so that a watcher restarting sends only what
+        // changed since; a whole resend marks its rows with a new `sweep`
+        // and removes the rows it did not mark.
+        """
+        ALTER TABLE host ADD COLUMN index_id text, ADD COLUMN generation bigint,
+          ADD COLUMN sweep bigint NOT NULL DEFAULT 0
+        """,
+        // Every write of any host takes the next number of one sequence:
+        // a follower (`find-in --live`) asks for the rows changed after the
+        // last it saw, and for the removals (kept a day).
+        "CREATE SEQUENCE store_change",
+        """
+        ALTER TABLE item ADD COLUMN sweep bigint NOT NULL DEFAULT 0,
+          ADD COLUMN change bigint NOT NULL DEFAULT nextval('store_change')
+        """,
+        "CREATE INDEX item_change ON item (change)",
+        """
+        CREATE TABLE removal (
+          change bigint NOT NULL DEFAULT nextval('store_change'),
+          host text NOT NULL,
+          path bytea NOT NULL,
+          time timestamptz NOT NULL DEFAULT now())
+        """,
+        "CREATE INDEX removal_change ON removal (change)",
+      ]
+    ),
   ]
 
   /// Brings the database's tables to this version's. Several watchers

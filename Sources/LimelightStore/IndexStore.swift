@@ -18,6 +18,8 @@ public final class IndexStore: Sendable {
   let pool: any DatabaseWriter
   /// How this index packs the texts it stores.
   public let texts: TextPacker
+  /// Signalled after each of this process's write transactions commits.
+  public let commits = CommitSignal()
 
   /// Why the index could not be opened.
   public enum OpenError: Error, CustomStringConvertible {
@@ -298,7 +300,8 @@ public final class IndexStore: Sendable {
   }
 
   private func writeTransaction<T>(_ body: (IndexWriter) throws -> T) throws -> T {
-    try pool.write { db in
+    defer { commits.signal() }
+    return try pool.write { db in
       let generation =
         try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'generation'")
         ?? 0

@@ -417,9 +417,11 @@ public struct IndexWriter {
     ])
   }
 
-  /// Forgets removals older than `keep` generations.
+  /// Forgets removals older than `keep` generations, and remembers from
+  /// which generation on they are all kept (``IndexStore/sharedChanges(after:limit:)``).
   public func pruneRemovals(keep: Int64 = 10_000) throws {
     try db.execute(sql: "DELETE FROM removal WHERE generation < ?", arguments: [generation - keep])
+    if generation > keep { try setMeta("removalsKeptFrom", generation - keep) }
   }
 
   /// Sets a value in the meta table.

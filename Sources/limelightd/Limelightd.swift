@@ -5,6 +5,7 @@ import LimelightModel
 import LimelightPlatform
 import LimelightSearch
 import LimelightService
+import LimelightSharing
 import LimelightStore
 import LimelightWatch
 import Logging
@@ -33,6 +34,13 @@ struct Limelightd: ParsableCommand {
 
   @Flag(name: .long, help: "Crawl and index the roots, then exit (like updatedb).")
   var once = false
+
+  @Option(
+    name: .customLong("store"),
+    help: ArgumentHelp(
+      "Also send the entries to this PostgreSQL store (a postgresql:// URL, key=value pairs or"
+        + " service=NAME; instead of limelight.conf's 'store').", valueName: "name"))
+  var storeName: String?
 
   @Flag(name: [.short, .long], help: "Log every step.")
   var verbose = false
@@ -94,6 +102,23 @@ struct Limelightd: ParsableCommand {
     logger.info(
       "indexing",
       metadata: ["roots": "\(rootPaths.map(\.string).joined(separator: ", "))", "once": "\(once)"])
+    var sharedStore = configuration.store
+    if let storeName {
+      do throws(Configuration.StoreNameError) {
+        sharedStore = try Configuration.checkedStoreName(storeName)
+      } catch {
+        throw CommandFailure("--store: \(error)")
+      }
+    }
+    // The entries go to the shared store from the local index, which keeps
+    // them while the store is away.
+    let sender = sharedStore.map {
+      SharedStoreSender(
+        store: store, storeName: $0, host: configuration.resolvedHostName, logger: logger)
+    }
+    if sender == nil { SharedStoreReport.remove(location) }
+    if !once { sender?.start() }
+    defer { sender?.stop() }
     let watcher = Watcher(
       store: store, configuration: configuration, roots: rootPaths, watching: !once, logger: logger)
     // While it watches, the watcher also answers find-in (which searches on
@@ -107,6 +132,15 @@ struct Limelightd: ParsableCommand {
     defer { service?.stop() }
     do {
       try watcher.run()
+      if once, let sender {
+        do { try sender.sendNow() } catch {
+          throw CommandFailure(
+            "\(error) (the entries stay in the local index and are sent at the next start)",
+            status: 1)
+        }
+      }
+    } catch let failure as CommandFailure {
+      throw failure
     } catch IndexStore.OpenError.damaged(_, let reason) {
       service?.stop()
       Watcher.rebuild(location, after: reason, logger: logger)

@@ -20,7 +20,7 @@ struct PostgresStoreTests {
     }
     deinit { try? FileManager.default.removeItem(atPath: root) }
 
-    func write(_ relative: String, _ text: String) throws -> FileRecord {
+    func write(_ relative: String, _ text: String) throws -> SharedItem {
       let path = root + "/" + relative
       try FileManager.default.createDirectory(
         atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
@@ -28,11 +28,12 @@ struct PostgresStoreTests {
       return try record(relative)
     }
 
-    func record(_ relative: String) throws -> FileRecord {
+    func record(_ relative: String) throws -> SharedItem {
       let path = RawPath(root + "/" + relative)
       let status = try #require(FileSystem.status(path))
-      return FileImporter(mime: MIMEDatabase(), maxTextBytes: 1 << 20)
-        .record(for: path, status: status, hidden: false)
+      return SharedItem(
+        FileImporter(mime: MIMEDatabase(), maxTextBytes: 1 << 20)
+          .record(for: path, status: status, hidden: false))
     }
   }
 

@@ -1,0 +1,32 @@
+import LimelightPlatform
+
+/// A file item as a store shared with other hosts receives it: what its
+/// searches need, the text folded as this index keeps it.
+public struct SharedItem: Sendable, Equatable {
+  public var path: RawPath
+  public var isFolder: Bool
+  public var size: Int64?
+  /// Modification time in nanoseconds since 1970.
+  public var modifiedNs: Int64?
+  public var contentTypeTree: [String]
+  public var keywords: [String]
+  public var text: String?
+
+  public init(
+    path: RawPath, isFolder: Bool, size: Int64?, modifiedNs: Int64?, contentTypeTree: [String],
+    keywords: [String], text: String?
+  ) {
+    (self.path, self.isFolder, self.size, self.modifiedNs) = (path, isFolder, size, modifiedNs)
+    (self.contentTypeTree, self.keywords, self.text) = (contentTypeTree, keywords, text)
+  }
+}
+
+extension SharedItem {
+  /// An entry as the watcher read it.
+  public init(_ record: FileRecord) {
+    self.init(
+      path: record.path, isFolder: record.status.kind == .directory, size: record.status.size,
+      modifiedNs: record.status.modified, contentTypeTree: record.attributes.contentTypeTree,
+      keywords: record.attributes.keywords, text: record.attributes.textContent)
+  }
+}

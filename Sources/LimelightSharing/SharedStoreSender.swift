@@ -1,0 +1,149 @@
+import Foundation
+import LimelightModel
+import LimelightPostgres
+import LimelightStore
+import Logging
+import Synchronization
+
+/// Sends what the local index holds of this host's files to a shared
+/// PostgreSQL store, and keeps sending what changes.
+///
+/// The local index is the durable queue: whatever the watcher wrote stays
+/// there while the store is away, and is sent when it comes back, by
+/// generation. The store's host row says which index (by identity) and up
+/// to which generation this host's rows reflect, so that a restart sends
+/// only what changed; when that cannot be told (a new local index, or
+/// removals older than the index remembers), every entry is sent again
+/// and the host's rows not sent are removed. Other hosts' rows are never
+/// touched.
+public final class SharedStoreSender: @unchecked Sendable {
+  let store: IndexStore
+  let storeName: String
+  let host: String
+  let logger: Logger
+  /// Entries a store transaction takes.
+  let pageSize: Int
+  private let stopping = Mutex(false)
+  private var thread: Thread?
+  private var report: SharedStoreReport
+
+  /// The longest wait between attempts to reach a store that is away.
+  public static let longestBackOff = 30.0
+
+  public init(
+    store: IndexStore, storeName: String, host: String, logger: Logger, pageSize: Int = 500
+  ) {
+    (self.store, self.storeName, self.host, self.logger) = (store, storeName, host, logger)
+    self.pageSize = pageSize
+    report = SharedStoreReport(store: storeName, host: host, state: .sending, since: Date())
+  }
+
+  /// Starts sending on a thread of its own.
+  public func start() {
+    report.write(store.location)
+    let thread = Thread { [self] in run() }
+    thread.name = "shared store"
+    self.thread = thread
+    thread.start()
+  }
+
+  /// Stops after the page being sent (its transaction commits or not).
+  public func stop() {
+    stopping.withLock { $0 = true }
+    store.commits.signal()
+  }
+
+  private var stopped: Bool { stopping.withLock { $0 } }
+
+  private func run() {
+    var index: PostgresIndex?
+    var backOff = 1.0
+    while !stopped {
+      let seen = store.commits.current
+      do {
+        let connected = try index ?? PostgresIndex(storeName, host: host)
+        index = connected
+        if try sendChanges(to: connected) {
+          backOff = 1
+          // Writes come in bursts while the watcher works: the next
+          // look waits for a commit, and a moment more for the rest.
+          store.commits.wait(after: seen, timeout: 60)
+          if !stopped { usleep(250_000) }
+        }
+      } catch let error as PostgresError {
+        if error.unreachable { index = nil }
+        set(.unreachable, message: error.description)
+        logger.warning("shared store: \(error); trying again in \(Int(backOff)) s")
+        store.commits.wait(after: store.commits.current, timeout: backOff)
+        backOff = min(backOff * 2, Self.longestBackOff)
+      } catch {
+        // The local index could not be read: the watcher reports that.
+        logger.error("shared store: cannot read the local index: \(error)")
+        store.commits.wait(after: seen, timeout: Self.longestBackOff)
+      }
+    }
+  }
+
+  /// Connects and sends everything not sent yet, once (`limelightd --once`).
+  public func sendNow() throws {
+    report.write(store.location)
+    do {
+      _ = try sendChanges(to: PostgresIndex(storeName, host: host))
+    } catch let error as PostgresError {
+      set(.unreachable, message: error.description)
+      throw error
+    }
+  }
+
+  /// Sends what changed since the store last heard from this index;
+  /// true when everything is sent, false when stopped midway.
+  func sendChanges(to index: PostgresIndex) throws -> Bool {
+    let identity = try store.identity()
+    let now = try store.generation()
+    let (following, sweep) = try index.following()
+    let resend: Bool
+    if let following, following.indexID == identity, following.generation <= now,
+      following.generation + 1 >= (try store.removalsKeptFrom())
+    {
+      if following.generation == now {
+        report.sentThrough = now
+        set(.current)
+        return true
+      }
+      resend = false
+    } else {
+      resend = true
+    }
+    set(.sending)
+    let mark = resend ? sweep + 1 : sweep
+    let after = resend ? nil : following?.generation
+    var row: Int64 = 0
+    while true {
+      if stopped { return false }
+      let page = try store.sharedChanges(after: after, through: now, afterRow: row, limit: pageSize)
+      let last = page.nextRow == nil
+      let reached =
+        last && !resend ? PostgresIndex.Following(indexID: identity, generation: now) : nil
+      try index.write(page.items, removing: page.removed, sweep: mark, following: reached)
+      guard let next = page.nextRow else { break }
+      row = next
+    }
+    if resend {
+      try index.finishResend(
+        sweep: mark, following: PostgresIndex.Following(indexID: identity, generation: now))
+      logger.info("shared store: sent every entry of this host again (through \(now))")
+    }
+    report.sentThrough = now
+    report.lastSent = Date()
+    set(.current)
+    return true
+  }
+
+  private func set(_ state: SharedStoreReport.State, message: String? = nil) {
+    guard report.state != state || report.message != message else { return }
+    if report.state != state { report.since = Date() }
+    report.state = state
+    report.message = message
+    report.write(store.location)
+  }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import GRDB
+import LimelightModel
+import LimelightPlatform
+
+/// What changed in the index's files between two generations, for a
+/// shared store that follows it: the items written since (as they are
+/// now) and the paths removed since. A page of them at a time, by row.
+public struct SharedChanges: Sendable {
+  public var items: [SharedItem]
+  public var removed: [RawPath]
+  /// The row to read the next page after; nil when this page was the last.
+  public var nextRow: Int64?
+}
+
+extension IndexStore {
+  /// This index's identity, made when first asked and kept: a store that
+  /// follows it tells it from a new index built in its place (whose
+  /// generations start again from zero).
+  public func identity() throws -> String {
+    if let known = try read({ db in
+      try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'identity'")
+    }) {
+      return known
+    }
+    let made = UUID().uuidString.lowercased()
+    try pool.write { db in
+      try db.execute(
+        sql: "INSERT OR IGNORE INTO meta (key, value) VALUES ('identity', ?)", arguments: [made])
+    }
+    return try read { db in
+      try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'identity'") ?? made
+    }
+  }
+
+  /// The oldest generation whose removals are all still known: changes
+  /// after an earlier one cannot be told, only the whole index.
+  public func removalsKeptFrom() throws -> Int64 {
+    try read { db in
+      try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'removalsKeptFrom'") ?? 0
+    }
+  }
+
+  /// One page of the file items changed after generation `after` up to
+  /// `through` (all of them when `after` is nil), rows after `afterRow`;
+  /// the first page (`afterRow` 0) also holds the paths removed in those
+  /// generations.
+  public func sharedChanges(
+    after: Int64?, through: Int64, afterRow: Int64, limit: Int
+  ) throws -> SharedChanges {
+    try read { db in
+      var removed: [RawPath] = []
+      if let after, afterRow == 0 {
+        removed = try String.fetchAll(
+          db,
+          sql: """
+            SELECT uri FROM removal WHERE generation > ? AND generation <= ? AND domain = ?
+            ORDER BY generation
+            """, arguments: [after, through, fileDomain]
+        ).compactMap(FileURI.path(from:))
+      }
+      let rows = try Row.fetchAll(
+        db,
+        sql: """
+          SELECT item.rowid AS rowid, item.path AS path, item.isFolder AS isFolder,
+            item.size AS size, item.mtimeNs AS mtimeNs, item.keywords AS keywords,
+            \(IndexWriter.typeTree) AS contentTypeTree, limelight_inflate(b.text) AS text
+          FROM item LEFT JOIN item_words_stored AS w ON w.rowid = item.rowid
+            LEFT JOIN text_body AS b ON b.id = w.textID
+          WHERE item.rowid > ? AND item.path IS NOT NULL AND item.domain = ?
+            AND item.generation > ? AND item.generation <= ?
+          ORDER BY item.rowid LIMIT ?
+          """, arguments: [afterRow, fileDomain, after ?? -1, through, limit])
+      let items = rows.map { row in
+        SharedItem(
+          path: RawPath(bytes: Array(row["path"] as Data)), isFolder: row["isFolder"],
+          size: row["size"], modifiedNs: row["mtimeNs"],
+          contentTypeTree: (row["contentTypeTree"] as String? ?? "").split(separator: " ").map(
+            String.init),
+          keywords: IndexWriter.strings(inJSON: row["keywords"]), text: row["text"])
+      }
+      return SharedChanges(
+        items: items, removed: removed,
+        nextRow: rows.count < limit ? nil : rows.last.map { $0["rowid"] })
+    }
+  }
+}
