@@ -152,7 +152,7 @@ let package = Package(
       name: "LimelightSearch",
       dependencies: [
         "LimelightPlatform", "LimelightModel", "LimelightQuery", "LimelightStore",
-        "LimelightApplications",
+        "LimelightApplications", "LimelightPostgres",
       ]),
     // What the command-line front ends share: the argument parser's side of
     // every command (find-in's declarations, errors rendered, exit codes).

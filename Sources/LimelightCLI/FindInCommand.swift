@@ -58,6 +58,9 @@ public struct FindInCommand: ParsableCommand {
     name: FindInFlag.folder.nameSpecification, help: ArgumentHelp(FindInFlag.folder.help))
   var folder: String?
 
+  @Option(name: FindInFlag.store.nameSpecification, help: ArgumentHelp(FindInFlag.store.help))
+  var store: String?
+
   @Flag(name: FindInFlag.live.nameSpecification, help: ArgumentHelp(FindInFlag.live.help))
   var live = false
 
@@ -80,7 +83,7 @@ public struct FindInCommand: ParsableCommand {
     // The parser keeps the "--" that ends the options among the words.
     if let terminator = options.words.firstIndex(of: "--") { options.words.remove(at: terminator) }
     (options.json, options.null, options.limit, options.count) = (json, null, limit, count)
-    (options.folder, options.live, options.open) = (folder, live, open)
+    (options.folder, options.store, options.live, options.open) = (folder, store, live, open)
     options.interactive = interactive
     return options
   }

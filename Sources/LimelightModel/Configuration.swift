@@ -156,7 +156,7 @@ public struct Configuration: Equatable, Sendable {
           }
         }
       case "host-name":
-        guard Self.isHostName(value) else {
+        guard HostName.isValid(value) else {
           throw fail(
             "'host-name' is letters, digits, '-' and '.' (as in a URI), found '\(value)'")
         }
@@ -213,22 +213,7 @@ public struct Configuration: Equatable, Sendable {
 
   /// The name this host's entries carry in a shared store: `host-name`, or
   /// the system's host name (up to its first dot).
-  public var resolvedHostName: String {
-    if let hostName { return hostName }
-    var buffer = [CChar](repeating: 0, count: 256)
-    guard gethostname(&buffer, buffer.count - 1) == 0 else { return "localhost" }
-    let name = String(cString: buffer).split(separator: ".").first.map(String.init) ?? ""
-    return Self.isHostName(name) ? name.lowercased() : "localhost"
-  }
-
-  /// Whether `name` can stand as a URI's host: letters, digits, `-`, `.`.
-  public static func isHostName(_ name: String) -> Bool {
-    !name.isEmpty && name.utf8.count <= 253
-      && name.unicodeScalars.allSatisfy {
-        ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0)
-          || $0 == "-" || $0 == "."
-      }
-  }
+  public var resolvedHostName: String { hostName?.lowercased() ?? HostName.system }
 
   static func parseFlag(_ value: String) -> Bool? {
     switch value.lowercased() {

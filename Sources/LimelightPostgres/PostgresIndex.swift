@@ -23,16 +23,33 @@ public final class PostgresIndex {
     try PostgresSchema.migrate(connection)
   }
 
-  /// An entry as found: where it is and what it is called.
+  /// Connects to the store `name` to search it, changing nothing: a store
+  /// no watcher made yet, or one a newer version upgraded, is refused.
+  public init(reading name: String) throws(PostgresError) {
+    connection = try PostgresConnection(name)
+    host = HostName.system
+    try PostgresSchema.check(connection)
+  }
+
+  /// An entry as found: where it is, what it is called and what it is.
   public struct Hit: Equatable, Sendable {
     public var host: String
     public var path: RawPath
     public var name: String
+    public var isFolder: Bool = false
+    /// The type and its ancestors, the type first.
+    public var contentTypes: [String] = []
+    public var size: Int64?
+    public var modified: Date?
+    /// Higher is better: how well its words match (0 without words).
+    public var rank: Double = 0
     /// `file://HOST/path` (RFC 8089): the host that holds it names it.
-    public var uri: String {
-      let local = FileURI.uri(for: path)
-      return "file://" + FileURI.percentEncoded(host) + local.dropFirst("file://".count)
-    }
+    public var uri: String { PostgresIndex.uri(host: host, path: path) }
+  }
+
+  /// `file://HOST/path` (RFC 8089).
+  public static func uri(host: String, path: RawPath) -> String {
+    "file://" + FileURI.percentEncoded(host) + FileURI.uri(for: path).dropFirst("file://".count)
   }
 
   /// What this host's rows reflect: its local index (by identity) up to
@@ -66,6 +83,7 @@ public final class PostgresIndex {
     following: Following? = nil
   ) throws(PostgresError) {
     try connection.transaction { () throws(PostgresError) in
+      try lockWrites()
       if !removing.isEmpty {
         try connection.execute(
           """
@@ -83,6 +101,7 @@ public final class PostgresIndex {
   /// resend did not send), and records what its rows reflect now.
   public func finishResend(sweep: Int64, following: Following) throws(PostgresError) {
     try connection.transaction { () throws(PostgresError) in
+      try lockWrites()
       try connection.execute(
         """
         WITH gone AS (DELETE FROM item WHERE host = $1 AND sweep <> $2::bigint
@@ -97,7 +116,7 @@ public final class PostgresIndex {
   /// weight A of the row's own `words`, not made again.
   private func write(_ item: SharedItem, sweep: Int64) throws(PostgresError) {
     let name = item.path.lastComponent.string
-    let folded = SearchText.fold(
+    let folded = PostgresQuery.words(
       ([NameWords.searchableName(name)] + item.keywords).joined(separator: " "))
     let kinds = KindClass.classes(for: item.contentTypeTree).map(\.rawValue).sorted()
     try connection.execute(
@@ -121,7 +140,8 @@ public final class PostgresIndex {
         host, PostgresQuery.hex(item.path.bytes), item.path.string, name, folded,
         item.isFolder ? "true" : "false", PostgresQuery.array(item.contentTypeTree),
         PostgresQuery.array(kinds), item.size.map(String.init),
-        item.modifiedNs.map { String(Double($0) / 1_000_000_000) }, item.text.map(SearchText.fold),
+        item.modifiedNs.map { String(Double($0) / 1_000_000_000) },
+        item.text.map(PostgresQuery.words),
         String(sweep),
       ])
   }
@@ -145,6 +165,7 @@ public final class PostgresIndex {
   /// Removes this host's entries at `paths` and everything beneath them.
   public func remove(_ paths: [RawPath]) throws(PostgresError) {
     try connection.transaction { () throws(PostgresError) in
+      try lockWrites()
       for path in paths {
         let (low, high) = path.subtreeBounds
         try connection.execute(
@@ -162,6 +183,7 @@ public final class PostgresIndex {
   /// Removes every entry this host wrote, and no other host's.
   public func eraseHost() throws(PostgresError) {
     try connection.transaction { () throws(PostgresError) in
+      try lockWrites()
       try connection.execute(
         """
         WITH gone AS (DELETE FROM item WHERE host = $1 RETURNING host, path)
@@ -183,33 +205,96 @@ public final class PostgresIndex {
   }
 
   /// The entries `query` finds, best first: names that hold its words
-  /// above texts that do, then the newest. When its words find nothing,
-  /// each is tried again as the words of names close to it (trigrams).
-  public func search(_ query: QueryNode, limit: Int) throws(PostgresError) -> [Hit] {
+  /// above texts that do, then the newest (`limit` nil: all of them). When
+  /// its words find nothing, each is tried again as the words of names
+  /// close to it (trigrams).
+  public func search(_ query: QueryNode, limit: Int?) throws(PostgresError) -> [Hit] {
     let strict = try search(query, limit: limit, typos: false)
     guard strict.isEmpty else { return strict }
     return try search(query, limit: limit, typos: true)
   }
 
-  private func search(_ query: QueryNode, limit: Int, typos: Bool) throws(PostgresError) -> [Hit] {
-    var compiled = PostgresQuery(host: host, closeWords: typos ? closeWords : nil)
+  /// How many entries `query` finds (typos as ``search(_:limit:)`` takes them).
+  public func count(_ query: QueryNode) throws(PostgresError) -> Int {
+    for typos in [false, true] {
+      var compiled = PostgresQuery(closeWords: typos ? closeWords : nil)
+      let condition = try compiled.condition(query)
+      let total =
+        try connection.execute(
+          "SELECT count(*) FROM item WHERE \(condition)", compiled.parameters
+        ).rows.first?.first.flatMap { $0 }.flatMap { Int($0) } ?? 0
+      if total > 0 || compiled.rankTerms.isEmpty { return total }
+    }
+    return 0
+  }
+
+  /// The store's last change (any host's write or removal): a follower
+  /// asks for what came after it.
+  public func lastChange() throws(PostgresError) -> Int64 {
+    // Writers number their rows under the lock: once it is had, every
+    // number up to the last is committed, and no later read misses one.
+    try connection.transaction { () throws(PostgresError) in
+      try connection.execute("SELECT pg_advisory_xact_lock_shared(\(Self.writeLock))")
+      return try connection.execute(
+        "SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM store_change"
+      ).rows.first?.first.flatMap { $0 }.flatMap { Int64($0) } ?? 0
+    }
+  }
+
+  /// The lock each write transaction holds, shared by followers while they
+  /// read the last change: "LIMELIGW" in ASCII.
+  static let writeLock: Int64 = 0x4C49_4D45_4C49_4757
+
+  /// Takes the writers' lock for the rest of the transaction.
+  private func lockWrites() throws(PostgresError) {
+    try connection.execute("SELECT pg_advisory_xact_lock(\(Self.writeLock))")
+  }
+
+  /// The entries written after change `change` that `query` finds, and
+  /// those written or removed after it (as `host` and path), matching or not.
+  public func changes(
+    after change: Int64, matching query: QueryNode
+  ) throws(PostgresError) -> (matching: [Hit], touched: [(host: String, path: RawPath)]) {
+    let matching = try search(
+      .and([query, .filter(.changedAfter(generation: change))]), limit: nil)
+    let touched = try connection.execute(
+      """
+      SELECT host, encode(path, 'hex') FROM item WHERE change > $1::bigint
+      UNION ALL SELECT host, encode(path, 'hex') FROM removal WHERE change > $1::bigint
+      """, [String(change)]
+    ).rows.map { (host: $0[0] ?? "", path: RawPath(bytes: Self.bytes(fromHex: $0[1] ?? ""))) }
+    return (matching, touched)
+  }
+
+  private func search(_ query: QueryNode, limit: Int?, typos: Bool) throws(PostgresError) -> [Hit] {
+    var compiled = PostgresQuery(closeWords: typos ? closeWords : nil)
     let condition = try compiled.condition(query)
     var parameters = compiled.parameters
-    var order = ["modified DESC NULLS LAST", "host", "path"]
+    var rank = "0"
     if !compiled.rankTerms.isEmpty {
       parameters.append(compiled.rankTerms.map { "(\($0))" }.joined(separator: " | "))
-      order.insert("ts_rank(words, to_tsquery('limelight', $\(parameters.count))) DESC", at: 0)
+      rank = "ts_rank(words, to_tsquery('limelight', $\(parameters.count)))"
     }
-    parameters.append(String(limit))
+    var limitClause = ""
+    if let limit {
+      parameters.append(String(limit))
+      limitClause = "LIMIT $\(parameters.count)::int"
+    }
     let rows = try connection.execute(
       """
-      SELECT host, encode(path, 'hex'), name FROM item WHERE \(condition)
-      ORDER BY \(order.joined(separator: ", ")) LIMIT $\(parameters.count)::int
+      SELECT host, encode(path, 'hex'), name, folder, content_types, size,
+        extract(epoch FROM modified), \(rank) AS rank
+      FROM item WHERE \(condition)
+      ORDER BY rank DESC, modified DESC NULLS LAST, host, path \(limitClause)
       """, parameters)
     return rows.rows.map { row in
       Hit(
         host: row[0] ?? "", path: RawPath(bytes: Self.bytes(fromHex: row[1] ?? "")),
-        name: row[2] ?? "")
+        name: row[2] ?? "", isFolder: row[3] == "t",
+        contentTypes: PostgresQuery.strings(fromArray: row[4] ?? "{}"),
+        size: row[5].flatMap { Int64($0) },
+        modified: row[6].flatMap { Double($0) }.map { Date(timeIntervalSince1970: $0) },
+        rank: row[7].flatMap { Double($0) } ?? 0)
     }
   }
 

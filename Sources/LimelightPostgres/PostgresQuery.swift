@@ -13,11 +13,9 @@ struct PostgresQuery {
   private(set) var parameters: [String?] = []
   /// The text terms, as `tsquery` texts, for ranking.
   private(set) var rankTerms: [String] = []
-  let host: String
   let closeWords: ((String) throws(PostgresError) -> [String])?
 
-  init(host: String, closeWords: ((String) throws(PostgresError) -> [String])?) {
-    self.host = host
+  init(closeWords: ((String) throws(PostgresError) -> [String])?) {
     self.closeWords = closeWords
   }
 
@@ -59,16 +57,18 @@ struct PostgresQuery {
       let pattern = "%" + Self.likeEscaped(text) + "%"
       return "(path_text ILIKE \(bind(pattern)))"
     }
-    let words = SearchText.fold(text).split { !$0.isLetter && !$0.isNumber }.map(String.init)
+    let words = Self.words(text).split(separator: " ").map(String.init)
     guard !words.isEmpty else { return "true" }
     let weight =
       switch column {
-      case .name?, .keywords?: ":A"
-      case .content?: ":D"
+      case .name?, .keywords?: "A"
+      case .content?: "D"
       case .path?, nil: ""
       }
+    // A lexeme's labels after one colon: `*` for a prefix, then weights.
     let lexemes = words.enumerated().map { index, word in
-      Self.quoted(word) + (prefix && index == words.count - 1 ? ":*" : "") + weight
+      let labels = (prefix && index == words.count - 1 ? "*" : "") + weight
+      return Self.quoted(word) + (labels.isEmpty ? "" : ":" + labels)
     }
     var tsquery = lexemes.joined(separator: " <-> ")
     if let closeWords, words.count == 1, words[0].count >= 3, column != .content {
@@ -89,10 +89,17 @@ struct PostgresQuery {
       let patterns = extensions.map { "%." + Self.likeEscaped($0.lowercased()) }
       return "(lower(name) LIKE ANY (\(bind(Self.array(patterns)))::text[]))"
     case .inFolder(let folder):
-      // A range of the key (host, path): its index reads the subtree alone.
+      // The folder on every host (a person's machines share a layout);
+      // `host:` narrows to one. A range of `item_path`.
       let (low, high) = folder.subtreeBounds
-      return "(host = \(bind(host)) AND path > \(bind(Self.hex(low)))::bytea "
-        + "AND path < \(bind(Self.hex(high)))::bytea)"
+      return "(path > \(bind(Self.hex(low)))::bytea AND path < \(bind(Self.hex(high)))::bytea)"
+    case .host(let name):
+      return "(host = \(bind(name)))"
+    case .domain(let domain):
+      // The store holds files alone.
+      return LimelightModel.domain(fileDomain, isWithin: domain) ? "true" : "false"
+    case .changedAfter(let change):
+      return "(change > \(bind(String(change)))::bigint)"
     case .contentType(let type):
       if type.hasSuffix("/*") {
         let pattern = Self.likeEscaped(String(type.dropLast())) + "%"
@@ -112,8 +119,9 @@ struct PostgresQuery {
       if let lower { parts.append("\(column) >= \(bind(String(lower)))::float8") }
       if let upper { parts.append("\(column) < \(bind(String(upper)))::float8") }
       return parts.isEmpty ? "true" : "(" + parts.joined(separator: " AND ") + ")"
-    case .domain, .match, .changedAfter:
-      throw PostgresError(message: "this filter is not searchable in a PostgreSQL store yet")
+    case .match:
+      throw PostgresError(
+        message: "the predicate language is not searchable in a PostgreSQL store yet")
     }
   }
 
@@ -142,6 +150,42 @@ struct PostgresQuery {
   }
 
   /// Bytes in `bytea`'s hex input form.
+  /// A text's words as the SQLite index splits them (letters and digits;
+  /// anything else apart), folded, one space between: PostgreSQL's parser
+  /// would otherwise keep `report.md` or `a@b.org` whole.
+  static func words(_ text: String) -> String {
+    SearchText.fold(text).split { !$0.isLetter && !$0.isNumber }.joined(separator: " ")
+  }
+
+  /// The elements of a text array as PostgreSQL prints it (`{a,"b c"}`).
+  static func strings(fromArray text: String) -> [String] {
+    var values: [String] = []
+    var current = ""
+    var quoted = false
+    var escaped = false
+    var any = false
+    for character in text.dropFirst().dropLast() {
+      if escaped {
+        current.append(character)
+        escaped = false
+      } else if character == "\\" {
+        escaped = true
+      } else if character == "\"" {
+        quoted.toggle()
+        any = true
+      } else if character == "," && !quoted {
+        values.append(current)
+        current = ""
+        any = false
+      } else {
+        current.append(character)
+        any = true
+      }
+    }
+    if any || !current.isEmpty { values.append(current) }
+    return values
+  }
+
   static func hex(_ bytes: [UInt8]) -> String {
     "\\x" + bytes.map { String(format: "%02x", $0) }.joined()
   }

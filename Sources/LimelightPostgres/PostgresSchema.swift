@@ -77,6 +77,8 @@ enum PostgresSchema {
           ADD COLUMN change bigint NOT NULL DEFAULT nextval('store_change')
         """,
         "CREATE INDEX item_change ON item (change)",
+        // `in:` reads a folder's subtree on every host.
+        "CREATE INDEX item_path ON item (path)",
         """
         CREATE TABLE removal (
           change bigint NOT NULL DEFAULT nextval('store_change'),
@@ -114,6 +116,28 @@ enum PostgresSchema {
         try connection.execute(
           "INSERT INTO limelight_migration (name) VALUES ($1)", [migration.name])
       }
+    }
+  }
+
+  /// Checks, without changing anything, that the database holds a store
+  /// this version reads: made, at this version's migrations.
+  static func check(_ connection: PostgresConnection) throws(PostgresError) {
+    let made = try connection.execute("SELECT to_regclass('limelight_migration') IS NOT NULL")
+    let applied =
+      made.rows.first?.first == "t"
+      ? try connection.execute("SELECT name FROM limelight_migration").rows.compactMap { $0[0] }
+      : []
+    let known = Set(migrations.map(\.name))
+    if Set(applied).subtracting(known).first != nil {
+      throw PostgresError(
+        message:
+          "the PostgreSQL store was upgraded by a newer version of Limelight: upgrade this one")
+    }
+    if !known.isSubset(of: applied) {
+      throw PostgresError(
+        message:
+          "the PostgreSQL store holds no Limelight index of this version yet: "
+          + "start limelightd with it, which makes and upgrades it")
     }
   }
 

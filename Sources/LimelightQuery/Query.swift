@@ -38,6 +38,9 @@ public enum Filter: Equatable, Sendable {
   /// A MIME type or pattern (`image/*`), matched against the type and its ancestors.
   case contentType(String)
   case domain(String)
+  /// Entries of one host of a shared store (`host:NAME`), lower-cased; in
+  /// the local index, which holds this host's alone, all or nothing.
+  case host(String)
   /// `lower <= field < upper` (either bound may be open).
   case range(RangeField, lower: Double?, upper: Double?)
   /// A text attribute compared with a wildcard pattern (the predicate language).
@@ -57,12 +60,13 @@ public struct QueryError: Error, CustomStringConvertible, Sendable {
 ///
 /// Words are ANDed, each matching as a prefix; `"exact phrase"`; `-word` and
 /// `-"phrase"` exclude; `a OR b` (also `|`); parentheses group; `kind:`, `ext:`,
-/// `in:`, `name:`, `tag:`, `type:` and `domain:` filter. Any other string is text:
+/// `in:`, `name:`, `tag:`, `type:`, `domain:` and `host:` filter. Any other string is text:
 /// nothing the user types reaches SQLite's FTS syntax unquoted.
 public struct QueryParser {
   /// The filters a word can start with (`kind:pdf`), in the order the manual lists them.
   public static let filterNames = [
-    "kind", "ext", "in", "name", "tag", "type", "domain", "size", "modified", "created", "used",
+    "kind", "ext", "in", "name", "tag", "type", "domain", "host", "size", "modified", "created",
+    "used",
   ]
 
   /// Words a shell completes a query with: each filter, and each value of
@@ -271,6 +275,11 @@ public struct QueryParser {
         throw QueryError("'\(word)' is not a MIME type: write type:image/png or type:text/*")
       }
       return .filter(.contentType(lower))
+    case "host":
+      guard HostName.isValid(value) else {
+        throw QueryError("'\(word)' is not a host name: write host:laptop")
+      }
+      return .filter(.host(value.lowercased()))
     default:
       guard value.allSatisfy({ $0.isLetter || $0.isNumber || "._-".contains($0) }) else {
         throw QueryError("'\(word)' is not a domain: write domain:com.example.notes")
@@ -298,6 +307,7 @@ public struct QueryParser {
     case "type": return "type:image/*"
     case "size": return "size:>10MB"
     case "modified", "created", "used": return "\(filter):today"
+    case "host": return "host:laptop"
     default: return "domain:com.example.notes"
     }
   }

@@ -4,7 +4,7 @@
 /// (``FindInOptions/quick(_:)``, which the query service uses too) both come
 /// from here, and a test checks that the two read every argument vector alike.
 public enum FindInFlag: CaseIterable, Sendable {
-  case json, null, limit, count, folder, live, open, interactive
+  case json, null, limit, count, folder, store, live, open, interactive
 
   /// Every spelling, the long one first.
   public var names: [String] {
@@ -14,6 +14,7 @@ public enum FindInFlag: CaseIterable, Sendable {
     case .limit: ["--limit"]
     case .count: ["--count"]
     case .folder: ["--in"]
+    case .store: ["--store"]
     case .live: ["--live"]
     case .open: ["--open"]
     case .interactive: ["--interactive", "-i"]
@@ -21,7 +22,7 @@ public enum FindInFlag: CaseIterable, Sendable {
   }
 
   /// Whether it takes a value (`--limit N` or `--limit=N`).
-  public var takesValue: Bool { self == .limit || self == .folder }
+  public var takesValue: Bool { self == .limit || self == .folder || self == .store }
 
   public var help: String {
     switch self {
@@ -30,6 +31,9 @@ public enum FindInFlag: CaseIterable, Sendable {
     case .limit: "Print at most N results (default: all; 20 on a terminal)."
     case .count: "Print only the number of matches."
     case .folder: "Only items at or below this folder."
+    case .store:
+      "Search this PostgreSQL store (URL, key=value pairs or service=NAME), or 'local' for"
+        + " this host's index (default: limelight.conf's 'store')."
     case .live: "After the results, print changes as they happen (+ added, ~ changed, - removed)."
     case .open:
       "Open the best match (or the Nth, with --open N) with xdg-open and remember it."

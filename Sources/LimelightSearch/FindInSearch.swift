@@ -15,6 +15,8 @@ public struct FindInOptions: Equatable, Sendable {
   public var limit: Int?
   public var count = false
   public var folder: String?
+  /// `--store`: a shared store's name, or `local`.
+  public var store: String?
   public var live = false
   public var open = false
   /// `-i`: the as-you-type picker instead of a list.
@@ -99,6 +101,9 @@ public struct FindInOptions: Equatable, Sendable {
     case .folder:
       guard let value else { return false }
       folder = value
+    case .store:
+      guard let value else { return false }
+      store = value
     }
     return true
   }
@@ -163,6 +168,10 @@ public struct FindInSearch {
     } catch {
       throw CommandFailure(error.message)
     }
+    if let shared = try sharedStore(location) {
+      return try SharedSearch(options: options, context: context, query: node, storeName: shared)
+        .run()
+    }
     let store =
       try context.store
       ?? IndexStore.open(location, create: false, readOnly: !options.open)
@@ -216,5 +225,24 @@ public struct FindInSearch {
         from: startGeneration, shown: known)
     }
     if results.isEmpty { throw CommandFailure("", status: ExitStatus.notFound) }
+  }
+
+  /// The shared store to search: `--store`, else limelight.conf's; nil for
+  /// the local index.
+  func sharedStore(_ location: IndexLocation) throws -> String? {
+    var name = options.store
+    if name == nil {
+      do {
+        name = try Configuration.load(for: location).store
+      } catch let error as Configuration.ParseError {
+        throw CommandFailure("bad configuration: \(error)")
+      }
+    }
+    guard let name, name != "local" else { return nil }
+    do throws(Configuration.StoreNameError) {
+      return try Configuration.checkedStoreName(name)
+    } catch {
+      throw CommandFailure("--store: \(error)")
+    }
   }
 }

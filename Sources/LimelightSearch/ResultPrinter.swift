@@ -20,7 +20,8 @@ public enum ResultFormat {
 /// whether it searched itself or the watcher's query service did.
 public struct ResultPrinter {
   let format: ResultFormat
-  let engine: SearchEngine
+  /// The index snippets are cut from; nil: none shown (a shared store).
+  let engine: SearchEngine?
   let query: QueryNode
   let home: RawPath
   let output: OutputBuffer
@@ -28,7 +29,7 @@ public struct ResultPrinter {
   let shortDates = ShortDateFormatter()
 
   public init(
-    format: ResultFormat, engine: SearchEngine, query: QueryNode, home: RawPath,
+    format: ResultFormat, engine: SearchEngine?, query: QueryNode, home: RawPath,
     output: OutputBuffer = OutputBuffer()
   ) {
     self.format = format
@@ -59,7 +60,7 @@ public struct ResultPrinter {
       output.write(line + "\n")
       let location = result.path.map(displayPath) ?? result.uri
       output.write("  " + terminal.dim(location) + "\n")
-      if let snippet = engine.snippet(
+      if let snippet = engine?.snippet(
         for: result, query: query, open: "\u{1}", close: "\u{2}")
       {
         output.write("  " + Self.highlight(snippet, terminal) + "\n")
@@ -108,6 +109,7 @@ public struct ResultPrinter {
       "contentType": result.contentType ?? NSNull(), "kind": result.kind ?? NSNull(),
     ]
     if let path = result.path { object["path"] = path.string }
+    if let host = result.host { object["host"] = host }
     if let size = result.size { object["size"] = size }
     if let modified = result.modified {
       object["modified"] = isoDates.string(from: modified)

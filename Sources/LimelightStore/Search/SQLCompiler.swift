@@ -2,6 +2,7 @@ import CTextRank
 import Foundation
 import GRDB
 import LimelightModel
+import LimelightPlatform
 import LimelightQuery
 
 /// Turns a ``QueryNode`` into SQL over the index. User text only ever reaches
@@ -447,6 +448,9 @@ struct SQLCompiler {
     case .changedAfter(let generation):
       arguments.append(generation)
       return "item.generation > ?"
+    case .host(let name):
+      // The local index holds this host's entries alone.
+      return HostName.isThisHost(name) ? "1" : "0"
     case .domain(let domain):
       arguments.append(domain)
       arguments.append(domain.utf8.count + 1)

@@ -24,6 +24,21 @@ public struct SearchResult: Sendable {
   public var thumbnailPath: String?
   /// Lower is better: the rank that ordered the results.
   public var score: Double
+  /// The host that holds it, for an entry of a shared store.
+  public var host: String? = nil
+
+  public init(
+    rowID: Int64, id: String, localID: String?, domain: String, uri: String, path: RawPath?,
+    displayName: String, contentType: String?, kind: String?, modified: Date?, size: Int64?,
+    isFolder: Bool, thumbnailPath: String?, score: Double, host: String? = nil
+  ) {
+    (self.rowID, self.id, self.localID, self.domain, self.uri) = (rowID, id, localID, domain, uri)
+    (self.path, self.displayName, self.contentType, self.kind) = (
+      path, displayName, contentType, kind
+    )
+    (self.modified, self.size, self.isFolder) = (modified, size, isFolder)
+    (self.thumbnailPath, self.score, self.host) = (thumbnailPath, score, host)
+  }
 }
 
 /// Runs queries against the index.

@@ -1,0 +1,132 @@
+import Foundation
+import LimelightModel
+import LimelightPlatform
+import LimelightPostgres
+import LimelightQuery
+import LimelightStore
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `find-in` against a shared PostgreSQL store: the same query, output
+/// formats and exit statuses as against the local index, the entries of
+/// every host named `file://HOST/path`. A store that cannot be reached is
+/// said so, with exit status 2, within the connection's 2 seconds.
+struct SharedSearch {
+  let options: FindInOptions
+  let context: FindInContext
+  let query: QueryNode
+  let storeName: String
+
+  func run() throws {
+    let index: PostgresIndex
+    do { index = try PostgresIndex(reading: storeName) } catch { throw failure(error) }
+    do { try run(index) } catch let error as PostgresError { throw failure(error) }
+  }
+
+  private func failure(_ error: PostgresError) -> CommandFailure {
+    CommandFailure(error.description, status: ExitStatus.usage)
+  }
+
+  private func run(_ index: PostgresIndex) throws {
+    let location = IndexLocation.fromEnvironment(context.environment)
+    let output = OutputBuffer(fd: context.output, abandoned: context.abandoned)
+    if options.count {
+      let total = try index.count(query)
+      output.write("\(total)\n")
+      output.flush()
+      if total == 0 { throw CommandFailure("", status: ExitStatus.notFound) }
+      return
+    }
+    if options.open {
+      let hits = try index.search(query, limit: options.pick)
+      guard hits.count >= options.pick else {
+        if hits.isEmpty { throw CommandFailure("", status: ExitStatus.notFound) }
+        throw CommandFailure(
+          "only \(hits.count) results: nothing to open as number \(options.pick)")
+      }
+      let hit = hits[options.pick - 1]
+      let here = (try? Configuration.load(for: location))?.resolvedHostName ?? HostName.system
+      guard hit.host == here || HostName.isThisHost(hit.host) else {
+        throw CommandFailure(
+          "\(hit.uri) is on \(hit.host), not on this host: it cannot be opened here")
+      }
+      try Opener.xdgOpen(FileURI.uri(for: hit.path))
+      print(hit.uri)
+      return
+    }
+    let terminal = Terminal.of(context.output, environment: context.environment)
+    let format: ResultFormat =
+      options.json
+      ? .json : options.null ? .nullSeparated : terminal.isTerminal ? .human(terminal) : .uris
+    var shown = options.limit
+    if case .human = format, shown == nil { shown = 20 }
+    let start = options.live ? try index.lastChange() : 0
+    let hits = try index.search(query, limit: shown.map { $0 + 1 })
+    let printed = shown.map { Array(hits.prefix($0)) } ?? hits
+    let printer = ResultPrinter(
+      format: format, engine: nil, query: query, home: location.home, output: output)
+    printer.print(printed.map(Self.result))
+    if case .human = format, hits.count > printed.count {
+      printError(
+        "… more results: use --limit N to see them, or pipe the output for all",
+        to: context.errors)
+    }
+    if options.live {
+      try follow(index, from: start, shown: Set(printed.map(\.uri)))
+    }
+    if hits.isEmpty { throw CommandFailure("", status: ExitStatus.notFound) }
+  }
+
+  /// A store's entry as the printer takes a result.
+  static func result(_ hit: PostgresIndex.Hit) -> SearchResult {
+    SearchResult(
+      rowID: 0, id: hit.uri, localID: nil, domain: fileDomain, uri: hit.uri, path: hit.path,
+      displayName: hit.name, contentType: hit.contentTypes.first, kind: nil,
+      modified: hit.modified, size: hit.size, isFolder: hit.isFolder, thumbnailPath: nil,
+      score: -hit.rank, host: hit.host)
+  }
+
+  /// `--live` against the store: what any host writes or removes after
+  /// `change`, as `+`, `~` and `-` lines (or JSON events), until interrupted.
+  private func follow(_ index: PostgresIndex, from change: Int64, shown: Set<String>) throws
+    -> Never
+  {
+    signal(SIGPIPE, SIG_IGN)
+    let output = OutputBuffer(fd: context.output, abandoned: context.abandoned)
+    var seen = change
+    var shown = shown
+    while true {
+      usleep(200_000)
+      let now = try index.lastChange()
+      guard now > seen else { continue }
+      let (matching, touched) = try index.changes(after: seen, matching: query)
+      let matched = Set(matching.map(\.uri))
+      for hit in matching {
+        emit(shown.contains(hit.uri) ? "~" : "+", hit.uri, to: output)
+        shown.insert(hit.uri)
+      }
+      for entry in touched {
+        let uri = PostgresIndex.uri(host: entry.host, path: entry.path)
+        guard shown.contains(uri), !matched.contains(uri) else { continue }
+        emit("-", uri, to: output)
+        shown.remove(uri)
+      }
+      output.flush()
+      if output.isClosed { exit(0) }
+      seen = now
+    }
+  }
+
+  private func emit(_ change: String, _ uri: String, to output: OutputBuffer) {
+    guard options.json else { return output.write(change + " " + uri + "\n") }
+    let event = change == "+" ? "added" : change == "~" ? "changed" : "removed"
+    let object = ["event": event, "uri": uri, "id": uri, "domain": fileDomain]
+    if let data = try? JSONSerialization.data(
+      withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+    {
+      output.write(String(decoding: data, as: UTF8.self) + "\n")
+    }
+  }
+}
