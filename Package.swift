@@ -211,7 +211,7 @@ let package = Package(
       name: "LimelightControl",
       dependencies: [
         "LimelightPlatform",
-        "LimelightCLI", "LimelightExtensions",
+        "LimelightCLI", "LimelightExtensions", "LimelightPostgres",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
     // The desktop's search providers (GNOME Shell, KRunner) on the session bus.

@@ -3,6 +3,7 @@ import Foundation
 import LimelightCLI
 import LimelightModel
 import LimelightPlatform
+import LimelightPostgres
 import LimelightSearch
 import LimelightStore
 
@@ -45,6 +46,7 @@ struct Status: ParsableCommand {
     while true {
       var status = try store.status(watcherPID: location.watcherPID())
       status.frontEnds = InstalledFrontEnds.find(location.base)
+      if shown == 0 { addSharedHosts(&status, location: location) }
       let finished = !watch || status.contentDone || !status.running
       if json {
         if finished { try printJSON(status) }
@@ -58,6 +60,20 @@ struct Status: ParsableCommand {
       }
       if finished { return }
       Thread.sleep(forTimeInterval: 0.5)
+    }
+  }
+
+  /// The hosts of the shared store limelight.conf names (or the watcher
+  /// sends to), read once: the store is another machine's to answer.
+  func addSharedHosts(_ status: inout IndexStatus, location: IndexLocation) {
+    guard
+      let name = status.sharedStore?.store
+        ?? (try? Configuration.load(for: location))?.store
+    else { return }
+    do {
+      status.sharedHosts = try PostgresIndex(reading: name).hosts()
+    } catch {
+      status.sharedHostsError = error.description
     }
   }
 
@@ -124,6 +140,7 @@ struct Status: ParsableCommand {
     if status.paused { lines.append(("paused", "yes: 'limelight resume' continues")) }
     if status.overflows > 0 { lines.append(("overflows", "\(status.overflows) (each rescanned)")) }
     if let frontEnds = status.frontEnds { lines.append(("front ends", frontEnds.summary)) }
+    lines += sharedStoreLines(status)
     lines.append(("errors", "\(status.failures)"))
     for failure in status.recentFailures {
       lines.append(("", "\(failure.path): \(failure.message)"))
@@ -134,6 +151,40 @@ struct Status: ParsableCommand {
       (key.isEmpty ? "" : key + ":").padding(toLength: width + 2, withPad: " ", startingAt: 0)
         + value
     }
+  }
+
+  /// The shared store: how this watcher's sending goes, and every host's
+  /// entries and last contact.
+  func sharedStoreLines(_ status: IndexStatus) -> [(String, String)] {
+    var lines: [(String, String)] = []
+    if let shared = status.sharedStore {
+      var state: String
+      switch shared.state {
+      case .current: state = "current"
+      case .sending: state = "sending, \(status.sharedStoreBehind ?? 0) generations to go"
+      case .unreachable:
+        state =
+          "UNREACHABLE since \(ShortDateFormatter().string(shared.since)): "
+          + "\(status.sharedStoreBehind ?? 0) generations wait in the local index"
+      }
+      if !status.running { state = "not sending (limelightd is stopped)" }
+      lines.append(("shared store", "\(shared.store) as \(shared.host): \(state)"))
+      if let message = shared.message, shared.state == .unreachable { lines.append(("", message)) }
+    }
+    if let error = status.sharedHostsError {
+      lines.append(("hosts", "cannot be read: \(error)"))
+    } else if let hosts = status.sharedHosts {
+      lines.append(("hosts", hosts.isEmpty ? "none yet" : "\(hosts.count)"))
+      let dates = ShortDateFormatter()
+      for host in hosts {
+        lines.append(
+          (
+            "",
+            "\(host.name): \(host.entries) entries, last contact \(dates.string(host.lastContact))"
+          ))
+      }
+    }
+    return lines
   }
 
   /// The first pass: every entry found by name.

@@ -1,3 +1,4 @@
+import Foundation
 import LimelightPlatform
 
 /// A file item as a store shared with other hosts receives it: what its
@@ -28,5 +29,16 @@ extension SharedItem {
       path: record.path, isFolder: record.status.kind == .directory, size: record.status.size,
       modifiedNs: record.status.modified, contentTypeTree: record.attributes.contentTypeTree,
       keywords: record.attributes.keywords, text: record.attributes.textContent)
+  }
+}
+
+/// A host that writes to a shared store: its entries, and when it last wrote.
+public struct SharedStoreHost: Equatable, Sendable, Codable {
+  public var name: String
+  public var entries: Int
+  public var lastContact: Date?
+
+  public init(name: String, entries: Int, lastContact: Date?) {
+    (self.name, self.entries, self.lastContact) = (name, entries, lastContact)
   }
 }

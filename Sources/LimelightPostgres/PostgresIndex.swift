@@ -194,14 +194,19 @@ public final class PostgresIndex {
     }
   }
 
-  /// The hosts that have written, with their entry counts.
-  public func hosts() throws(PostgresError) -> [(name: String, entries: Int)] {
+  /// The hosts that have written, by name.
+  public func hosts() throws(PostgresError) -> [SharedStoreHost] {
     try connection.execute(
       """
-      SELECT h.name, (SELECT count(*) FROM item i WHERE i.host = h.name)
+      SELECT h.name, (SELECT count(*) FROM item i WHERE i.host = h.name),
+        extract(epoch FROM h.last_contact)
       FROM host h ORDER BY h.name
       """
-    ).rows.map { ($0[0] ?? "", Int($0[1] ?? "") ?? 0) }
+    ).rows.map {
+      SharedStoreHost(
+        name: $0[0] ?? "", entries: Int($0[1] ?? "") ?? 0,
+        lastContact: $0[2].flatMap { Double($0) }.map { Date(timeIntervalSince1970: $0) })
+    }
   }
 
   /// The entries `query` finds, best first: names that hold its words

@@ -52,6 +52,14 @@ public struct IndexStatus: Sendable, Codable {
   public var rebuilt: IndexRebuild?
   public var databaseBytes: Int64
   public var updated: Date?
+  /// How the sending to a shared store goes (the watcher's last account),
+  /// and the local generations not sent yet.
+  public var sharedStore: SharedStoreReport?
+  public var sharedStoreBehind: Int64?
+  /// The shared store's hosts (filled in by `limelight status`), or why
+  /// they could not be read.
+  public var sharedHosts: [SharedStoreHost]?
+  public var sharedHostsError: String?
 
   public struct Failure: Sendable, Codable {
     public var path: String
@@ -107,12 +115,14 @@ extension IndexStore {
       let recordedState = current ? report.state.rawValue : "starting"
       let crawlDone = current && report.crawlDone
       let waiting = try Self.filesWaitingForContentCount(db)
+      let generation: Int64 = try meta("generation") ?? 0
+      let shared = SharedStoreReport.read(location)
       let rate = running && waiting > 0 ? report.contentRate : nil
       return IndexStatus(
         running: running,
         state: running ? (paused ? "paused" : recordedState) : "stopped",
         pid: watcherPID,
-        generation: try meta("generation") ?? 0,
+        generation: generation,
         items: counts["items"] ?? 0, files: counts["files"] ?? 0,
         folders: counts["folders"] ?? 0, applicationItems: counts["apps"] ?? 0,
         installedApplications: counts["installed"] ?? 0,
@@ -136,7 +146,8 @@ extension IndexStore {
         paused: paused, roots: report.roots, failures: failures, recentFailures: recent,
         lastError: report.lastError, writeBlocked: blocked,
         rebuilt: IndexRebuild.fromStored(try meta(IndexRebuild.key)), databaseBytes: size,
-        updated: report.updated)
+        updated: report.updated, sharedStore: shared,
+        sharedStoreBehind: shared.map { max(0, generation - ($0.sentThrough ?? 0)) })
     }
   }
 }
