@@ -25,7 +25,8 @@ final class PostgresServer: Sendable {
       .first { FileManager.default.isExecutableFile(atPath: $0 + "/initdb") }
   }
 
-  private init() throws {
+  /// A server of its own, for a test that stops and starts it.
+  init() throws {
     guard let bin = Self.binFolder else { throw CocoaError(.fileNoSuchFile) }
     self.bin = bin
     var template = Array("/tmp/limelight-pg.XXXXXX".utf8CString)
@@ -40,12 +41,7 @@ final class PostgresServer: Sendable {
     try Self.run(
       asRoot, bin + "/initdb",
       ["-D", data, "-A", "trust", "-U", user, "-E", "UTF8", "--locale=C", "--no-sync"])
-    try Self.run(
-      asRoot, bin + "/pg_ctl",
-      [
-        "-D", data, "-l", folder + "/server.log", "-w", "-o",
-        "-k \(folder) -c listen_addresses='' -c fsync=off -c max_connections=200", "start",
-      ])
+    try start()
     // Stops the server when this process ends, however it ends.
     let watchdog = Process()
     watchdog.executableURL = URL(fileURLWithPath: "/bin/sh")
@@ -57,6 +53,22 @@ final class PostgresServer: Sendable {
     watchdog.standardOutput = FileHandle.nullDevice
     watchdog.standardError = FileHandle.nullDevice
     try watchdog.run()
+  }
+
+  /// Starts the server (again).
+  func start() throws {
+    try Self.run(
+      geteuid() == 0, bin + "/pg_ctl",
+      [
+        "-D", socketFolder + "/data", "-l", socketFolder + "/server.log", "-w", "-o",
+        "-k \(socketFolder) -c listen_addresses='' -c fsync=off -c max_connections=200", "start",
+      ])
+  }
+
+  /// Stops the server at once, as a crash or a lost network would.
+  func stop() throws {
+    try Self.run(
+      geteuid() == 0, bin + "/pg_ctl", ["-D", socketFolder + "/data", "-m", "immediate", "stop"])
   }
 
   /// Runs a program to its end. Not with `Process`: the server `pg_ctl`

@@ -1,0 +1,150 @@
+import Foundation
+import LimelightPlatform
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Several watchers, each an instance with a host name of its own, sending
+/// their entries to one PostgreSQL store, and the front ends searching it.
+@Suite struct SharedStoreTests {
+  /// The URI a host's entry has in the store.
+  func uri(_ host: String, _ instance: Instance, _ relative: String) -> String {
+    "file://" + host + FileURI.uri(for: RawPath(instance.path(relative))).dropFirst(7)
+  }
+
+  func instance(_ store: String, host: String) throws -> Instance {
+    let instance = try Instance()
+    try instance.config("store = \(store)\nhost-name = \(host)\n")
+    return instance
+  }
+
+  @Test func twoHostsWriteOneStoreAndEachFindsBoth() throws {
+    let server = try #require(PostgresServer.shared)
+    let store = try server.newDatabase()
+    let alpha = try instance(store, host: "alpha")
+    let beta = try instance(store, host: "beta")
+    try alpha.write("notes/wombat.txt", "burrows by the creek\n")
+    try beta.write("plans/wombat plan.md", "a creek crossing\n")
+    try beta.write("plans/numbat.txt", "termites\n")
+    try alpha.indexOnce()
+    try beta.indexOnce()
+
+    let both = [uri("alpha", alpha, "notes/wombat.txt"), uri("beta", beta, "plans/wombat plan.md")]
+    #expect(try alpha.find("wombat").sorted() == both)
+    #expect(try beta.find("creek").sorted() == both)
+    // A typo, a narrowing to one host, and the local index alone.
+    #expect(try alpha.find("wombta").sorted() == both)
+    #expect(try alpha.find("host:beta", "wombat") == [both[1]])
+    #expect(try alpha.find("host:gamma", "wombat").isEmpty)
+    #expect(
+      try alpha.find("--store", "local", "wombat") == [
+        FileURI.uri(for: RawPath(alpha.path("notes/wombat.txt")))
+      ])
+    let counted = try alpha.run("find-in", ["--count", "ext:txt"])
+    #expect(counted.stdout == "2\n")
+    let json = try alpha.run("find-in", ["--json", "numbat"])
+    #expect(json.stdout.contains("\"host\":\"beta\""))
+    #expect(json.stdout.contains("\"uri\":\"\(uri("beta", beta, "plans/numbat.txt"))\""))
+
+    let status = try alpha.run("limelight", ["status"])
+    #expect(status.stdout.contains("as alpha: "))
+    #expect(status.stdout.contains("alpha: 3 entries"))  // home, notes, wombat.txt
+    #expect(status.stdout.contains("beta: 4 entries"))
+
+    // One host's changes and a new local index of its own leave the
+    // other host's entries as they were.
+    try beta.remove("plans/wombat plan.md")
+    try beta.indexOnce()
+    #expect(try alpha.find("wombat") == [both[0]])
+    try FileManager.default.removeItem(atPath: beta.base + "/xdg/data/limelight")
+    try beta.write("plans/bilby.txt", "burrows too\n")
+    try beta.indexOnce()
+    #expect(
+      try alpha.find("burrows").sorted() == [both[0], uri("beta", beta, "plans/bilby.txt")])
+    #expect(try alpha.find("numbat") == [uri("beta", beta, "plans/numbat.txt")])
+    #expect(try alpha.run("limelight", ["status"]).stdout.contains("alpha: 3 entries"))
+  }
+
+  @Test func aStoreNameWithAPasswordOrAStoreAwayIsRefusedClearly() throws {
+    let alpha = try Instance()
+    try alpha.config("store = postgresql://me:secret@db.example/limelight\n")
+    let watcher = try alpha.run("limelightd", ["--once"])
+    #expect(watcher.status != 0)
+    #expect(watcher.stderr.contains("must not hold a password"))
+    let query = try alpha.run("find-in", ["--store", "host=/nonexistent/folder dbname=x", "a"])
+    #expect(query.status == 2)
+    #expect(query.stderr.contains("cannot be reached"))
+  }
+
+  @Test func liveFollowsAnotherHostsChanges() throws {
+    let server = try #require(PostgresServer.shared)
+    let store = try server.newDatabase()
+    let alpha = try instance(store, host: "alpha")
+    let beta = try instance(store, host: "beta")
+    try alpha.write("quoll.txt", "quoll\n")
+    try alpha.indexOnce()
+    try beta.indexOnce()
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: Instance.binDirectory + "/find-in")
+    process.arguments = ["--live", "quoll"]
+    process.environment = alpha.environment
+    let outPath = alpha.base + "/live.out"
+    _ = FileManager.default.createFile(atPath: outPath, contents: nil)
+    process.standardOutput = FileHandle(forWritingAtPath: outPath)
+    try process.run()
+    defer {
+      kill(process.processIdentifier, SIGKILL)
+      process.waitUntilExit()
+    }
+    func lines() -> [String] {
+      ((try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "").split(separator: "\n")
+        .map(String.init)
+    }
+    try alpha.waitFor("the first results") { lines() == [uri("alpha", alpha, "quoll.txt")] }
+    try beta.write("quoll sighting.txt", "quoll\n")
+    try beta.indexOnce()
+    try alpha.waitFor("the other host's addition") {
+      lines().last == "+ " + uri("beta", beta, "quoll sighting.txt")
+    }
+    try beta.remove("quoll sighting.txt")
+    try beta.indexOnce()
+    try alpha.waitFor("the other host's removal") {
+      lines().last == "- " + uri("beta", beta, "quoll sighting.txt")
+    }
+  }
+
+  /// The store goes away while the watcher works: its changes wait in the
+  /// local index, status says so, a query says the store is unreachable,
+  /// and everything is sent once the store is back.
+  @Test func aWatcherKeepsItsChangesWhileTheStoreIsAwayAndSendsThemAfter() throws {
+    let server = try PostgresServer()
+    let store = try server.newDatabase()
+    let alpha = try instance(store, host: "alpha")
+    try alpha.write("first.txt", "potoroo\n")
+    try alpha.startWatcher()
+    try alpha.waitFor("the first file in the store") {
+      try alpha.find("potoroo") == [uri("alpha", alpha, "first.txt")]
+    }
+    try server.stop()
+    for n in 0..<20 { try alpha.write("later/\(n).txt", "potoroo \(n)\n") }
+    try alpha.remove("first.txt")
+    try alpha.waitFor("the watcher reporting the store unreachable") {
+      try alpha.run("limelight", ["status"]).stdout.contains("UNREACHABLE")
+    }
+    let away = try alpha.run("find-in", ["potoroo"])
+    #expect(away.status == 2)
+    #expect(away.stderr.contains("cannot be reached"))
+    // The local index has them meanwhile.
+    #expect(try alpha.find("--store", "local", "potoroo").count == 20)
+    try server.start()
+    let expected = (0..<20).map { uri("alpha", alpha, "later/\($0).txt") }.sorted()
+    try alpha.waitFor("the changes sent once the store is back", seconds: 60) {
+      try alpha.find("potoroo").sorted() == expected
+    }
+    try alpha.waitFor("the watcher reporting the store current") {
+      try alpha.run("limelight", ["status"]).stdout.contains("as alpha: current")
+    }
+  }
+}
