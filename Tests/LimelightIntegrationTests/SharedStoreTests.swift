@@ -137,7 +137,9 @@ import Testing
     #expect(away.status == 2)
     #expect(away.stderr.contains("cannot be reached"))
     // The local index has them meanwhile.
-    #expect(try alpha.find("--store", "local", "potoroo").count == 20)
+    try alpha.waitFor("the changes in the local index") {
+      try alpha.find("--store", "local", "potoroo").count == 20
+    }
     try server.start()
     let expected = (0..<20).map { uri("alpha", alpha, "later/\($0).txt") }.sorted()
     try alpha.waitFor("the changes sent once the store is back", seconds: 60) {
