@@ -28,7 +28,8 @@ extension SharedItem {
     self.init(
       path: record.path, isFolder: record.status.kind == .directory, size: record.status.size,
       modifiedNs: record.status.modified, contentTypeTree: record.attributes.contentTypeTree,
-      keywords: record.attributes.keywords, text: record.attributes.textContent)
+      keywords: record.attributes.keywords, text: record.attributes.textContent.map(SearchText.fold)
+    )
   }
 }
 

@@ -92,7 +92,7 @@ public final class PostgresIndex {
           INSERT INTO removal (host, path) SELECT host, path FROM gone
           """, [host, PostgresQuery.array(removing.map { PostgresQuery.hex($0.bytes) })])
       }
-      for item in items { try write(item, sweep: sweep) }
+      try write(items, sweep: sweep)
       try touchHost(following: following, sweep: nil)
     }
   }
@@ -112,38 +112,63 @@ public final class PostgresIndex {
     }
   }
 
-  /// One entry, with the words of its name kept for typos: the lexemes of
-  /// weight A of the row's own `words`, not made again.
-  private func write(_ item: SharedItem, sweep: Int64) throws(PostgresError) {
-    let name = item.path.lastComponent.string
-    let folded = PostgresQuery.words(
-      ([NameWords.searchableName(name)] + item.keywords).joined(separator: " "))
-    let kinds = KindClass.classes(for: item.contentTypeTree).map(\.rawValue).sorted()
+  /// Entries, a statement for each batch of at most 500 or of 4 MB of
+  /// text, with the words of their names kept for typos (`name_word`).
+  private func write(_ items: [SharedItem], sweep: Int64) throws(PostgresError) {
+    var start = items.startIndex
+    while start < items.endIndex {
+      var end = start
+      var bytes = 0
+      while end < items.endIndex && end - start < 500 && (bytes < 4 << 20 || end == start) {
+        bytes += items[end].text?.utf8.count ?? 0
+        end += 1
+      }
+      try writeBatch(items[start..<end], sweep: sweep)
+      start = end
+    }
+  }
+
+  private func writeBatch(_ items: ArraySlice<SharedItem>, sweep: Int64) throws(PostgresError) {
+    var columns = Array(repeating: [String?](), count: 11)
+    var nameWords: Set<String> = []
+    for item in items {
+      let name = item.path.lastComponent.string
+      let kinds = KindClass.classes(for: item.contentTypeTree).map(\.rawValue).sorted()
+      let words = PostgresWords.words(
+        ([NameWords.searchableName(name)] + item.keywords).joined(separator: " "))
+      nameWords.formUnion(words)
+      let text = item.text.map { PostgresWords.textWords($0) }
+      let row: [String?] = [
+        PostgresQuery.hex(item.path.bytes), item.path.string, name, words.joined(separator: " "),
+        item.isFolder ? "t" : "f", item.contentTypeTree.joined(separator: " "),
+        kinds.joined(separator: " "), item.size.map(String.init),
+        item.modifiedNs.map { String(Double($0) / 1_000_000_000) },
+        text, PostgresWords.positionedVector(words),
+      ]
+      for (column, value) in row.enumerated() { columns[column].append(value) }
+    }
     try connection.execute(
       """
-      WITH written AS (
-        INSERT INTO item (host, path, path_text, name, name_words, folder, content_types,
-          kinds, size, modified, text_content, sweep)
-        VALUES ($1, $2::bytea, $3, $4, $5, $6::boolean, $7::text[], $8::text[], $9::bigint,
-          to_timestamp($10::float8), $11, $12::bigint)
-        ON CONFLICT (host, path) DO UPDATE SET path_text = excluded.path_text,
-          name = excluded.name, name_words = excluded.name_words, folder = excluded.folder,
-          content_types = excluded.content_types, kinds = excluded.kinds,
-          size = excluded.size, modified = excluded.modified,
-          text_content = excluded.text_content, sweep = excluded.sweep,
-          change = nextval('store_change')
-        RETURNING words)
-      INSERT INTO name_word SELECT lexeme FROM written, unnest(written.words)
-      WHERE 'A' = ANY (weights) ON CONFLICT DO NOTHING
-      """,
-      [
-        host, PostgresQuery.hex(item.path.bytes), item.path.string, name, folded,
-        item.isFolder ? "true" : "false", PostgresQuery.array(item.contentTypeTree),
-        PostgresQuery.array(kinds), item.size.map(String.init),
-        item.modifiedNs.map { String(Double($0) / 1_000_000_000) },
-        item.text.map(PostgresQuery.words),
-        String(sweep),
-      ])
+      INSERT INTO item (host, path, path_text, name, name_words, folder, content_types,
+        kinds, size, modified, text_content, name_vector, sweep)
+      SELECT $1, path, path_text, name, name_words, folder, string_to_array(types, ' '),
+        string_to_array(kinds, ' '), size, to_timestamp(modified), text_content,
+        name_vector::tsvector, $13::bigint
+      FROM unnest($2::bytea[], $3::text[], $4::text[], $5::text[], $6::boolean[],
+        $7::text[], $8::text[], $9::bigint[], $10::float8[], $11::text[], $12::text[])
+        AS r(path, path_text, name, name_words, folder, types, kinds, size, modified,
+          text_content, name_vector)
+      ON CONFLICT (host, path) DO UPDATE SET path_text = excluded.path_text,
+        name = excluded.name, name_words = excluded.name_words, folder = excluded.folder,
+        content_types = excluded.content_types, kinds = excluded.kinds,
+        size = excluded.size, modified = excluded.modified,
+        text_content = excluded.text_content, name_vector = excluded.name_vector,
+        sweep = excluded.sweep,
+        change = nextval('store_change')
+      """, [host] + columns.map(PostgresQuery.array) + [String(sweep)])
+    try connection.execute(
+      "INSERT INTO name_word SELECT unnest($1::text[]) ON CONFLICT DO NOTHING",
+      [PostgresQuery.array(nameWords.sorted())])
   }
 
   /// The host's last contact now (and what its rows reflect, and their
@@ -278,7 +303,7 @@ public final class PostgresIndex {
     var rank = "0"
     if !compiled.rankTerms.isEmpty {
       parameters.append(compiled.rankTerms.map { "(\($0))" }.joined(separator: " | "))
-      rank = "ts_rank(words, to_tsquery('limelight', $\(parameters.count)))"
+      rank = "ts_rank(name_vector, $\(parameters.count)::tsquery)"
     }
     var limitClause = ""
     if let limit {

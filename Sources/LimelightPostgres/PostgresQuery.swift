@@ -57,27 +57,42 @@ struct PostgresQuery {
       let pattern = "%" + Self.likeEscaped(text) + "%"
       return "(path_text ILIKE \(bind(pattern)))"
     }
-    let words = Self.words(text).split(separator: " ").map(String.init)
+    let words = PostgresWords.words(text)
     guard !words.isEmpty else { return "true" }
-    let weight =
-      switch column {
-      case .name?, .keywords?: "A"
-      case .content?: "D"
-      case .path?, nil: ""
-      }
-    // A lexeme's labels after one colon: `*` for a prefix, then weights.
+    // A lexeme's label: `*` for a prefix.
     let lexemes = words.enumerated().map { index, word in
-      let labels = (prefix && index == words.count - 1 ? "*" : "") + weight
-      return Self.quoted(word) + (labels.isEmpty ? "" : ":" + labels)
+      PostgresWords.quoted(word) + (prefix && index == words.count - 1 ? ":*" : "")
     }
-    var tsquery = lexemes.joined(separator: " <-> ")
+    let phrase = lexemes.joined(separator: " <-> ")
+    var nameQuery = phrase
     if let closeWords, words.count == 1, words[0].count >= 3, column != .content {
-      let close = try closeWords(words[0].lowercased())
-      tsquery = ([tsquery] + close.map { Self.quoted($0) + ":A" }).joined(separator: " | ")
+      let close = try closeWords(words[0])
+      nameQuery = ([phrase] + close.map(PostgresWords.quoted)).joined(separator: " | ")
     }
-    rankTerms.append(tsquery)
-    return "(words @@ to_tsquery('limelight', \(bind(tsquery))))"
+    let inName = "(name_vector @@ \(bind(nameQuery))::tsquery)"
+    // A text's vector holds no positions: its words are found there, and
+    // a phrase is then looked for in the text's words.
+    var inText = "(\(Self.textVector) @@ \(bind(lexemes.joined(separator: " & ")))::tsquery"
+    if words.count > 1 {
+      let pattern = "% " + words.joined(separator: " ") + (prefix ? "%" : " %")
+      inText += " AND ' ' || text_content || ' ' LIKE \(bind(pattern))"
+    }
+    inText += ")"
+    switch column {
+    case .content?:
+      return inText
+    case .name?, .keywords?:
+      rankTerms.append(nameQuery)
+      return inName
+    case .path?, nil:
+      rankTerms.append(nameQuery)
+      return "(\(inName) OR \(inText))"
+    }
   }
+
+  /// The distinct words of an entry's text, as its index holds them
+  /// (the same expression, so that a condition on it reads the index).
+  static let textVector = "limelight_text_vector(text_content)"
 
   private mutating func filterCondition(_ filter: Filter) throws(PostgresError) -> String {
     switch filter {
@@ -125,14 +140,6 @@ struct PostgresQuery {
     }
   }
 
-  /// A word as one `tsquery` lexeme, quoted (so that no character of it is
-  /// read as an operator).
-  static func quoted(_ word: String) -> String {
-    "'"
-      + word.replacingOccurrences(of: "\\", with: "\\\\")
-      .replacingOccurrences(of: "'", with: "''") + "'"
-  }
-
   /// `text` matched literally by `LIKE` (its `%`, `_` and `\` escaped).
   static func likeEscaped(_ text: String) -> String {
     text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
@@ -140,21 +147,27 @@ struct PostgresQuery {
   }
 
   /// A text array literal.
-  static func array(_ values: [String]) -> String {
-    "{"
-      + values.map {
-        "\""
-          + $0.replacingOccurrences(of: "\\", with: "\\\\")
-          .replacingOccurrences(of: "\"", with: "\\\"") + "\""
-      }.joined(separator: ",") + "}"
-  }
+  static func array(_ values: [String]) -> String { array(values.map { Optional($0) }) }
 
-  /// Bytes in `bytea`'s hex input form.
-  /// A text's words as the SQLite index splits them (letters and digits;
-  /// anything else apart), folded, one space between: PostgreSQL's parser
-  /// would otherwise keep `report.md` or `a@b.org` whole.
-  static func words(_ text: String) -> String {
-    SearchText.fold(text).split { !$0.isLetter && !$0.isNumber }.joined(separator: " ")
+  /// An array's text form, each element quoted (nil as NULL).
+  static func array(_ values: [String?]) -> String {
+    var out = "{"
+    for (index, value) in values.enumerated() {
+      if index > 0 { out += "," }
+      guard let value else {
+        out += "NULL"
+        continue
+      }
+      out += "\""
+      if value.utf8.contains(where: { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "\"") }) {
+        out += value.replacingOccurrences(of: "\\", with: "\\\\")
+          .replacingOccurrences(of: "\"", with: "\\\"")
+      } else {
+        out += value
+      }
+      out += "\""
+    }
+    return out + "}"
   }
 
   /// The elements of a text array as PostgreSQL prints it (`{a,"b c"}`).
@@ -186,7 +199,15 @@ struct PostgresQuery {
     return values
   }
 
+  /// Bytes in `bytea`'s hex input form.
   static func hex(_ bytes: [UInt8]) -> String {
-    "\\x" + bytes.map { String(format: "%02x", $0) }.joined()
+    let digits = Array("0123456789abcdef".utf8)
+    var out: [UInt8] = [UInt8(ascii: "\\"), UInt8(ascii: "x")]
+    out.reserveCapacity(2 + bytes.count * 2)
+    for byte in bytes {
+      out.append(digits[Int(byte >> 4)])
+      out.append(digits[Int(byte & 0x0F)])
+    }
+    return String(decoding: out, as: UTF8.self)
   }
 }

@@ -23,6 +23,8 @@ public final class SharedStoreSender: @unchecked Sendable {
   let logger: Logger
   /// Entries a store transaction takes.
   let pageSize: Int
+  /// Whether the process was asked to stop (a signal).
+  let interrupted: @Sendable () -> Bool
   private let stopping = Mutex(false)
   private var thread: Thread?
   private var report: SharedStoreReport
@@ -31,8 +33,10 @@ public final class SharedStoreSender: @unchecked Sendable {
   public static let longestBackOff = 30.0
 
   public init(
-    store: IndexStore, storeName: String, host: String, logger: Logger, pageSize: Int = 500
+    store: IndexStore, storeName: String, host: String, logger: Logger, pageSize: Int = 500,
+    interrupted: @escaping @Sendable () -> Bool = { false }
   ) {
+    self.interrupted = interrupted
     (self.store, self.storeName, self.host, self.logger) = (store, storeName, host, logger)
     self.pageSize = pageSize
     report = SharedStoreReport(store: storeName, host: host, state: .sending, since: Date())
@@ -53,7 +57,7 @@ public final class SharedStoreSender: @unchecked Sendable {
     store.commits.signal()
   }
 
-  private var stopped: Bool { stopping.withLock { $0 } }
+  private var stopped: Bool { stopping.withLock { $0 } || interrupted() }
 
   private func run() {
     var index: PostgresIndex?

@@ -24,3 +24,9 @@ enum StopSignal {
 
   static var isRequested: Bool { requested != 0 }
 }
+
+extension Watcher {
+  /// Whether SIGTERM, SIGINT or SIGHUP asked the watcher to stop: work
+  /// that follows its run (the last sending to a shared store) stops too.
+  public static var stopRequested: Bool { StopSignal.isRequested }
+}

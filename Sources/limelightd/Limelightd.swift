@@ -114,7 +114,8 @@ struct Limelightd: ParsableCommand {
     // them while the store is away.
     let sender = sharedStore.map {
       SharedStoreSender(
-        store: store, storeName: $0, host: configuration.resolvedHostName, logger: logger)
+        store: store, storeName: $0, host: configuration.resolvedHostName, logger: logger,
+        interrupted: { Watcher.stopRequested })
     }
     if sender == nil { SharedStoreReport.remove(location) }
     if !once { sender?.start() }

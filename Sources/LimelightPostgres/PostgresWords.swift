@@ -1,0 +1,156 @@
+import Foundation
+import LimelightModel
+
+/// The words of names, texts and queries as the store's vectors hold them,
+/// made here rather than by the server's parser: every host makes its own
+/// (the server's parser read 10 MB of text a second, the one cost that
+/// grew with every host), and a query's words meet the stored ones because
+/// both are made by the same code. A word is a run of letters, marks and
+/// digits of the folded text (``SearchText``), lower-cased, without
+/// diacritics, as the SQLite index's tokenizer makes its terms.
+enum PostgresWords {
+  /// Words longer than this are left out (PostgreSQL refuses lexemes of
+  /// 2 KB, and nobody types them).
+  static let longestWord = 255
+  /// A vector's text stays below PostgreSQL's 1 MB for a `tsvector`.
+  static let longestVector = 1_000_000
+
+  /// The words of `text`, in order (`folded`: the local index folded it).
+  static func words(_ text: String, folded: Bool = false) -> [String] {
+    let source = folded ? text : SearchText.fold(text)
+    var words: [String] = []
+    var word: [UInt8] = []
+    var ascii = true
+    func finish() {
+      defer {
+        word.removeAll(keepingCapacity: true)
+        ascii = true
+      }
+      guard !word.isEmpty, word.count <= longestWord else { return }
+      if ascii {
+        words.append(
+          String(decoding: word.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self))
+      } else {
+        let plain = String(
+          String.UnicodeScalarView(
+            String(decoding: word, as: UTF8.self).lowercased().decomposedStringWithCanonicalMapping
+              .unicodeScalars.filter { $0.properties.generalCategory != .nonspacingMark })
+        ).precomposedStringWithCanonicalMapping
+        if !plain.isEmpty { words.append(plain) }
+      }
+    }
+    for scalar in source.unicodeScalars {
+      let value = scalar.value
+      if value < 0x80 {
+        let lower = value | 0x20
+        if (value >= 0x30 && value <= 0x39) || (lower >= 0x61 && lower <= 0x7A) {
+          word.append(UInt8(value))
+        } else {
+          finish()
+        }
+        continue
+      }
+      if isWordScalar(scalar) {
+        word.append(contentsOf: UTF8.encode(scalar)!)
+        ascii = false
+      } else {
+        finish()
+      }
+    }
+    finish()
+    return words
+  }
+
+  /// A word as a quoted lexeme of a `tsvector` or `tsquery` text.
+  static func quoted(_ word: String) -> String {
+    "'" + word.replacingOccurrences(of: "'", with: "''") + "'"
+  }
+
+  /// A name's words with their positions (for phrases): `'a':1 'b':2,4`.
+  static func positionedVector(_ words: [String]) -> String {
+    var positions: [String: [Int]] = [:]
+    var order: [String] = []
+    for (index, word) in words.enumerated() where index < 16383 {
+      if positions[word] == nil { order.append(word) }
+      positions[word, default: []].append(index + 1)
+    }
+    return order.map { word in
+      quoted(word) + ":" + positions[word]!.prefix(256).map(String.init).joined(separator: ",")
+    }.joined(separator: " ")
+  }
+
+  /// A text's words, one space between, at most ``longestVector`` bytes:
+  /// the store keeps them, and makes the text's vector of them
+  /// (`array_to_tsvector`, which reads no text). One pass over the bytes;
+  /// only a word that is not ASCII is made a string (to lower its case and
+  /// strip its diacritics).
+  static func textWords(_ text: String, folded: Bool = true) -> String {
+    var source = folded ? text : SearchText.fold(text)
+    return source.withUTF8 { bytes -> String in
+      var out: [UInt8] = []
+      out.reserveCapacity(min(bytes.count, longestVector))
+      var start = -1  // where the word being read began in `bytes`
+      var ascii = true
+      func finish(_ end: Int) {
+        defer { (start, ascii) = (-1, true) }
+        guard start >= 0, end - start <= longestWord else { return }
+        if ascii {
+          if !out.isEmpty { out.append(0x20) }
+          for byte in bytes[start..<end] {
+            out.append(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte)
+          }
+        } else {
+          // Never an empty word: the store makes lexemes of what is between spaces.
+          for word in words(String(decoding: bytes[start..<end], as: UTF8.self), folded: true) {
+            if !out.isEmpty { out.append(0x20) }
+            out.append(contentsOf: word.utf8)
+          }
+        }
+      }
+      var index = 0
+      while index < bytes.count && out.count < longestVector {
+        let byte = bytes[index]
+        if byte < 0x80 {
+          let lower = byte | 0x20
+          if (byte >= 0x30 && byte <= 0x39) || (lower >= 0x61 && lower <= 0x7A) {
+            if start < 0 { start = index }
+          } else {
+            finish(index)
+          }
+          index += 1
+          continue
+        }
+        // A scalar of several bytes: decoded to tell a letter from punctuation.
+        let length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : 2
+        let end = min(index + length, bytes.count)
+        let scalar = String(decoding: bytes[index..<end], as: UTF8.self).unicodeScalars.first
+        if let scalar, isWordScalar(scalar) {
+          if start < 0 { start = index }
+          ascii = false
+        } else {
+          finish(index)
+        }
+        index = end
+      }
+      finish(min(index, bytes.count))
+      if out.count > longestVector {
+        // Cut at the last whole word.
+        var cut = longestVector
+        while cut > 0 && out[cut] != 0x20 { cut -= 1 }
+        out.removeSubrange(cut...)
+      }
+      return String(decoding: out, as: UTF8.self)
+    }
+  }
+
+  static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.properties.generalCategory {
+    case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+      .nonspacingMark, .spacingMark, .enclosingMark, .decimalNumber, .letterNumber,
+      .otherNumber, .privateUse:
+      return true
+    default:
+      return false
+    }
+  }
+}
