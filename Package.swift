@@ -120,7 +120,7 @@ let package = Package(
     .target(
       name: "LimelightSharing",
       dependencies: [
-        "LimelightModel", "LimelightStore", "LimelightPostgres",
+        "LimelightModel", "LimelightStore", "LimelightPostgres", "CLinux",
         .product(name: "Logging", package: "swift-log"),
       ]),
     // The library applications link to (Core Spotlight's API in Limelight's

@@ -9,9 +9,11 @@ the man pages' titles in six languages, indexes it with
 known-item queries of several kinds from the files themselves, and reports
 top-1 and top-10 hit rates and mean reciprocal rank per kind for find-in,
 `fzf --filter`, `plocate -i` and `recollq`, side by side, with find-in's
-time per query (median and slowest) by kind.
+time per query (median and slowest) by kind. With --postgres, the same
+watcher also sends its entries to a PostgreSQL server the benchmark starts,
+and find-in is measured against that shared store too, side by side.
 
-Usage: benchmarks/relevance.py --bin BIN_DIR [--queries N] [WORKDIR]
+Usage: benchmarks/relevance.py --bin BIN_DIR [--queries N] [--postgres] [WORKDIR]
 """
 import argparse
 import html
@@ -505,6 +507,8 @@ def main():
     ap.add_argument("workdir", nargs="?")
     ap.add_argument("--bin", required=True)
     ap.add_argument("--queries", type=int, default=450)
+    ap.add_argument("--postgres", action="store_true",
+                    help="also measure find-in against a shared PostgreSQL store")
     args = ap.parse_args()
     rng = random.Random(7)
     work = os.path.abspath(args.workdir or tempfile.mkdtemp(prefix="limelight-relevance-"))
@@ -522,8 +526,14 @@ def main():
     env = dict(os.environ, HOME=root, XDG_DATA_HOME=f"{state}/data", XDG_CONFIG_HOME=f"{state}/config",
                XDG_RUNTIME_DIR=f"{state}/run", XDG_CACHE_HOME=f"{state}/cache",
                XDG_CONFIG_DIRS=f"{state}/none")
+    store = None
+    if args.postgres:
+        import pgserver
+        server = pgserver.Server()
+        store = server.database("relevance")
     log("indexing: limelightd --once …")
-    subprocess.run([f"{args.bin}/limelightd", "--once", "--quiet", "--root", root], env=env, check=True)
+    subprocess.run([f"{args.bin}/limelightd", "--once", "--quiet", "--root", root]
+                   + (["--store", store] if store else []), env=env, check=True)
     db = f"{state}/plocate.db"
     log("indexing: updatedb …")
     subprocess.run(["updatedb", "-l", "0", "-U", root, "-o", db], check=True)
@@ -548,6 +558,12 @@ def main():
                              capture_output=True, text=True).stdout
         return [unquote(u[len("file://"):]) for u in out.split("\n") if u]
 
+    def rank_shared(q):
+        out = subprocess.run([f"{args.bin}/find-in", "--store", store, "--limit", "10", "--"] + q,
+                             env=env, capture_output=True, text=True).stdout
+        # file://HOST/path: the path begins at the host's end.
+        return [unquote(u[u.index("/", len("file://")):]) for u in out.split("\n") if u]
+
     all_paths = "\n".join(paths) + "\n"
 
     def words_only(q):
@@ -569,6 +585,8 @@ def main():
         return [unquote(u[len("file://"):]) for u in out.split("\n") if u.startswith("file://")]
 
     tools = [("find-in", rank_limelight)]
+    if store:
+        tools.append(("find-in PostgreSQL", rank_shared))
     if shutil.which("fzf"):
         tools.append(("fzf --filter", rank_fzf))
     if shutil.which("plocate"):
@@ -584,8 +602,8 @@ def main():
         for tool, rank in tools:
             started = time.perf_counter()
             ranked = rank(q)
-            if tool == "find-in":
-                times[kind].append(time.perf_counter() - started)
+            if tool.startswith("find-in"):
+                times[(tool, kind)].append(time.perf_counter() - started)
             s = stats[tool][kind]
             s[3] += 1
             if target in ranked:
@@ -600,11 +618,11 @@ def main():
           f"packages, {len(MULTISCRIPT)} multi-script names and "
           f"{sum(1 for p in paths if os.path.dirname(p) == os.path.join(root, 'notes'))} notes "
           f"named by man-page titles\n")
+    timed = [t for t, _ in tools if t.startswith("find-in")]
     print("| kind | " + " | ".join(f"{t} top1 / top10 / MRR" for t, _ in tools)
-          + " | find-in ms median / max |")
-    print("| --- | " + " | ".join("---" for _ in tools) + " | --- |")
+          + "".join(f" | {t} ms median / max" for t in timed) + " |")
+    print("| --- | " + " | ".join("---" for _ in tools) + " | ---" * len(timed) + " |")
     for kind in KINDS + ["all"]:
-        spent = sorted(t for k, ts in times.items() if kind in (k, "all") for t in ts)
         cells = []
         for tool, _ in tools:
             if kind == "all":
@@ -614,8 +632,11 @@ def main():
                 s = stats[tool][kind]
             n = max(1, s[3])
             cells.append(f"{100 * s[0] / n:.1f}% / {100 * s[1] / n:.1f}% / {s[2] / n:.3f}")
-        if spent:
-            cells.append(f"{1000 * spent[len(spent) // 2]:.1f} / {1000 * spent[-1]:.0f}")
+        for tool in timed:
+            spent = sorted(t for (who, k), ts in times.items() if who == tool
+                           and kind in (k, "all") for t in ts)
+            if spent:
+                cells.append(f"{1000 * spent[len(spent) // 2]:.1f} / {1000 * spent[-1]:.0f}")
         label = kind if kind == "all" else f"{kind} (n={counts[kind]})"
         print(f"| {label} | " + " | ".join(cells) + " |")
     if misses and os.environ.get("RELEVANCE_MISSES"):

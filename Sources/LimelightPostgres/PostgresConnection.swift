@@ -69,6 +69,9 @@ public final class PostgresConnection {
       throw PostgresError(message: reason, unreachable: true)
     }
     connection = made
+    // The text index's function is declared dear (so that the planner
+    // reads its index), which would make every query worth compiling.
+    _ = try? execute("SET jit = off")
     // Notices (a table already there) are the store's own business.
     limelight_PQsetNoticeProcessor(made, { _, _ in }, nil)
   }

@@ -70,23 +70,27 @@ struct PostgresQuery {
       nameQuery = ([phrase] + close.map(PostgresWords.quoted)).joined(separator: " | ")
     }
     let inName = "(name_vector @@ \(bind(nameQuery))::tsquery)"
-    // A text's vector holds no positions: its words are found there, and
-    // a phrase is then looked for in the text's words.
-    var inText = "(\(Self.textVector) @@ \(bind(lexemes.joined(separator: " & ")))::tsquery"
+    // A text's vector holds no positions: its index finds the texts with
+    // every word, and a phrase is then looked for in the text's words
+    // (which holds the words too: the vector is not made again for it).
+    let inText = "(\(Self.textVector) @@ \(bind(lexemes.joined(separator: " & ")))::tsquery)"
+    var phraseInText: String?
     if words.count > 1 {
       let pattern = "% " + words.joined(separator: " ") + (prefix ? "%" : " %")
-      inText += " AND ' ' || text_content || ' ' LIKE \(bind(pattern))"
+      phraseInText = "(' ' || text_content || ' ' LIKE \(bind(pattern)))"
     }
-    inText += ")"
     switch column {
     case .content?:
-      return inText
+      return phraseInText.map { "(\(inText) AND \($0))" } ?? inText
     case .name?, .keywords?:
       rankTerms.append(nameQuery)
       return inName
     case .path?, nil:
       rankTerms.append(nameQuery)
-      return "(\(inName) OR \(inText))"
+      // (name OR text) AND (name OR phrase): the same as name OR (text
+      // AND phrase), with the indexes reading the first half alone.
+      return phraseInText.map { "((\(inName) OR \(inText)) AND (\(inName) OR \($0)))" }
+        ?? "(\(inName) OR \(inText))"
     }
   }
 

@@ -1,3 +1,4 @@
+import CLinux
 import Foundation
 import LimelightModel
 import LimelightPostgres
@@ -60,6 +61,9 @@ public final class SharedStoreSender: @unchecked Sendable {
   private var stopped: Bool { stopping.withLock { $0 } || interrupted() }
 
   private func run() {
+    // Making the words of texts is the sending's cost: it yields to the
+    // user's programs as the watcher's own indexing does.
+    limelight_lower_thread_priority(10)
     var index: PostgresIndex?
     var backOff = 1.0
     while !stopped {
