@@ -12,11 +12,15 @@ public struct SharedItem: Sendable, Equatable {
   public var contentTypeTree: [String]
   public var keywords: [String]
   public var text: String?
+  /// The words the local index made of the name and keywords (with the
+  /// name's humps, initials and readings), folded; nil: made from them.
+  public var nameWords: String?
 
   public init(
     path: RawPath, isFolder: Bool, size: Int64?, modifiedNs: Int64?, contentTypeTree: [String],
-    keywords: [String], text: String?
+    keywords: [String], text: String?, nameWords: String? = nil
   ) {
+    self.nameWords = nameWords
     (self.path, self.isFolder, self.size, self.modifiedNs) = (path, isFolder, size, modifiedNs)
     (self.contentTypeTree, self.keywords, self.text) = (contentTypeTree, keywords, text)
   }

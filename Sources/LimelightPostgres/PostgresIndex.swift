@@ -134,8 +134,10 @@ public final class PostgresIndex {
     for item in items {
       let name = item.path.lastComponent.string
       let kinds = KindClass.classes(for: item.contentTypeTree).map(\.rawValue).sorted()
-      let words = PostgresWords.words(
-        ([NameWords.searchableName(name)] + item.keywords).joined(separator: " "))
+      let words =
+        item.nameWords.map { PostgresWords.words($0, folded: true) }
+        ?? PostgresWords.words(
+          ([NameWords.searchableName(name)] + item.keywords).joined(separator: " "))
       nameWords.formUnion(words)
       let text = item.text.map { PostgresWords.textWords($0) }
       let row: [String?] = [
@@ -166,9 +168,29 @@ public final class PostgresIndex {
         sweep = excluded.sweep,
         change = nextval('store_change')
       """, [host] + columns.map(PostgresQuery.array) + [String(sweep)])
+    // Words no name held before get their keys for typos.
+    let added = try connection.execute(
+      "INSERT INTO name_word SELECT unnest($1::text[]) ON CONFLICT DO NOTHING RETURNING word",
+      [PostgresQuery.array(nameWords.sorted())]
+    ).rows.compactMap { $0[0] }
+    var keys: [String] = []
+    var words: [String] = []
+    for word in added {
+      let letters = Array(word)
+      guard NearWords.termLengths.contains(letters.count), letters.allSatisfy(\.isLetter) else {
+        continue
+      }
+      for key in NearWords.keys(of: letters, depth: NearWords.termDepth(letters.count)) {
+        keys.append(key)
+        words.append(word)
+      }
+    }
+    guard !keys.isEmpty else { return }
     try connection.execute(
-      "INSERT INTO name_word SELECT unnest($1::text[]) ON CONFLICT DO NOTHING",
-      [PostgresQuery.array(nameWords.sorted())])
+      """
+      INSERT INTO name_word_key SELECT * FROM unnest($1::text[], $2::text[])
+      ON CONFLICT DO NOTHING
+      """, [PostgresQuery.array(keys), PostgresQuery.array(words)])
   }
 
   /// The host's last contact now (and what its rows reflect, and their
@@ -328,14 +350,53 @@ public final class PostgresIndex {
     }
   }
 
-  /// The words of names closest to `word` by trigrams, closest first.
+  /// The words of names a typed word may stand for, as the SQLite index
+  /// reads a typo (`NearWords`): those it shares a deletion key with, the
+  /// fewest edits away; abbreviated by it when none is; those most names
+  /// hold first, at most eight.
   private func closeWords(_ word: String) throws(PostgresError) -> [String] {
-    try connection.execute(
+    let letters = Array(word)
+    guard NearWords.termLengths.contains(letters.count) else { return [] }
+    let allowed = NearWords.allowedEdits(letters.count)
+    let candidates = try connection.execute(
+      "SELECT DISTINCT word FROM name_word_key WHERE key = ANY ($1::text[])",
+      [PostgresQuery.array(NearWords.keys(of: letters, depth: allowed).sorted())]
+    ).rows.compactMap { $0[0] }.filter { $0 != word }
+    var close: [String: Int] = [:]
+    var abbreviated: [String] = []
+    for candidate in candidates {
+      if let edits = NearWords.nearMissEdits(letters, Array(candidate), allowed: allowed) {
+        close[candidate] = edits
+      } else if NearWords.abbreviates(letters, Array(candidate)) {
+        abbreviated.append(candidate)
+      }
+    }
+    // The nearer typo is the likelier reading; abbreviations only when
+    // there is none. Words no name holds any longer are left out.
+    var found = try nameCounts(Array(close.keys))
+    if let nearest = found.keys.compactMap({ close[$0] }).min() {
+      found = found.filter { close[$0.key] == nearest }
+    }
+    if found.isEmpty { found = try nameCounts(abbreviated) }
+    return found.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+      .prefix(8).map(\.key)
+  }
+
+  /// How many names hold each word (those none holds left out).
+  private func nameCounts(_ words: [String]) throws(PostgresError) -> [String: Int] {
+    guard !words.isEmpty else { return [:] }
+    var counts: [String: Int] = [:]
+    for row in try connection.execute(
       """
-      SELECT word FROM name_word WHERE word % $1 AND word <> $1
-      ORDER BY similarity(word, $1) DESC, word LIMIT 8
-      """, [word]
-    ).rows.compactMap { $0[0] }
+      SELECT w, (SELECT count(*) FROM item WHERE name_vector @@ quote_literal(w)::tsquery)
+      FROM unnest($1::text[]) AS w
+      """, [PostgresQuery.array(words)]
+    ).rows {
+      if let word = row[0], let count = row[1].flatMap({ Int($0) }), count > 0 {
+        counts[word] = count
+      }
+    }
+    return counts
   }
 
   static func bytes(fromHex hex: String) -> [UInt8] {

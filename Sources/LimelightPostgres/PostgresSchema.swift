@@ -102,6 +102,15 @@ enum PostgresSchema {
         EXCEPTION WHEN others THEN NULL;
         END $$
         """,
+        // Typos are forgiven as the SQLite index forgives them
+        // (`NearWords`): each word of a name under its deletion keys,
+        // instead of trigrams (which missed most typos of short words).
+        "DROP INDEX item_name_trigrams",
+        "DROP INDEX name_word_trigrams",
+        """
+        CREATE TABLE name_word_key (key text NOT NULL, word text NOT NULL,
+          PRIMARY KEY (key, word))
+        """,
         // `in:` reads a folder's subtree on every host.
         "CREATE INDEX item_path ON item (path)",
         """

@@ -64,7 +64,8 @@ extension IndexStore {
         sql: """
           SELECT item.rowid AS rowid, item.path AS path, item.isFolder AS isFolder,
             item.size AS size, item.mtimeNs AS mtimeNs, item.keywords AS keywords,
-            \(IndexWriter.typeTree) AS contentTypeTree, limelight_inflate(b.text) AS text
+            \(IndexWriter.typeTree) AS contentTypeTree, limelight_inflate(b.text) AS text,
+            w.name || ' ' || w.keywords AS nameWords
           FROM item LEFT JOIN item_words_stored AS w ON w.rowid = item.rowid
             LEFT JOIN text_body AS b ON b.id = w.textID
           WHERE item.rowid > ? AND item.path IS NOT NULL AND item.domain = ?
@@ -77,7 +78,8 @@ extension IndexStore {
           size: row["size"], modifiedNs: row["mtimeNs"],
           contentTypeTree: (row["contentTypeTree"] as String? ?? "").split(separator: " ").map(
             String.init),
-          keywords: IndexWriter.strings(inJSON: row["keywords"]), text: row["text"])
+          keywords: IndexWriter.strings(inJSON: row["keywords"]), text: row["text"],
+          nameWords: row["nameWords"])
       }
       return SharedChanges(
         items: items, removed: removed,

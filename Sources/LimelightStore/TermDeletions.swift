@@ -16,11 +16,7 @@ public struct TermDeletions {
   let seen: SeenTerms
 
   /// Terms outside these lengths are not worth forgiving typos in.
-  public static let termLengths = 3...32
-  /// Terms at least this long also get their two-letter deletions.
-  public static let twoDeletionLength = 6
-  /// The letters of a term or query word its keys are made of.
-  public static let keyLength = 7
+  public static let termLengths = NearWords.termLengths
 
   init(db: Database, seen: SeenTerms = SeenTerms()) {
     self.db = db
@@ -35,14 +31,13 @@ public struct TermDeletions {
     if try Bool.fetchOne(
       db.cachedStatement(
         sql: "SELECT EXISTS (SELECT 1 FROM term_deletion WHERE key = ? AND term = ?)"),
-      arguments: [String(letters.prefix(Self.keyLength)), term]) == true
+      arguments: [String(letters.prefix(NearWords.keyLength)), term]) == true
     {
       return
     }
     let insert = try db.cachedStatement(
       sql: "INSERT OR IGNORE INTO term_deletion (key, term) VALUES (?, ?)")
-    let depth = letters.count >= Self.twoDeletionLength ? 2 : letters.count >= 4 ? 1 : 0
-    for key in Self.keys(of: letters, depth: depth) {
+    for key in NearWords.keys(of: letters, depth: NearWords.termDepth(letters.count)) {
       try insert.execute(arguments: [key, term])
     }
   }
@@ -52,44 +47,6 @@ public struct TermDeletions {
     for word in SearchText.terms(of: text) { try add(term: word) }
   }
 
-  /// The keys of a term or query word: its first `keyLength` letters and
-  /// every string `depth` or fewer deletions make of them.
-  public static func keys(of letters: [Character], depth: Int) -> Set<String> {
-    deletions(of: Array(letters.prefix(keyLength)), depth: depth)
-  }
-
-  /// The string itself and every string `depth` or fewer deletions make of it.
-  public static func deletions(of letters: [Character], depth: Int) -> Set<String> {
-    // ASCII on bytes: a crawl adds the terms of every name.
-    if letters.allSatisfy(\.isASCII) {
-      return Set(
-        deletionSequences(of: letters.map { $0.asciiValue! }, depth: depth).map {
-          String(decoding: $0, as: UTF8.self)
-        })
-    }
-    return Set(deletionSequences(of: letters, depth: depth).map { String($0) })
-  }
-
-  /// The sequence itself and every one `depth` or fewer deletions make of it.
-  static func deletionSequences<Element: Hashable>(of word: [Element], depth: Int)
-    -> Set<[Element]>
-  {
-    var result: Set<[Element]> = [word]
-    var frontier: Set<[Element]> = [word]
-    for _ in 0..<depth {
-      var next: Set<[Element]> = []
-      for word in frontier where word.count > 1 {
-        for i in word.indices {
-          var shorter = word
-          shorter.remove(at: i)
-          next.insert(shorter)
-        }
-      }
-      result.formUnion(next)
-      frontier = next
-    }
-    return result
-  }
 }
 
 /// The terms one transaction has handled (see ``TermDeletions/seen``), and

@@ -307,7 +307,7 @@ import Testing
 
 @Suite struct TypoTests {
   @Test func editDistance() {
-    func d(_ a: String, _ b: String) -> Int { TypoExpander.distance(Array(a), Array(b), limit: 3) }
+    func d(_ a: String, _ b: String) -> Int { NearWords.distance(Array(a), Array(b), limit: 3) }
     #expect(d("quick", "quick") == 0)
     #expect(d("qiuck", "quick") == 1)  // transposition
     #expect(d("quck", "quick") == 1)  // insertion
@@ -328,7 +328,7 @@ import Testing
 
   @Test func deletionKeysMeetForEveryKindOfEdit() {
     func keys(_ word: String, _ depth: Int) -> Set<String> {
-      TermDeletions.keys(of: Array(word), depth: depth)
+      NearWords.keys(of: Array(word), depth: depth)
     }
     #expect(keys("abc", 1) == ["abc", "bc", "ac", "ab"])
     #expect(keys("abcd", 2).count == 1 + 4 + 6)
@@ -351,7 +351,7 @@ import Testing
 
   @Test func abbreviations() {
     func abbreviates(_ word: String, _ term: String) -> Bool {
-      TypoExpander.abbreviates(Array(word), Array(term))
+      NearWords.abbreviates(Array(word), Array(term))
     }
     #expect(abbreviates("rdme", "readme"))
     #expect(abbreviates("dcmnt", "document") == false)  // three letters left out

@@ -590,11 +590,11 @@ import Testing
   }
 
   @Test func deletionKeysOfTermsInAnyScript() {
-    let ascii = TermDeletions.deletions(of: Array("cat"), depth: 1)
+    let ascii = NearWords.deletions(of: Array("cat"), depth: 1)
     #expect(ascii == ["cat", "at", "ct", "ca"])
-    let accented = TermDeletions.deletions(of: Array("müll"), depth: 1)
+    let accented = NearWords.deletions(of: Array("müll"), depth: 1)
     #expect(accented == ["müll", "üll", "mll", "mül"])
-    #expect(TermDeletions.deletions(of: Array("москва"), depth: 2).contains("мква"))
+    #expect(NearWords.deletions(of: Array("москва"), depth: 2).contains("мква"))
   }
 
   @Test func phraseChecksTravelAsTextAndMatchWordsInOrder() {

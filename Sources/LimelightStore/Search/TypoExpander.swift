@@ -92,8 +92,8 @@ struct TypoExpander {
     let letters = Array(word)
     // Two edits in words of eight letters or more: a typed word of seven may
     // be one of eight that lost a letter.
-    let allowed = letters.count >= 7 ? 2 : 1
-    let keys = Array(TermDeletions.keys(of: letters, depth: allowed))
+    let allowed = NearWords.allowedEdits(letters.count)
+    let keys = Array(NearWords.keys(of: letters, depth: allowed))
     var close: [String: Int] = [:]
     var abbreviated: [String] = []
     try forEachParameterSlice(of: keys) { slice, marks in
@@ -102,9 +102,9 @@ struct TypoExpander {
         arguments: StatementArguments(slice))
       where term != word {
         let candidate = Array(term)
-        if let edits = Self.nearMissEdits(letters, candidate, allowed: allowed) {
+        if let edits = NearWords.nearMissEdits(letters, candidate, allowed: allowed) {
           close[term] = edits
-        } else if Self.abbreviates(letters, candidate) {
+        } else if NearWords.abbreviates(letters, candidate) {
           abbreviated.append(term)
         }
       }
@@ -142,7 +142,9 @@ struct TypoExpander {
       ])
     {
       let term: String = row["term"]
-      if Self.nearMissEdits(letters, Array(term), allowed: 2) != nil { found[term] = row["doc"] }
+      if NearWords.nearMissEdits(letters, Array(term), allowed: 2) != nil {
+        found[term] = row["doc"]
+      }
     }
     return found
   }
@@ -160,26 +162,6 @@ struct TypoExpander {
       }
     }
     return counts
-  }
-
-  /// How many edits `term` is from `word` when it is a typo's reading of
-  /// it: one edit, or two when `allowed` is two and either of them has eight
-  /// letters or more; nil otherwise.
-  static func nearMissEdits(_ word: [Character], _ term: [Character], allowed: Int) -> Int? {
-    let edits = distance(word, term, limit: allowed)
-    return edits <= 1 || (allowed == 2 && edits == 2 && max(word.count, term.count) >= 8)
-      ? edits : nil
-  }
-
-  /// Whether `word` abbreviates `term`: same first letter, the word's letters in
-  /// order, at most two left out ("rdme" for "readme").
-  static func abbreviates(_ word: [Character], _ term: [Character]) -> Bool {
-    guard let first = word.first, term.first == first, term.count > word.count,
-      term.count - word.count <= 2
-    else { return false }
-    var rest = word.dropFirst()[...]
-    for ch in term.dropFirst() where ch == rest.first { rest = rest.dropFirst() }
-    return rest.isEmpty
   }
 
   /// Every string one deletion, transposition, substitution or insertion away.
@@ -212,41 +194,4 @@ struct TypoExpander {
     return out.sorted()
   }
 
-  /// Damerau–Levenshtein distance (insertions, deletions, substitutions and
-  /// transpositions, which may combine: "iwosspace" is two edits from
-  /// "iswspace"), or `limit + 1` when it is more than `limit`.
-  static func distance(_ a: [Character], _ b: [Character], limit: Int) -> Int {
-    if abs(a.count - b.count) > limit { return limit + 1 }
-    if a.isEmpty || b.isEmpty { return min(max(a.count, b.count), limit + 1) }
-    let infinity = a.count + b.count
-    var lastRow: [Character: Int] = [:]
-    // d[i + 1][j + 1] is the distance between a.prefix(i) and b.prefix(j).
-    var d = Array(repeating: Array(repeating: 0, count: b.count + 2), count: a.count + 2)
-    d[0][0] = infinity
-    for i in 0...a.count {
-      d[i + 1][0] = infinity
-      d[i + 1][1] = i
-    }
-    for j in 0...b.count {
-      d[0][j + 1] = infinity
-      d[1][j + 1] = j
-    }
-    for i in 1...a.count {
-      var lastColumn = 0
-      for j in 1...b.count {
-        let i1 = lastRow[b[j - 1]] ?? 0
-        let j1 = lastColumn
-        var cost = 1
-        if a[i - 1] == b[j - 1] {
-          cost = 0
-          lastColumn = j
-        }
-        d[i + 1][j + 1] = min(
-          d[i][j] + cost, d[i + 1][j] + 1, d[i][j + 1] + 1,
-          d[i1][j1] + (i - i1 - 1) + 1 + (j - j1 - 1))
-      }
-      lastRow[a[i - 1]] = i
-    }
-    return min(d[a.count + 1][b.count + 1], limit + 1)
-  }
 }
