@@ -15,12 +15,16 @@ public struct SharedItem: Sendable, Equatable {
   /// The words the local index made of the name and keywords (with the
   /// name's humps, initials and readings), folded; nil: made from them.
   public var nameWords: String?
+  /// Who may find it: its folder's owner, group and mode (to list it, a
+  /// reader needs read and search), then those of each folder above that
+  /// others may not pass (search). nil: only the store's owner finds it.
+  public var reach: [Ownership]?
 
   public init(
     path: RawPath, isFolder: Bool, size: Int64?, modifiedNs: Int64?, contentTypeTree: [String],
-    keywords: [String], text: String?, nameWords: String? = nil
+    keywords: [String], text: String?, nameWords: String? = nil, reach: [Ownership]? = nil
   ) {
-    self.nameWords = nameWords
+    (self.nameWords, self.reach) = (nameWords, reach)
     (self.path, self.isFolder, self.size, self.modifiedNs) = (path, isFolder, size, modifiedNs)
     (self.contentTypeTree, self.keywords, self.text) = (contentTypeTree, keywords, text)
   }

@@ -24,6 +24,17 @@ public struct SystemError: Error, CustomStringConvertible, Sendable {
 }
 
 /// What `lstat` says of a path, in the terms the index uses.
+/// An entry's owner, group and permission bits.
+public struct Ownership: Equatable, Hashable, Sendable {
+  public var owner: UInt32
+  public var group: UInt32
+  public var mode: UInt32
+
+  public init(owner: UInt32, group: UInt32, mode: UInt32) {
+    (self.owner, self.group, self.mode) = (owner, group, mode)
+  }
+}
+
 public struct FileStatus: Equatable, Sendable {
   public enum FileKind: Sendable { case regular, directory, symlink, other }
   public var kind: FileKind
@@ -87,6 +98,13 @@ public enum FileSystem {
       kind: kind, device: UInt64(st.st_dev), inode: UInt64(st.st_ino), size: Int64(st.st_size),
       modified: nanos(st.st_mtim), changed: nanos(st.st_ctim), created: birthTime(path),
       mode: UInt32(st.st_mode))
+  }
+
+  /// Who owns an entry, and its permission bits (`lstat`); nil when it is gone.
+  public static func ownership(_ path: RawPath) -> Ownership? {
+    var st = stat()
+    guard path.withCString({ lstat($0, &st) }) == 0 else { return nil }
+    return Ownership(owner: st.st_uid, group: st.st_gid, mode: UInt32(st.st_mode) & 0o7777)
   }
 
   /// `stat`: what a link points to (nil for a dangling link).

@@ -88,8 +88,8 @@ public final class PostgresIndex {
         try connection.execute(
           """
           WITH gone AS (DELETE FROM item WHERE host = $1 AND path = ANY ($2::bytea[])
-            RETURNING host, path)
-          INSERT INTO removal (host, path) SELECT host, path FROM gone
+            RETURNING host, path, reach)
+          INSERT INTO removal (host, path, reach) SELECT host, path, reach FROM gone
           """, [host, PostgresQuery.array(removing.map { PostgresQuery.hex($0.bytes) })])
       }
       try write(items, sweep: sweep)
@@ -105,8 +105,8 @@ public final class PostgresIndex {
       try connection.execute(
         """
         WITH gone AS (DELETE FROM item WHERE host = $1 AND sweep <> $2::bigint
-          RETURNING host, path)
-        INSERT INTO removal (host, path) SELECT host, path FROM gone
+          RETURNING host, path, reach)
+        INSERT INTO removal (host, path, reach) SELECT host, path, reach FROM gone
         """, [host, String(sweep)])
       try touchHost(following: following, sweep: sweep)
     }
@@ -129,7 +129,7 @@ public final class PostgresIndex {
   }
 
   private func writeBatch(_ items: ArraySlice<SharedItem>, sweep: Int64) throws(PostgresError) {
-    var columns = Array(repeating: [String?](), count: 11)
+    var columns = Array(repeating: [String?](), count: 12)
     var nameWords: Set<String> = []
     for item in items {
       let name = item.path.lastComponent.string
@@ -146,26 +146,30 @@ public final class PostgresIndex {
         kinds.joined(separator: " "), item.size.map(String.init),
         item.modifiedNs.map { String(Double($0) / 1_000_000_000) },
         text, PostgresWords.positionedVector(words),
+        item.reach.map { reach in
+          "{" + reach.map { "\($0.owner),\($0.group),\($0.mode)" }.joined(separator: ",") + "}"
+        },
       ]
       for (column, value) in row.enumerated() { columns[column].append(value) }
     }
     try connection.execute(
       """
       INSERT INTO item (host, path, path_text, name, name_words, folder, content_types,
-        kinds, size, modified, text_content, name_vector, sweep)
+        kinds, size, modified, text_content, name_vector, reach, sweep)
       SELECT $1, path, path_text, name, name_words, folder, string_to_array(types, ' '),
         string_to_array(kinds, ' '), size, to_timestamp(modified), text_content,
-        name_vector::tsvector, $13::bigint
+        name_vector::tsvector, reach::integer[], $14::bigint
       FROM unnest($2::bytea[], $3::text[], $4::text[], $5::text[], $6::boolean[],
-        $7::text[], $8::text[], $9::bigint[], $10::float8[], $11::text[], $12::text[])
+        $7::text[], $8::text[], $9::bigint[], $10::float8[], $11::text[], $12::text[],
+        $13::text[])
         AS r(path, path_text, name, name_words, folder, types, kinds, size, modified,
-          text_content, name_vector)
+          text_content, name_vector, reach)
       ON CONFLICT (host, path) DO UPDATE SET path_text = excluded.path_text,
         name = excluded.name, name_words = excluded.name_words, folder = excluded.folder,
         content_types = excluded.content_types, kinds = excluded.kinds,
         size = excluded.size, modified = excluded.modified,
         text_content = excluded.text_content, name_vector = excluded.name_vector,
-        sweep = excluded.sweep,
+        reach = excluded.reach, sweep = excluded.sweep,
         change = nextval('store_change')
       """, [host] + columns.map(PostgresQuery.array) + [String(sweep)])
     // Words no name held before get their keys for typos.
@@ -218,8 +222,8 @@ public final class PostgresIndex {
         try connection.execute(
           """
           WITH gone AS (DELETE FROM item WHERE host = $1 AND (path = $2::bytea
-            OR path > $3::bytea AND path < $4::bytea) RETURNING host, path)
-          INSERT INTO removal (host, path) SELECT host, path FROM gone
+            OR path > $3::bytea AND path < $4::bytea) RETURNING host, path, reach)
+          INSERT INTO removal (host, path, reach) SELECT host, path, reach FROM gone
           """,
           [host, PostgresQuery.hex(path.bytes), PostgresQuery.hex(low), PostgresQuery.hex(high)])
       }
@@ -233,8 +237,8 @@ public final class PostgresIndex {
       try lockWrites()
       try connection.execute(
         """
-        WITH gone AS (DELETE FROM item WHERE host = $1 RETURNING host, path)
-        INSERT INTO removal (host, path) SELECT host, path FROM gone
+        WITH gone AS (DELETE FROM item WHERE host = $1 RETURNING host, path, reach)
+        INSERT INTO removal (host, path, reach) SELECT host, path, reach FROM gone
         """, [host])
       try connection.execute("DELETE FROM host WHERE name = $1", [host])
       try connection.execute("SELECT pg_notify('limelight', $1)", [host])

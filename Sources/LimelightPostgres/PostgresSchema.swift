@@ -121,6 +121,42 @@ enum PostgresSchema {
           time timestamptz NOT NULL DEFAULT now())
         """,
         "CREATE INDEX removal_change ON removal (change)",
+        // Nobody finds what they could not list (row-level security): each
+        // entry's reach (`SharedItem.reach`, owner, group and mode of its
+        // folder and of the folders above it others may not pass) is
+        // checked against the Unix user a reading role stands for on that
+        // host. The store's owner (the watchers' role) reads everything;
+        // a role with no row in `limelight_reader` for a host, nothing of it.
+        // (The function runs as its owner, to read that table: the reader
+        // is the policy's `current_user`, given to it.)
+        "ALTER TABLE item ADD COLUMN reach integer[]",
+        "ALTER TABLE removal ADD COLUMN reach integer[]",
+        """
+        CREATE TABLE limelight_reader (
+          role name NOT NULL, host text NOT NULL, uid integer NOT NULL,
+          gids integer[] NOT NULL DEFAULT '{}', PRIMARY KEY (role, host))
+        """,
+        """
+        CREATE FUNCTION limelight_may_read(item_host text, reach integer[], reader name)
+        RETURNS boolean
+        LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, public
+        AS $$
+          SELECT reach IS NOT NULL AND EXISTS (
+            SELECT FROM limelight_reader AS r
+            WHERE r.role = reader AND r.host = item_host
+              AND NOT EXISTS (
+                SELECT FROM generate_series(1, array_length(reach, 1), 3) AS i,
+                  LATERAL (SELECT CASE WHEN i = 1 THEN 5 ELSE 1 END AS need) AS n
+                WHERE NOT (CASE
+                  WHEN reach[i] = r.uid THEN (reach[i + 2] >> 6) & n.need = n.need
+                  WHEN reach[i + 1] = ANY (r.gids) THEN (reach[i + 2] >> 3) & n.need = n.need
+                  ELSE reach[i + 2] & n.need = n.need END)))
+        $$
+        """,
+        "ALTER TABLE item ENABLE ROW LEVEL SECURITY",
+        "CREATE POLICY readers ON item FOR SELECT USING (limelight_may_read(host, reach, current_user))",
+        "ALTER TABLE removal ENABLE ROW LEVEL SECURITY",
+        "CREATE POLICY readers ON removal FOR SELECT USING (limelight_may_read(host, reach, current_user))",
       ]
     ),
   ]

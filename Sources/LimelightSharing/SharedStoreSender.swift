@@ -132,7 +132,13 @@ public final class SharedStoreSender: @unchecked Sendable {
       let last = page.nextRow == nil
       let reached =
         last && !resend ? PostgresIndex.Following(indexID: identity, generation: now) : nil
-      try index.write(page.items, removing: page.removed, sweep: mark, following: reached)
+      var reach = Reach()
+      let items = page.items.map { item in
+        var item = item
+        item.reach = reach.of(item.path)
+        return item
+      }
+      try index.write(items, removing: page.removed, sweep: mark, following: reached)
       guard let next = page.nextRow else { break }
       row = next
     }

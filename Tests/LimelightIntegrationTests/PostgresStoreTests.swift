@@ -74,6 +74,80 @@ struct PostgresStoreTests {
     #expect(try index.search(.or([]), limit: 5).isEmpty)
   }
 
+  /// Row-level security: a reading role stands for a Unix user on a host,
+  /// and finds only entries whose folders that user could list, by name,
+  /// by text and by typo alike; a role that stands for nobody finds nothing.
+  @Test func aReaderFindsOnlyWhatTheirUserCouldList() throws {
+    let server = try #require(PostgresServer.shared)
+    let url = try server.newDatabase()
+    let index = try PostgresIndex(url, host: "files")
+    let (alice, bob, team): (UInt32, UInt32, UInt32) = (1001, 1002, 2000)
+    func item(_ path: String, _ text: String, _ reach: [Ownership]) -> SharedItem {
+      SharedItem(
+        path: RawPath(path), isFolder: false, size: 10, modifiedNs: 0,
+        contentTypeTree: ["text/plain"], keywords: [], text: text, reach: reach)
+    }
+    let home = Ownership(owner: alice, group: alice, mode: 0o700)
+    let bobsHome = Ownership(owner: bob, group: bob, mode: 0o700)
+    let teamFolder = Ownership(owner: 0, group: team, mode: 0o750)
+    try index.write([
+      item(
+        "/home/alice/notes/wombat diary.txt", "numbat sighting",
+        [
+          Ownership(owner: alice, group: alice, mode: 0o755), home,
+        ]),
+      item(
+        "/home/bob/plans/wombat plans.txt", "numbat census",
+        [
+          Ownership(owner: bob, group: bob, mode: 0o755), bobsHome,
+        ]),
+      item("/srv/team/wombat notes.txt", "quoll", [teamFolder]),
+      item(
+        "/srv/team/open/wombat secret.txt", "quoll",
+        [
+          Ownership(owner: 0, group: 0, mode: 0o755), teamFolder,
+        ]),
+      item("/srv/public/wombat public.txt", "quoll", [Ownership(owner: 0, group: 0, mode: 0o755)]),
+      // A folder others may list but not read: its entries are not theirs.
+      item("/srv/dropbox/wombat drop.txt", "quoll", [Ownership(owner: 0, group: 0, mode: 0o733)]),
+    ])
+    let owner = try PostgresConnection(url)
+    let suffix = UUID().uuidString.prefix(8).lowercased()
+    func reader(_ name: String, uid: UInt32?, gids: [UInt32]) throws -> PostgresIndex {
+      let role = "\(name)_\(suffix)"
+      try owner.execute("CREATE ROLE \(role) LOGIN")
+      try owner.execute(
+        "GRANT SELECT ON item, host, name_word, name_word_key, removal, limelight_migration TO \(role)"
+      )
+      try owner.execute("GRANT SELECT ON SEQUENCE store_change TO \(role)")
+      if let uid {
+        try owner.execute(
+          "INSERT INTO limelight_reader VALUES ($1, 'files', $2::integer, $3::integer[])",
+          [role, String(uid), "{" + gids.map(String.init).joined(separator: ",") + "}"])
+      }
+      return try PostgresIndex(
+        reading: url.replacingOccurrences(of: "limelight@", with: role + "@"))
+    }
+    let readers = (
+      alice: try reader("alice", uid: alice, gids: [alice, team]),
+      bob: try reader("bob", uid: bob, gids: [bob]),
+      nobody: try reader("nobody", uid: nil, gids: [])
+    )
+    #expect(
+      Set(try names(readers.alice, "wombat")) == [
+        "wombat diary.txt", "wombat notes.txt", "wombat secret.txt", "wombat public.txt",
+      ])
+    #expect(Set(try names(readers.bob, "wombat")) == ["wombat plans.txt", "wombat public.txt"])
+    // By text, and by a typo of the name: never another's private file.
+    #expect(try names(readers.alice, "numbat") == ["wombat diary.txt"])
+    #expect(try names(readers.bob, "numbat") == ["wombat plans.txt"])
+    #expect(!(try names(readers.alice, "wombta")).contains("wombat plans.txt"))
+    #expect(try names(readers.bob, "sighting").isEmpty)
+    #expect(try names(readers.nobody, "wombat").isEmpty)
+    // The store's owner (the watchers) reads everything.
+    #expect(try names(index, "wombat").count == 6)
+  }
+
   @Test func hostsShareOneDatabaseAndEraseOnlyTheirOwn() throws {
     let server = try #require(PostgresServer.shared)
     let url = try server.newDatabase()

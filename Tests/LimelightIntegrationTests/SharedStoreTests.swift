@@ -1,5 +1,6 @@
 import Foundation
 import LimelightPlatform
+import LimelightPostgres
 import Testing
 
 #if canImport(Glibc)
@@ -65,6 +66,38 @@ import Testing
       try alpha.find("burrows").sorted() == [both[0], uri("beta", beta, "plans/bilby.txt")])
     #expect(try alpha.find("numbat") == [uri("beta", beta, "plans/numbat.txt")])
     #expect(try alpha.run("limelight", ["status"]).stdout.contains("alpha: 3 entries"))
+  }
+
+  /// Each entry carries who may find it, read from the disk: its folder's
+  /// owner, group and mode, then each folder above that others may not pass.
+  @Test func entriesCarryTheirFoldersOwnershipForRowLevelSecurity() throws {
+    let server = try #require(PostgresServer.shared)
+    let store = try server.newDatabase()
+    let alpha = try instance(store, host: "alpha")
+    try alpha.write("private/diary.txt", "numbat\n")
+    try alpha.write("open/list.txt", "bilby\n")
+    chmod(alpha.path("private"), 0o700)
+    chmod(alpha.path("open"), 0o755)
+    try alpha.indexOnce()
+    func triple(_ path: String) throws -> [Int] {
+      let own = try #require(FileSystem.ownership(RawPath(path)))
+      return [Int(own.owner), Int(own.group), Int(own.mode)]
+    }
+    // The instance's own folder (made private by mkdtemp) is the one above
+    // the home that others may not pass.
+    let gate = try triple(alpha.base)
+    #expect(gate[2] & 0o001 == 0)
+    let owner = try PostgresConnection(store)
+    func reach(_ relative: String) throws -> [Int] {
+      let text =
+        try owner.execute(
+          "SELECT reach FROM item WHERE path_text = $1", [alpha.path(relative)]
+        ).rows.first?.first ?? nil
+      return (text ?? "").trimmingCharacters(in: CharacterSet(charactersIn: "{}"))
+        .split(separator: ",").compactMap { Int($0) }
+    }
+    #expect(try reach("private/diary.txt") == (try triple(alpha.path("private"))) + gate)
+    #expect(try reach("open/list.txt") == (try triple(alpha.path("open"))) + gate)
   }
 
   @Test func aStoreNameWithAPasswordOrAStoreAwayIsRefusedClearly() throws {
