@@ -11,8 +11,10 @@ import LimelightQuery
 /// close to it.
 struct PostgresQuery {
   private(set) var parameters: [String?] = []
-  /// The text terms, as `tsquery` texts, for ranking.
+  /// The text terms, as `tsquery` texts, for ranking: as matched (with
+  /// prefixes and the words of typos), and as typed whole.
   private(set) var rankTerms: [String] = []
+  private(set) var exactTerms: [String] = []
   let closeWords: ((String) throws(PostgresError) -> [String])?
 
   init(closeWords: ((String) throws(PostgresError) -> [String])?) {
@@ -27,9 +29,20 @@ struct PostgresQuery {
     case .and(let nodes):
       // No part (the parser gives it for punctuation alone) narrows nothing.
       guard !nodes.isEmpty else { return "true" }
-      return "("
-        + (try nodes.map { n throws(PostgresError) in try condition(n) })
-        .joined(separator: " AND ") + ")"
+      // The single words are one condition on every word of the entry,
+      // which its index answers alone (a condition a word each left the
+      // others to be checked row by row).
+      var words: [String] = []
+      var parts: [String] = []
+      for node in nodes {
+        if case .text(let text, let prefix, nil) = node, let word = try anyWord(text, prefix) {
+          words.append(word)
+        } else {
+          parts.append(try condition(node))
+        }
+      }
+      if !words.isEmpty { parts.insert(inWords(words.joined(separator: " & ")), at: 0) }
+      return "(" + parts.joined(separator: " AND ") + ")"
     case .or(let nodes):
       guard !nodes.isEmpty else { return "false" }
       return "("
@@ -49,10 +62,34 @@ struct PostgresQuery {
     return "$\(parameters.count)"
   }
 
+  /// A text of one word to be found anywhere (name, keywords or text) as
+  /// a `tsquery` of the entry's words: the word (or prefix), and when
+  /// typos are read, the words of names it may stand for. nil for a text
+  /// of several words or none.
+  private mutating func anyWord(_ text: String, _ prefix: Bool) throws(PostgresError) -> String? {
+    let words = PostgresWords.words(text)
+    guard words.count == 1 else { return nil }
+    let lexeme = PostgresWords.quoted(words[0]) + (prefix ? ":*" : "")
+    var query = lexeme
+    if let closeWords, words[0].count >= 3 {
+      query = ([lexeme] + (try closeWords(words[0])).map(PostgresWords.quoted))
+        .joined(separator: " | ")
+    }
+    rankTerms.append(query)
+    exactTerms.append(PostgresWords.quoted(words[0]))
+    return "(" + query + ")"
+  }
+
+  /// The entries whose words (of name, keywords and text) `query` matches.
+  private mutating func inWords(_ query: String) -> String {
+    "(\(Self.allWords) @@ \(bind(query))::tsquery)"
+  }
+
   /// A word, a prefix or a phrase (several words, in order).
   private mutating func textCondition(_ text: String, prefix: Bool, column: TextColumn?)
     throws(PostgresError) -> String
   {
+    if column == nil, let word = try anyWord(text, prefix) { return inWords(word) }
     if column == .path {
       let pattern = "%" + Self.likeEscaped(text) + "%"
       return "(path_text ILIKE \(bind(pattern)))"
@@ -64,39 +101,40 @@ struct PostgresQuery {
       PostgresWords.quoted(word) + (prefix && index == words.count - 1 ? ":*" : "")
     }
     let phrase = lexemes.joined(separator: " <-> ")
+    let whole = words.map(PostgresWords.quoted).joined(separator: " <-> ")
     var nameQuery = phrase
     if let closeWords, words.count == 1, words[0].count >= 3, column != .content {
       let close = try closeWords(words[0])
       nameQuery = ([phrase] + close.map(PostgresWords.quoted)).joined(separator: " | ")
     }
     let inName = "(name_vector @@ \(bind(nameQuery))::tsquery)"
-    // A text's vector holds no positions: its index finds the texts with
-    // every word, and a phrase is then looked for in the text's words
-    // (which holds the words too: the vector is not made again for it).
-    let inText = "(\(Self.textVector) @@ \(bind(lexemes.joined(separator: " & ")))::tsquery)"
-    var phraseInText: String?
-    if words.count > 1 {
-      let pattern = "% " + words.joined(separator: " ") + (prefix ? "%" : " %")
-      phraseInText = "(' ' || text_content || ' ' LIKE \(bind(pattern)))"
-    }
+    // The words' index finds the entries with every word; the text's
+    // words (no vector with positions is kept for a text) then hold the
+    // phrase, or the word, as they run.
+    let inAll = inWords(lexemes.joined(separator: " & "))
+    let pattern =
+      "% " + words.joined(separator: " ") + (prefix ? "%" : " %")
+    let inText = "(' ' || text_content || ' ' LIKE \(bind(pattern)))"
     switch column {
     case .content?:
-      return phraseInText.map { "(\(inText) AND \($0))" } ?? inText
+      return "(\(inAll) AND \(inText))"
     case .name?, .keywords?:
       rankTerms.append(nameQuery)
+      exactTerms.append(whole)
       return inName
     case .path?, nil:
       rankTerms.append(nameQuery)
-      // (name OR text) AND (name OR phrase): the same as name OR (text
-      // AND phrase), with the indexes reading the first half alone.
-      return phraseInText.map { "((\(inName) OR \(inText)) AND (\(inName) OR \($0)))" }
-        ?? "(\(inName) OR \(inText))"
+      exactTerms.append(whole)
+      // (name OR all) AND (name OR text): the same as name OR (all AND
+      // text), with the indexes reading the first half alone.
+      return "((\(inName) OR \(inAll)) AND (\(inName) OR \(inText)))"
     }
   }
 
-  /// The distinct words of an entry's text, as its index holds them
-  /// (the same expression, so that a condition on it reads the index).
-  static let textVector = "limelight_text_vector(text_content)"
+  /// The distinct words of an entry's name, keywords and text, as its
+  /// index holds them (the same expression, so that a condition on it
+  /// reads the index).
+  static let allWords = "limelight_words(name_words || ' ' || coalesce(text_content, ''))"
 
   private mutating func filterCondition(_ filter: Filter) throws(PostgresError) -> String {
     switch filter {

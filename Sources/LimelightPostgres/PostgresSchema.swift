@@ -79,8 +79,10 @@ enum PostgresSchema {
         "CREATE INDEX item_change ON item (change)",
         // The words come made by each host (`PostgresWords`): a name's
         // with their positions, stored; a text's as the text's words, one
-        // space between, whose distinct words an index holds (no parser
-        // reads them, and no vector is stored beside them).
+        // space between; one index holds the distinct words of each
+        // entry's name, keywords and text (no parser reads them, and no
+        // vector is stored beside them), so that the words of a query are
+        // one condition it answers alone.
         // The server's own parser (the generated `words`) is not used.
         "ALTER TABLE item DROP COLUMN words",
         "ALTER TABLE item ADD COLUMN name_vector tsvector NOT NULL DEFAULT ''",
@@ -89,11 +91,13 @@ enum PostgresSchema {
         // word most texts hold is then still read from the index, not
         // made again from every text (8 s for 100,000 entries).
         """
-        CREATE FUNCTION limelight_text_vector(words text) RETURNS tsvector
+        CREATE FUNCTION limelight_words(words text) RETURNS tsvector
         LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE COST 100000
-        AS $$ BEGIN RETURN array_to_tsvector(string_to_array(words, ' ')); END $$
+        AS $$ BEGIN
+          RETURN array_to_tsvector(array_remove(string_to_array(words, ' '), ''));
+        END $$
         """,
-        "CREATE INDEX item_text_vector ON item USING gin (\(PostgresQuery.textVector))",
+        "CREATE INDEX item_words ON item USING gin (\(PostgresQuery.allWords))",
         // Texts packed with lz4 where the server has it (pglz took a
         // third of the server's time).
         """
