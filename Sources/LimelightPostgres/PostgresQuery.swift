@@ -11,10 +11,8 @@ import LimelightQuery
 /// close to it.
 struct PostgresQuery {
   private(set) var parameters: [String?] = []
-  /// The text terms, as `tsquery` texts, for ranking: as matched (with
-  /// prefixes and the words of typos), and as typed whole.
+  /// The text terms, as `tsquery` texts, for ranking.
   private(set) var rankTerms: [String] = []
-  private(set) var exactTerms: [String] = []
   let closeWords: ((String) throws(PostgresError) -> [String])?
 
   init(closeWords: ((String) throws(PostgresError) -> [String])?) {
@@ -76,7 +74,6 @@ struct PostgresQuery {
         .joined(separator: " | ")
     }
     rankTerms.append(query)
-    exactTerms.append(PostgresWords.quoted(words[0]))
     return "(" + query + ")"
   }
 
@@ -101,7 +98,6 @@ struct PostgresQuery {
       PostgresWords.quoted(word) + (prefix && index == words.count - 1 ? ":*" : "")
     }
     let phrase = lexemes.joined(separator: " <-> ")
-    let whole = words.map(PostgresWords.quoted).joined(separator: " <-> ")
     var nameQuery = phrase
     if let closeWords, words.count == 1, words[0].count >= 3, column != .content {
       let close = try closeWords(words[0])
@@ -120,11 +116,9 @@ struct PostgresQuery {
       return "(\(inAll) AND \(inText))"
     case .name?, .keywords?:
       rankTerms.append(nameQuery)
-      exactTerms.append(whole)
       return inName
     case .path?, nil:
       rankTerms.append(nameQuery)
-      exactTerms.append(whole)
       // (name OR all) AND (name OR text): the same as name OR (all AND
       // text), with the indexes reading the first half alone.
       return "((\(inName) OR \(inAll)) AND (\(inName) OR \(inText)))"

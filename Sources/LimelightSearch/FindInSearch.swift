@@ -108,6 +108,16 @@ public struct FindInOptions: Equatable, Sendable {
     return true
   }
 
+  /// The format the options and the output ask for, and how many results
+  /// it shows (all unless limited; 20 on a terminal).
+  func presentation(_ context: FindInContext) -> (format: ResultFormat, shown: Int?) {
+    let terminal = Terminal.of(context.output, environment: context.environment)
+    let format: ResultFormat =
+      json ? .json : null ? .nullSeparated : terminal.isTerminal ? .human(terminal) : .uris
+    if case .human = format, limit == nil { return (format, 20) }
+    return (format, limit)
+  }
+
   /// Checks the combination of options.
   public func validate() throws {
     if pick < 1 { throw CommandFailure("--open takes a result number from 1 up") }
@@ -197,12 +207,7 @@ public struct FindInSearch {
       print(results[pick - 1].uri)
       return
     }
-    let terminal = Terminal.of(context.output, environment: context.environment)
-    let format: ResultFormat =
-      options.json
-      ? .json : options.null ? .nullSeparated : terminal.isTerminal ? .human(terminal) : .uris
-    var shown = options.limit
-    if case .human = format, shown == nil { shown = 20 }
+    let (format, shown) = options.presentation(context)
     // Followers start from the generation the results come from (read first,
     // so nothing committed meanwhile is missed); plain queries skip the read.
     let startGeneration = options.live ? try engine.store.generation() : 0

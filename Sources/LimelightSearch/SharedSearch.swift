@@ -56,12 +56,7 @@ struct SharedSearch {
       print(hit.uri)
       return
     }
-    let terminal = Terminal.of(context.output, environment: context.environment)
-    let format: ResultFormat =
-      options.json
-      ? .json : options.null ? .nullSeparated : terminal.isTerminal ? .human(terminal) : .uris
-    var shown = options.limit
-    if case .human = format, shown == nil { shown = 20 }
+    let (format, shown) = options.presentation(context)
     let start = options.live ? try index.lastChange() : 0
     let hits = try index.search(query, limit: shown.map { $0 + 1 })
     let printed = shown.map { Array(hits.prefix($0)) } ?? hits

@@ -284,6 +284,36 @@ final class Instance: @unchecked Sendable {
     try FileManager.default.removeItem(atPath: path(relative))
   }
 
+  /// A `find-in` left running (`--live`), its output read as it comes.
+  final class Running {
+    let process = Process()
+    let outPath: String
+
+    init(_ instance: Instance, _ arguments: [String]) throws {
+      process.executableURL = URL(fileURLWithPath: Instance.binDirectory + "/find-in")
+      process.arguments = arguments
+      process.environment = instance.environment
+      outPath = instance.base + "/live-\(UUID().uuidString).out"
+      _ = FileManager.default.createFile(atPath: outPath, contents: nil)
+      process.standardOutput = FileHandle(forWritingAtPath: outPath)
+      try process.run()
+    }
+
+    deinit {
+      kill(process.processIdentifier, SIGKILL)
+      process.waitUntilExit()
+    }
+
+    /// The lines printed so far.
+    var lines: [String] {
+      ((try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "").split(separator: "\n")
+        .map(String.init)
+    }
+  }
+
+  /// Starts `find-in` with these arguments, left running until the result goes.
+  func findRunning(_ arguments: [String]) throws -> Running { try Running(self, arguments) }
+
   func config(_ text: String) throws {
     try Data(text.utf8).write(
       to: URL(fileURLWithPath: base + "/xdg/config/limelight/limelight.conf"))

@@ -83,6 +83,11 @@ final class PostgresServer: Sendable {
     for fd in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] {
       posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", O_RDWR, 0)
     }
+    // Nothing else of this process goes to the server `pg_ctl` leaves
+    // running: it would hold, for good, the descriptor by which Foundation's
+    // `Process` learns that a program another test runs at the same moment
+    // has ended, and that test would wait for it forever.
+    closeFrom(3, &actions)
     let copies = argv.map { strdup($0) } + [nil]
     defer { for copy in copies { free(copy) } }
     var pid: pid_t = 0
@@ -92,6 +97,18 @@ final class PostgresServer: Sendable {
     var status: Int32 = 0
     while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
     guard status == 0 else { throw CocoaError(.executableLoad) }
+  }
+
+  /// glibc's `posix_spawn_file_actions_addclosefrom_np`, which Swift's
+  /// Glibc module leaves out: the spawned program gets no descriptor from
+  /// `fd` up.
+  private static func closeFrom(_ fd: Int32, _ actions: inout posix_spawn_file_actions_t) {
+    typealias CloseFrom =
+      @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32)
+      -> Int32
+    guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "posix_spawn_file_actions_addclosefrom_np")
+    else { return }
+    _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, fd)
   }
 
   /// A URL for the server's database `name`.

@@ -119,22 +119,8 @@ import Testing
     try alpha.write("quoll.txt", "quoll\n")
     try alpha.indexOnce()
     try beta.indexOnce()
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: Instance.binDirectory + "/find-in")
-    process.arguments = ["--live", "quoll"]
-    process.environment = alpha.environment
-    let outPath = alpha.base + "/live.out"
-    _ = FileManager.default.createFile(atPath: outPath, contents: nil)
-    process.standardOutput = FileHandle(forWritingAtPath: outPath)
-    try process.run()
-    defer {
-      kill(process.processIdentifier, SIGKILL)
-      process.waitUntilExit()
-    }
-    func lines() -> [String] {
-      ((try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "").split(separator: "\n")
-        .map(String.init)
-    }
+    let live = try alpha.findRunning(["--live", "quoll"])
+    func lines() -> [String] { live.lines }
     try alpha.waitFor("the first results") { lines() == [uri("alpha", alpha, "quoll.txt")] }
     try beta.write("quoll sighting.txt", "quoll\n")
     try beta.indexOnce()

@@ -377,20 +377,9 @@ import Testing
     let instance = try Instance()
     try instance.write("first.txt", "quokka\n")
     try instance.startWatcher()
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: Instance.binDirectory + "/find-in")
-    process.arguments = ["--live", "quokka"]
-    process.environment = instance.environment
-    let outPath = instance.base + "/live.out"
-    _ = FileManager.default.createFile(atPath: outPath, contents: nil)
-    process.standardOutput = FileHandle(forWritingAtPath: outPath)
-    try process.run()
-    defer {
-      kill(process.processIdentifier, SIGKILL)
-      process.waitUntilExit()
-    }
+    let live = try instance.findRunning(["--live", "quokka"])
     func lines() -> [String] {
-      ((try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "").split(separator: "\n")
+      live.lines
         .map { line in
           let text = String(line)
           let prefix = text.prefix(2)
