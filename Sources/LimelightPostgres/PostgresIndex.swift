@@ -98,6 +98,13 @@ public final class PostgresIndex {
     }
   }
 
+  /// How many entries this host has in the store.
+  public func entryCount() throws(PostgresError) -> Int {
+    Int(
+      try connection.execute("SELECT count(*) FROM item WHERE host = $1", [host]).rows.first?
+        .first.flatMap { $0 } ?? "") ?? 0
+  }
+
   /// Removes this host's rows not marked with `sweep` (the entries a whole
   /// resend did not send), and records what its rows reflect now.
   public func finishResend(sweep: Int64, following: Following) throws(PostgresError) {

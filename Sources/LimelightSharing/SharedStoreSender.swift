@@ -69,9 +69,13 @@ public final class SharedStoreSender: @unchecked Sendable {
     while !stopped {
       let seen = store.commits.current
       do {
+        // A new connection checks what the store holds of this host
+        // (a store restored from a backup lost rows its host row says
+        // were sent).
+        let verify = index == nil
         let connected = try index ?? PostgresIndex(storeName, host: host)
         index = connected
-        if try sendChanges(to: connected) {
+        if try sendChanges(to: connected, verifying: verify) {
           backOff = 1
           // Writes come in bursts while the watcher works: the next
           // look waits for a commit, and a moment more for the rest.
@@ -96,7 +100,7 @@ public final class SharedStoreSender: @unchecked Sendable {
   public func sendNow() throws {
     report.write(store.location)
     do {
-      _ = try sendChanges(to: PostgresIndex(storeName, host: host))
+      _ = try sendChanges(to: PostgresIndex(storeName, host: host), verifying: true)
     } catch let error as PostgresError {
       set(.unreachable, message: error.description)
       throw error
@@ -104,21 +108,28 @@ public final class SharedStoreSender: @unchecked Sendable {
   }
 
   /// Sends what changed since the store last heard from this index;
-  /// true when everything is sent, false when stopped midway.
-  func sendChanges(to index: PostgresIndex) throws -> Bool {
+  /// true when everything is sent, false when stopped midway. `verifying`
+  /// compares the entries the store then holds of this host with the
+  /// index's, and sends everything again when they differ.
+  func sendChanges(to index: PostgresIndex, verifying: Bool = false, resending: Bool = false)
+    throws -> Bool
+  {
     let identity = try store.identity()
-    let now = try store.generation()
+    let (now, entries) = try store.fileEntries()
     let (following, sweep) = try index.following()
-    let resend: Bool
-    if let following, following.indexID == identity, following.generation <= now,
+    var resend = resending
+    if !resend, let following, following.indexID == identity, following.generation <= now,
       following.generation + 1 >= (try store.removalsKeptFrom())
     {
       if following.generation == now {
+        if verifying, try index.entryCount() != entries {
+          logger.warning("shared store: it holds other entries of this host than were sent")
+          return try sendChanges(to: index, resending: true)
+        }
         report.sentThrough = now
         set(.current)
         return true
       }
-      resend = false
     } else {
       resend = true
     }
@@ -146,6 +157,10 @@ public final class SharedStoreSender: @unchecked Sendable {
       try index.finishResend(
         sweep: mark, following: PostgresIndex.Following(indexID: identity, generation: now))
       logger.info("shared store: sent every entry of this host again (through \(now))")
+    }
+    if verifying, !resend, try index.entryCount() != entries {
+      logger.warning("shared store: it holds other entries of this host than were sent")
+      return try sendChanges(to: index, resending: true)
     }
     report.sentThrough = now
     report.lastSent = Date()

@@ -33,6 +33,20 @@ extension IndexStore {
     }
   }
 
+  /// The index's generation and how many file entries it holds then (one
+  /// snapshot): what a shared store holds of this host once it is sent
+  /// everything through that generation.
+  public func fileEntries() throws -> (generation: Int64, count: Int) {
+    try read { db in
+      (
+        try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'generation'") ?? 0,
+        try Int.fetchOne(
+          db, sql: "SELECT count(*) FROM item WHERE domain = ? AND path IS NOT NULL",
+          arguments: [fileDomain]) ?? 0
+      )
+    }
+  }
+
   /// The oldest generation whose removals are all still known: changes
   /// after an earlier one cannot be told, only the whole index.
   public func removalsKeptFrom() throws -> Int64 {

@@ -66,6 +66,13 @@ import Testing
       try alpha.find("burrows").sorted() == [both[0], uri("beta", beta, "plans/bilby.txt")])
     #expect(try alpha.find("numbat") == [uri("beta", beta, "plans/numbat.txt")])
     #expect(try alpha.run("limelight", ["status"]).stdout.contains("alpha: 3 entries"))
+    // A store that lost rows its host row says were sent (restored from an
+    // older backup) gets them again at the host's next start.
+    try PostgresConnection(store).execute(
+      "DELETE FROM item WHERE host = 'alpha' AND name = 'wombat.txt'")
+    #expect(try beta.find("wombat").isEmpty)
+    try alpha.indexOnce()
+    #expect(try beta.find("wombat") == [both[0]])
   }
 
   /// Each entry carries who may find it, read from the disk: its folder's
