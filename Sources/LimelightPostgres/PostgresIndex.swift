@@ -270,8 +270,8 @@ public final class PostgresIndex {
 
   /// The entries `query` finds, best first: names that hold its words
   /// above texts that do, then the newest (`limit` nil: all of them). When
-  /// its words find nothing, each is tried again as the words of names
-  /// close to it (trigrams).
+  /// its words find nothing, each is tried again with the words of names
+  /// it may be a typo or an abbreviation of (`NearWords`).
   public func search(_ query: QueryNode, limit: Int?) throws(PostgresError) -> [Hit] {
     let strict = try search(query, limit: limit, typos: false)
     guard strict.isEmpty else { return strict }
