@@ -78,6 +78,43 @@ public enum NearWords {
     return rest.isEmpty
   }
 
+  /// What the words of names sharing a key with `word` (`candidates`)
+  /// say it stands for, with how many names hold each: the typos' readings
+  /// fewest edits away (two edits only when no name word is one away:
+  /// "virtuellne" is "virtuellen", not "virtuelles"), or, when no typo
+  /// reads, the words it abbreviates. `counts` gives how many names hold
+  /// each of some words, leaving out those none holds any longer.
+  public static func nameReadings<E: Error>(
+    of word: String, among candidates: some Sequence<String>,
+    counts: ([String]) throws(E) -> [String: Int]
+  ) throws(E) -> [String: Int] {
+    let letters = Array(word)
+    let allowed = allowedEdits(letters.count)
+    var close: [String: Int] = [:]
+    var abbreviated: [String] = []
+    for candidate in candidates where candidate != word {
+      let term = Array(candidate)
+      if let edits = nearMissEdits(letters, term, allowed: allowed) {
+        close[candidate] = edits
+      } else if abbreviates(letters, term) {
+        abbreviated.append(candidate)
+      }
+    }
+    // A typo is the likelier reading; abbreviations only when there is none.
+    var found = try counts(Array(close.keys))
+    if let nearest = found.keys.compactMap({ close[$0] }).min() {
+      found = found.filter { close[$0.key] == nearest }
+    }
+    return found.isEmpty ? try counts(abbreviated) : found
+  }
+
+  /// The words found, those most items hold first (then by spelling), at
+  /// most `limit`.
+  public static func likeliest(_ found: [String: Int], limit: Int) -> [String] {
+    found.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+      .prefix(limit).map(\.key)
+  }
+
   /// Damerau–Levenshtein distance (insertions, deletions, substitutions and
   /// transpositions, which may combine: "iwosspace" is two edits from
   /// "iswspace"), or `limit + 1` when it is more than `limit`.

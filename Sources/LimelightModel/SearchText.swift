@@ -55,7 +55,7 @@ public enum SearchText {
 
   /// Whether the tokenizer keeps a character in words: letters, digits,
   /// private use.
-  static func isWordCharacter(_ scalar: Unicode.Scalar) -> Bool {
+  public static func isWordCharacter(_ scalar: Unicode.Scalar) -> Bool {
     switch scalar.properties.generalCategory {
     case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
       .decimalNumber, .letterNumber, .otherNumber, .privateUse:

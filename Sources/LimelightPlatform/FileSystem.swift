@@ -23,7 +23,6 @@ public struct SystemError: Error, CustomStringConvertible, Sendable {
   }
 }
 
-/// What `lstat` says of a path, in the terms the index uses.
 /// An entry's owner, group and permission bits.
 public struct Ownership: Equatable, Hashable, Sendable {
   public var owner: UInt32
@@ -35,6 +34,7 @@ public struct Ownership: Equatable, Hashable, Sendable {
   }
 }
 
+/// What `lstat` says of a path, in the terms the index uses.
 public struct FileStatus: Equatable, Sendable {
   public enum FileKind: Sendable { case regular, directory, symlink, other }
   public var kind: FileKind

@@ -37,8 +37,7 @@ public final class PostgresIndex {
     public var path: RawPath
     public var name: String
     public var isFolder: Bool = false
-    /// The type and its ancestors, the type first.
-    public var contentTypes: [String] = []
+    public var contentType: String?
     public var size: Int64?
     public var modified: Date?
     /// Higher is better: how well its name holds the words (0 for a text
@@ -206,7 +205,7 @@ public final class PostgresIndex {
   }
 
   /// The host's last contact now (and what its rows reflect, and their
-  /// mark, when given); followers on other hosts are told at commit.
+  /// mark, when given).
   private func touchHost(following: Following?, sweep: Int64?) throws(PostgresError) {
     try connection.execute(
       """
@@ -218,7 +217,6 @@ public final class PostgresIndex {
         sweep = coalesce($4::bigint, host.sweep)
       """,
       [host, following?.indexID, following.map { String($0.generation) }, sweep.map(String.init)])
-    try connection.execute("SELECT pg_notify('limelight', $1)", [host])
   }
 
   /// Removes this host's entries at `paths` and everything beneath them.
@@ -249,7 +247,6 @@ public final class PostgresIndex {
         INSERT INTO removal (host, path, reach) SELECT host, path, reach FROM gone
         """, [host])
       try connection.execute("DELETE FROM host WHERE name = $1", [host])
-      try connection.execute("SELECT pg_notify('limelight', $1)", [host])
     }
   }
 
@@ -350,7 +347,7 @@ public final class PostgresIndex {
     }
     let rows = try connection.execute(
       """
-      SELECT host, encode(path, 'hex'), name, folder, content_types, size,
+      SELECT host, encode(path, 'hex'), name, folder, content_types[1], size,
         extract(epoch FROM modified), \(rank) AS rank
       FROM item WHERE \(condition)
       ORDER BY rank DESC, modified DESC NULLS LAST, host, path \(limitClause)
@@ -359,7 +356,7 @@ public final class PostgresIndex {
       Hit(
         host: row[0] ?? "", path: RawPath(bytes: Self.bytes(fromHex: row[1] ?? "")),
         name: row[2] ?? "", isFolder: row[3] == "t",
-        contentTypes: PostgresQuery.strings(fromArray: row[4] ?? "{}"),
+        contentType: row[4],
         size: row[5].flatMap { Int64($0) },
         modified: row[6].flatMap { Double($0) }.map { Date(timeIntervalSince1970: $0) },
         rank: row[7].flatMap { Double($0) } ?? 0)
@@ -373,29 +370,13 @@ public final class PostgresIndex {
   private func closeWords(_ word: String) throws(PostgresError) -> [String] {
     let letters = Array(word)
     guard NearWords.termLengths.contains(letters.count) else { return [] }
-    let allowed = NearWords.allowedEdits(letters.count)
+    let keys = NearWords.keys(of: letters, depth: NearWords.allowedEdits(letters.count))
     let candidates = try connection.execute(
       "SELECT DISTINCT word FROM name_word_key WHERE key = ANY ($1::text[])",
-      [PostgresQuery.array(NearWords.keys(of: letters, depth: allowed).sorted())]
-    ).rows.compactMap { $0[0] }.filter { $0 != word }
-    var close: [String: Int] = [:]
-    var abbreviated: [String] = []
-    for candidate in candidates {
-      if let edits = NearWords.nearMissEdits(letters, Array(candidate), allowed: allowed) {
-        close[candidate] = edits
-      } else if NearWords.abbreviates(letters, Array(candidate)) {
-        abbreviated.append(candidate)
-      }
-    }
-    // The nearer typo is the likelier reading; abbreviations only when
-    // there is none. Words no name holds any longer are left out.
-    var found = try nameCounts(Array(close.keys))
-    if let nearest = found.keys.compactMap({ close[$0] }).min() {
-      found = found.filter { close[$0.key] == nearest }
-    }
-    if found.isEmpty { found = try nameCounts(abbreviated) }
-    return found.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
-      .prefix(8).map(\.key)
+      [PostgresQuery.array(keys.sorted())]
+    ).rows.compactMap { $0[0] }
+    return NearWords.likeliest(
+      try NearWords.nameReadings(of: word, among: candidates, counts: nameCounts), limit: 8)
   }
 
   /// How many names hold each word (those none holds left out).

@@ -206,35 +206,6 @@ struct PostgresQuery {
     return out + "}"
   }
 
-  /// The elements of a text array as PostgreSQL prints it (`{a,"b c"}`).
-  static func strings(fromArray text: String) -> [String] {
-    var values: [String] = []
-    var current = ""
-    var quoted = false
-    var escaped = false
-    var any = false
-    for character in text.dropFirst().dropLast() {
-      if escaped {
-        current.append(character)
-        escaped = false
-      } else if character == "\\" {
-        escaped = true
-      } else if character == "\"" {
-        quoted.toggle()
-        any = true
-      } else if character == "," && !quoted {
-        values.append(current)
-        current = ""
-        any = false
-      } else {
-        current.append(character)
-        any = true
-      }
-    }
-    if any || !current.isEmpty { values.append(current) }
-    return values
-  }
-
   /// Bytes in `bytea`'s hex input form.
   static func hex(_ bytes: [UInt8]) -> String {
     let digits = Array("0123456789abcdef".utf8)

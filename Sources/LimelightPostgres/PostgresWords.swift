@@ -15,50 +15,13 @@ enum PostgresWords {
   /// A vector's text stays below PostgreSQL's 1 MB for a `tsvector`.
   static let longestVector = 1_000_000
 
-  /// The words of `text`, in order (`folded`: the local index folded it).
+  /// The words of `text`, in order (`folded`: the local index folded it):
+  /// the SQLite tokenizer's terms (``SearchText/terms(of:)``), the longest
+  /// left out.
   static func words(_ text: String, folded: Bool = false) -> [String] {
-    let source = folded ? text : SearchText.fold(text)
-    var words: [String] = []
-    var word: [UInt8] = []
-    var ascii = true
-    func finish() {
-      defer {
-        word.removeAll(keepingCapacity: true)
-        ascii = true
-      }
-      guard !word.isEmpty, word.count <= longestWord else { return }
-      if ascii {
-        words.append(
-          String(decoding: word.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self))
-      } else {
-        let plain = String(
-          String.UnicodeScalarView(
-            String(decoding: word, as: UTF8.self).lowercased().decomposedStringWithCanonicalMapping
-              .unicodeScalars.filter { $0.properties.generalCategory != .nonspacingMark })
-        ).precomposedStringWithCanonicalMapping
-        if !plain.isEmpty { words.append(plain) }
-      }
+    SearchText.terms(of: folded ? text : SearchText.fold(text)).filter {
+      $0.utf8.count <= longestWord
     }
-    for scalar in source.unicodeScalars {
-      let value = scalar.value
-      if value < 0x80 {
-        let lower = value | 0x20
-        if (value >= 0x30 && value <= 0x39) || (lower >= 0x61 && lower <= 0x7A) {
-          word.append(UInt8(value))
-        } else {
-          finish()
-        }
-        continue
-      }
-      if isWordScalar(scalar) {
-        word.append(contentsOf: UTF8.encode(scalar)!)
-        ascii = false
-      } else {
-        finish()
-      }
-    }
-    finish()
-    return words
   }
 
   /// A word as a quoted lexeme of a `tsvector` or `tsquery` text.
@@ -79,13 +42,14 @@ enum PostgresWords {
     }.joined(separator: " ")
   }
 
-  /// A text's words, one space between, at most ``longestVector`` bytes:
+  /// A text's words (folded by the local index), one space between, at
+  /// most ``longestVector`` bytes:
   /// the store keeps them, and makes the text's vector of them
   /// (`array_to_tsvector`, which reads no text). One pass over the bytes;
   /// only a word that is not ASCII is made a string (to lower its case and
   /// strip its diacritics).
-  static func textWords(_ text: String, folded: Bool = true) -> String {
-    var source = folded ? text : SearchText.fold(text)
+  static func textWords(_ folded: String) -> String {
+    var source = folded
     return source.withUTF8 { bytes -> String in
       var out: [UInt8] = []
       out.reserveCapacity(min(bytes.count, longestVector))
@@ -101,7 +65,7 @@ enum PostgresWords {
           }
         } else {
           // Never an empty word: the store makes lexemes of what is between spaces.
-          for word in words(String(decoding: bytes[start..<end], as: UTF8.self), folded: true) {
+          for word in SearchText.terms(of: String(decoding: bytes[start..<end], as: UTF8.self)) {
             if !out.isEmpty { out.append(0x20) }
             out.append(contentsOf: word.utf8)
           }
@@ -143,14 +107,12 @@ enum PostgresWords {
     }
   }
 
+  /// A character words hold: the tokenizer's, and the marks that may
+  /// follow a letter (taken off with its accents).
   static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
     switch scalar.properties.generalCategory {
-    case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
-      .nonspacingMark, .spacingMark, .enclosingMark, .decimalNumber, .letterNumber,
-      .otherNumber, .privateUse:
-      return true
-    default:
-      return false
+    case .nonspacingMark, .spacingMark, .enclosingMark: return true
+    default: return SearchText.isWordCharacter(scalar)
     }
   }
 }

@@ -78,7 +78,7 @@ struct SharedSearch {
   static func result(_ hit: PostgresIndex.Hit) -> SearchResult {
     SearchResult(
       rowID: 0, id: hit.uri, localID: nil, domain: fileDomain, uri: hit.uri, path: hit.path,
-      displayName: hit.name, contentType: hit.contentTypes.first, kind: nil,
+      displayName: hit.name, contentType: hit.contentType, kind: nil,
       modified: hit.modified, size: hit.size, isFolder: hit.isFolder, thumbnailPath: nil,
       score: -hit.rank, host: hit.host)
   }

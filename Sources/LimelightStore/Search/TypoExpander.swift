@@ -92,38 +92,22 @@ struct TypoExpander {
     let letters = Array(word)
     // Two edits in words of eight letters or more: a typed word of seven may
     // be one of eight that lost a letter.
-    let allowed = NearWords.allowedEdits(letters.count)
-    let keys = Array(NearWords.keys(of: letters, depth: allowed))
-    var close: [String: Int] = [:]
-    var abbreviated: [String] = []
+    let keys = Array(NearWords.keys(of: letters, depth: NearWords.allowedEdits(letters.count)))
+    var candidates: [String] = []
     try forEachParameterSlice(of: keys) { slice, marks in
-      for term in try String.fetchAll(
+      candidates += try String.fetchAll(
         db, sql: "SELECT DISTINCT term FROM term_deletion WHERE key IN (\(marks))",
         arguments: StatementArguments(slice))
-      where term != word {
-        let candidate = Array(term)
-        if let edits = NearWords.nearMissEdits(letters, candidate, allowed: allowed) {
-          close[term] = edits
-        } else if NearWords.abbreviates(letters, candidate) {
-          abbreviated.append(term)
-        }
-      }
     }
-    // A typo is the likelier reading; abbreviations only when there is none.
-    // The nearer typo is the likelier still: two edits only when no name
-    // term is one edit away ("virtuellne" is "virtuellen", not "virtuelles").
-    var found = try documentCounts(Array(close.keys), table: "item_name_vocab")
-    if let nearest = found.keys.compactMap({ close[$0] }).min() {
-      found = found.filter { close[$0.key] == nearest }
+    var found = try NearWords.nameReadings(of: word, among: Set(candidates)) { terms in
+      try documentCounts(terms, table: "item_name_vocab")
     }
-    if found.isEmpty { found = try documentCounts(abbreviated, table: "item_name_vocab") }
     if found.isEmpty && !namesOnly {
       found = try documentCounts(Self.oneEditCandidates(letters), table: "item_vocab")
       if letters.count >= 7 { try found.merge(twoEditTextTerms(letters)) { a, _ in a } }
     }
     found[word] = nil
-    return found.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
-      .prefix(Self.maxVariants).map(\.key)
+    return NearWords.likeliest(found, limit: Self.maxVariants)
   }
 
   /// Text terms two edits away from a long word: those sharing its first three
