@@ -101,13 +101,18 @@ let package = Package(
         "LimelightImport", "LimelightModel", "LimelightSubprocess", "CPoppler", "CTagLib",
         "CArchive", "CPixbuf",
       ]),
-    .executableTarget(
-      name: "LimelightImportHelper",
+    // limelight-import's command, which limelightd also runs as its own
+    // import helper (one program's pages for the watcher and its helpers).
+    .target(
+      name: "LimelightImportCommand",
       dependencies: [
         "LimelightPlatform",
         "LimelightContainedImport", "LimelightImport", "LimelightCLI",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
+    .executableTarget(
+      name: "LimelightImportHelper",
+      dependencies: ["LimelightImportCommand", "LimelightCLI"]),
     // libpq (libpq5), loaded when a PostgreSQL store is first named.
     .target(name: "CPostgres", linkerSettings: [.linkedLibrary("dl")]),
     // The PostgreSQL store: an index that several hosts share on a server
@@ -179,6 +184,7 @@ let package = Package(
       dependencies: [
         "LimelightPlatform",
         "LimelightWatch", "LimelightCLI", "LimelightService", "LimelightSharing",
+        "LimelightImportCommand",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
     // find-in: hands the search to the watcher, or runs find-in-direct.

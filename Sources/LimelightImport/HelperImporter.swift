@@ -49,8 +49,8 @@ public struct HelperImporter: ContentImporter {
 /// Helpers kept running, one per worker thread at most, each answering one
 /// request at a time.
 public final class HelperPool: Sendable {
-  /// The helper beside the running executable.
-  public static let shared = HelperPool(command: [HelperFormats.helperPath(), "--serve"])
+  /// The helpers of this process (``HelperFormats/helperCommand()``).
+  public static let shared = HelperPool(command: HelperFormats.helperCommand() + ["--serve"])
 
   let command: [String]
   let idle = Mutex<[ServedHelper]>([])

@@ -40,11 +40,12 @@ public struct Thumbnailer: Sendable {
     "image/x-tga", "image/svg+xml", "image/webp", "application/pdf",
   ]
 
-  /// The built-in thumbnailer: the `limelight-import` helper, for the types
-  /// no thumbnailer of the system draws.
-  public static func builtIn(helper: String) -> Thumbnailer {
+  /// The built-in thumbnailer: the `limelight-import` helper (`helper`, the
+  /// command before its arguments), for the types no thumbnailer of the
+  /// system draws.
+  public static func builtIn(helper: [String]) -> Thumbnailer {
     Thumbnailer(
-      contentTypes: builtInTypes, command: [helper, "--thumbnail", "%s", "--output", "%o", "%i"])
+      contentTypes: builtInTypes, command: helper + ["--thumbnail", "%s", "--output", "%o", "%i"])
   }
 
   static func isExecutable(_ program: String) -> Bool {

@@ -140,7 +140,7 @@ public final class Watcher: ReconcileSink {
         cache: ThumbnailCache(root: store.location.cacheHome.appending("thumbnails")),
         thumbnailers: Thumbnailer.installed(
           dataDirectories: store.location.base.everyDataDirectory.reversed().map { RawPath($0) })
-          + [Thumbnailer.builtIn(helper: HelperFormats.helperPath())])
+          + [Thumbnailer.builtIn(helper: HelperFormats.helperCommand())])
       self.thumbnails = ThumbnailQueue(
         maker: maker, store: store,
         afterDrawing: { MemoryRelease.afterBurst(of: store, idle: true) })

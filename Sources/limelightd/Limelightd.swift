@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import LimelightCLI
+import LimelightImport
+import LimelightImportCommand
 import LimelightModel
 import LimelightPlatform
 import LimelightSearch
@@ -151,5 +153,12 @@ struct Limelightd: ParsableCommand {
     withExtendedLifetime(lock) {}
   }
 
-  static func main() { mainWithStatus() }
+  static func main() {
+    // The watcher's own import helpers (see HelperFormats.helperCommand).
+    let arguments = Array(CommandLine.arguments.dropFirst())
+    if arguments.first == HelperFormats.helperFlag {
+      ImportCommand.mainWithStatus(arguments: Array(arguments.dropFirst()))
+    }
+    mainWithStatus()
+  }
 }

@@ -109,6 +109,24 @@ import Testing
     #expect((tar["memberCount"] as? Int).map { $0 >= 3 } == true)
   }
 
+  /// The watcher's helpers are the watcher's own program: `limelightd
+  /// --import-helper` is `limelight-import`, arguments, output and status.
+  @Test func theWatcherIsItsOwnImportHelper() throws {
+    for arguments in [
+      [instance.path("Docs/report.pdf")],
+      ["--type", "audio/x-wav", instance.path("Music/song.wav")],
+      [instance.path("Docs")], ["--serve", "a-file"],
+    ] {
+      let helper = try instance.run("limelight-import", arguments)
+      let watcher = try instance.run("limelightd", ["--import-helper"] + arguments)
+      #expect(watcher.status == helper.status, "\(arguments)")
+      #expect(watcher.stdout == helper.stdout, "\(arguments)")
+      #expect(!watcher.stdout.isEmpty || !watcher.stderr.isEmpty, "\(arguments)")
+    }
+    let pdf = try instance.run("limelightd", ["--import-helper", instance.path("Docs/report.pdf")])
+    #expect(pdf.status == 0 && pdf.stdout.contains("Tidal Survey"), "\(pdf.stderr)")
+  }
+
   /// Files compressed by Python's own gzip, bz2 and lzma modules, and the
   /// repository's own manual page, as is and gzipped as Debian ships them.
   @Test func compressedFilesAndManualPagesReadAsWhatTheyHold() throws {

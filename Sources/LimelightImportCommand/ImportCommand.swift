@@ -14,11 +14,12 @@ import LimelightThumbnails
 
 /// `limelight-import`: reads one file with the importers built on C libraries
 /// (PDF, audio, archives) and prints its attributes as one JSON object. The
-/// watcher runs it once per such file, so that a crash or a hang in a library
-/// costs that file alone; it also shows what Limelight reads from a file.
-@main
-struct LimelightImportHelper: ParsableCommand {
-  static let configuration = CommandConfiguration(
+/// watcher runs it (as `limelightd --import-helper`, see
+/// ``HelperFormats/helperCommand()``) for such files, so that a crash or a hang
+/// in a library costs that file alone; it also shows what Limelight reads from
+/// a file.
+public struct ImportCommand: ParsableCommand {
+  public static let configuration = CommandConfiguration(
     commandName: "limelight-import",
     abstract: "Print the attributes Limelight reads from a file, as JSON.",
     discussion: """
@@ -52,7 +53,9 @@ struct LimelightImportHelper: ParsableCommand {
   @Argument(help: "The file to read.")
   var file: String?
 
-  func validate() throws {
+  public init() {}
+
+  public func validate() throws {
     if serve != (file == nil) {
       throw ValidationError(serve ? "--serve takes no file" : "give a file")
     }
@@ -64,7 +67,7 @@ struct LimelightImportHelper: ParsableCommand {
     }
   }
 
-  func run() throws {
+  public func run() throws {
     if serve { return Self.serveRequests() }
     guard let file else { return }
     if let thumbnail, let output {
@@ -142,6 +145,4 @@ struct LimelightImportHelper: ParsableCommand {
       guard writeAll(reply.framed, to: STDOUT_FILENO) else { return }
     }
   }
-
-  static func main() { mainWithStatus() }
 }

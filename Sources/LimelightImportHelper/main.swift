@@ -1,0 +1,4 @@
+import LimelightCLI
+import LimelightImportCommand
+
+ImportCommand.mainWithStatus()
