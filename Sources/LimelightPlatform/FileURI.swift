@@ -65,6 +65,19 @@ public enum FileURI {
     return decode(rest).map { RawPath(bytes: $0) }
   }
 
+  /// The host and path of a `file://HOST/path` URI (RFC 8089), the host as
+  /// written (decoded, in lower case); nil for a URI that names no host
+  /// (`file:///p`, `file:/p`) or is not a `file:` URI.
+  public static func hostAndPath(from uri: String) -> (host: String, path: RawPath)? {
+    guard uri.lowercased().hasPrefix("file://") else { return nil }
+    let rest = uri.dropFirst("file://".count)
+    guard let slash = rest.firstIndex(of: "/"), slash != rest.startIndex,
+      let host = percentDecoded(String(rest[..<slash])),
+      let path = Self.path(from: "file://" + rest[slash...])
+    else { return nil }
+    return (host.lowercased(), path)
+  }
+
   private static func decode(_ rest: Substring) -> [UInt8]? {
     var bytes: [UInt8] = []
     var iterator = Array(rest.utf8).makeIterator()

@@ -10,7 +10,7 @@ import LimelightQuery
 /// The store made by the first watcher that connects (see
 /// ``PostgresSchema``); one host's erase leaves the others' items.
 public final class PostgresIndex {
-  private let connection: PostgresConnection
+  let connection: PostgresConnection
   /// The host this process writes as (its name, unless given).
   public let host: String
 

@@ -75,6 +75,56 @@ import Testing
     #expect(try beta.find("wombat") == [both[0]])
   }
 
+  /// `limelight show` of another host's URI reads the store; this host's
+  /// URI (and a path) the local index, or the store with --store.
+  @Test func showReadsAnotherHostsEntryFromTheStore() throws {
+    let server = try #require(PostgresServer.shared)
+    let store = try server.newDatabase()
+    let alpha = try instance(store, host: "alpha")
+    let beta = try instance(store, host: "beta")
+    try beta.write("plans/numbat plan.txt", "termites by the dozen\n")
+    try alpha.write("notes/quokka.txt", "smiles\n")
+    try beta.indexOnce()
+    try alpha.indexOnce()
+
+    let remote = uri("beta", beta, "plans/numbat plan.txt")
+    let shown = try alpha.run("limelight", ["show", "--json", remote])
+    #expect(shown.status == 0, "\(shown.stderr)")
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(shown.stdout.utf8)) as? [String: Any])
+    #expect(object["host"] as? String == "beta")
+    #expect(object["uri"] as? String == remote)
+    #expect(object["path"] as? String == beta.path("plans/numbat plan.txt"))
+    #expect(object["displayName"] as? String == "numbat plan.txt")
+    #expect(object["contentType"] as? String == "text/plain")
+    #expect(object["size"] as? Int == 22)
+    #expect(object["textContentLength"] as? Int == "termites by the dozen".count)
+    let listing = try alpha.run("limelight", ["show", remote]).stdout
+    #expect(listing.contains("host "), "\(listing)")
+    #expect(listing.contains("= \"beta\""), "\(listing)")
+
+    // This host's URI is the local index's item (every attribute), and the
+    // store's entry with --store.
+    let own = uri("alpha", alpha, "notes/quokka.txt")
+    let local = try alpha.run("limelight", ["show", "--json", own])
+    #expect(local.status == 0 && local.stdout.contains("\"generation\""), "\(local.stderr)")
+    let sent = try alpha.run("limelight", ["show", "--json", "--store", store, own])
+    #expect(sent.stdout.contains("\"host\":\"alpha\""), "\(sent.stderr)")
+    let byPath = try alpha.run(
+      "limelight", ["show", "--store", store, alpha.path("notes/quokka.txt")])
+    #expect(byPath.status == 0 && byPath.stdout.contains("quokka.txt"), "\(byPath.stderr)")
+
+    // What no host sent, another host without a store named, a store away.
+    let missing = try alpha.run("limelight", ["show", uri("beta", beta, "plans/none.txt")])
+    #expect(missing.status == 1 && missing.stderr.contains("no item"), "\(missing.stderr)")
+    let lone = try Instance()
+    let unnamed = try lone.run("limelight", ["show", remote])
+    #expect(unnamed.status == 2 && unnamed.stderr.contains("is on beta"), "\(unnamed.stderr)")
+    let away = try lone.run(
+      "limelight", ["show", "--store", "host=/nonexistent port=1 dbname=x", remote])
+    #expect(away.status == 2 && !away.stderr.isEmpty)
+  }
+
   /// Each entry carries who may find it, read from the disk: its folder's
   /// owner, group and mode, then each folder above that others may not pass.
   @Test func entriesCarryTheirFoldersOwnershipForRowLevelSecurity() throws {

@@ -1,0 +1,43 @@
+import Foundation
+import LimelightModel
+import LimelightPlatform
+
+extension PostgresIndex {
+  /// Every attribute the store keeps of the entry `host` wrote at `path`,
+  /// named as `limelight show` names the local index's (and `host`,
+  /// `change`: the store's change number of its last write); nil when the
+  /// store holds none, or none the reading role may see.
+  public func details(host: String, path: RawPath) throws(PostgresError)
+    -> [(name: String, value: AttributeValue?)]?
+  {
+    guard
+      let row = try connection.execute(
+        """
+        SELECT name, folder, array_to_string(content_types, ' '),
+          array_to_string(kinds, ' '), size, extract(epoch FROM modified), change,
+          length(text_content)
+        FROM item WHERE host = $1 AND path = $2::bytea
+        """, [host, PostgresQuery.hex(path.bytes)]
+      ).rows.first
+    else { return nil }
+    func words(_ text: String?) -> AttributeValue? {
+      let values = (text ?? "").split(separator: " ").map(String.init)
+      return values.isEmpty ? nil : .strings(values)
+    }
+    let types = row[2].map { $0.split(separator: " ").map(String.init) } ?? []
+    return [
+      ("host", .string(host)), ("uri", .string(Self.uri(host: host, path: path))),
+      ("path", .string(path.string)), ("displayName", row[0].map(AttributeValue.string)),
+      ("contentType", types.first.map(AttributeValue.string)),
+      ("contentTypeTree", words(row[2])), ("kindClasses", words(row[3])),
+      ("folder", .string(row[1] == "t" ? "yes" : "no")),
+      ("size", row[4].flatMap { Double($0) }.map(AttributeValue.number)),
+      (
+        "contentModificationDate",
+        row[5].flatMap { Double($0) }.map { .date(Date(timeIntervalSince1970: $0)) }
+      ),
+      ("textContentLength", row[7].flatMap { Double($0) }.map(AttributeValue.number)),
+      ("change", row[6].flatMap { Double($0) }.map(AttributeValue.number)),
+    ]
+  }
+}
