@@ -28,9 +28,9 @@ let package = Package(
     // zlib, from Debian's zlib1g-dev: inflating ZIP members within limits.
     .systemLibrary(name: "CInflate", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
     .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
-    // poppler's GLib interface (libpoppler-glib-dev): PDF.
-    .systemLibrary(
-      name: "CPoppler", pkgConfig: "poppler-glib", providers: [.apt(["libpoppler-glib-dev"])]),
+    // poppler's GLib interface, cairo and gdk-pixbuf (from libpoppler-glib-dev and
+    // libgdk-pixbuf-2.0-dev): PDF and images, loaded by the import helper alone.
+    .target(name: "CGraphics", linkerSettings: [.linkedLibrary("dl")]),
     // TagLib's C interface (libtagc0-dev): audio tags.
     .systemLibrary(name: "CTagLib", pkgConfig: "taglib_c", providers: [.apt(["libtagc0-dev"])]),
     // libarchive (libarchive-dev): archive members.
@@ -38,8 +38,6 @@ let package = Package(
       name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
     // MeCab (libmecab-dev): Japanese readings of kanji, with its IPA dictionary.
     .systemLibrary(name: "CMeCab", providers: [.apt(["libmecab-dev"])]),
-    // gdk-pixbuf (libgdk-pixbuf-2.0-dev): the built-in thumbnailer's images.
-    .systemLibrary(name: "CPixbuf", providers: [.apt(["libgdk-pixbuf-2.0-dev"])]),
     // sd-bus, from Debian's libsystemd-dev: the desktop's search providers on D-Bus.
     .systemLibrary(
       name: "CSystemdBus", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
@@ -98,8 +96,8 @@ let package = Package(
       name: "LimelightContainedImport",
       dependencies: [
         "LimelightPlatform",
-        "LimelightImport", "LimelightModel", "LimelightSubprocess", "CPoppler", "CTagLib",
-        "CArchive", "CPixbuf",
+        "LimelightImport", "LimelightModel", "LimelightSubprocess", "CGraphics", "CTagLib",
+        "CArchive",
       ]),
     // limelight-import's command, which limelightd also runs as its own
     // import helper (one program's pages for the watcher and its helpers).

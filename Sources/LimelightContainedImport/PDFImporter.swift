@@ -1,4 +1,4 @@
-import CPoppler
+import CGraphics
 import Foundation
 import LimelightImport
 import LimelightModel
@@ -13,46 +13,51 @@ public struct PDFImporter: ContentImporter {
 
   public func importContent(_ request: ImportRequest, into attributes: inout AttributeSet) throws {
     let uri = FileURI.uri(for: request.path)
-    var error: UnsafeMutablePointer<GError>?
-    guard let document = poppler_document_new_from_file(uri, nil, &error) else {
+    if let failure = limelight_graphics_load() {
+      throw ImportFailure.program("poppler", String(cString: failure))
+    }
+    var error: UnsafeMutablePointer<LimelightGError>?
+    guard let document = limelight_poppler_document_new_from_file(uri, nil, &error) else {
       let message = error.map { String(cString: $0.pointee.message) } ?? "unreadable"
-      if let error { g_error_free(error) }
+      if let error { limelight_g_error_free(error) }
       throw ImportFailure.malformed(message)
     }
-    defer { g_object_unref(UnsafeMutableRawPointer(document)) }
-    func take(_ text: UnsafeMutablePointer<gchar>?) -> String? {
+    defer { limelight_g_object_unref(document) }
+    func take(_ text: UnsafeMutablePointer<CChar>?) -> String? {
       guard let text else { return nil }
-      defer { g_free(text) }
+      defer { limelight_g_free(text) }
       let value = String(cString: text).trimmingCharacters(in: .whitespacesAndNewlines)
       return value.isEmpty ? nil : value
     }
-    attributes.title = take(poppler_document_get_title(document))
-    if let author = take(poppler_document_get_author(document)) { attributes.authors = [author] }
-    if let subject = take(poppler_document_get_subject(document)) {
+    attributes.title = take(limelight_poppler_document_get_title(document))
+    if let author = take(limelight_poppler_document_get_author(document)) {
+      attributes.authors = [author]
+    }
+    if let subject = take(limelight_poppler_document_get_subject(document)) {
       attributes.extra["subject"] = .string(subject)
       attributes.contentDescription = AttributeSet.summary(of: subject)
     }
-    if let keywords = take(poppler_document_get_keywords(document)) {
+    if let keywords = take(limelight_poppler_document_get_keywords(document)) {
       let words = keywords.split(whereSeparator: { ",;".contains($0) })
       attributes.keywords += words.map { String($0).trimmingCharacters(in: .whitespaces) }
         .filter { !$0.isEmpty }
     }
-    if let creator = take(poppler_document_get_creator(document)) {
+    if let creator = take(limelight_poppler_document_get_creator(document)) {
       attributes.extra["creator"] = .string(creator)
     }
-    let created = poppler_document_get_creation_date(document)
+    let created = limelight_poppler_document_get_creation_date(document)
     if created > 0 {
       attributes.extra["contentCreationDate"] = .date(
         Date(timeIntervalSince1970: Double(created)))
     }
-    let pages = Int(poppler_document_get_n_pages(document))
+    let pages = Int(limelight_poppler_document_get_n_pages(document))
     attributes.extra["pageCount"] = .number(Double(pages))
     var text = ""
     let budget = request.limits.maxTextBytes
     for index in 0..<min(pages, request.limits.maxMembers) where text.utf8.count < budget {
-      guard let page = poppler_document_get_page(document, Int32(index)) else { continue }
-      if let pageText = take(poppler_page_get_text(page)) { text += pageText + "\n" }
-      g_object_unref(UnsafeMutableRawPointer(page))
+      guard let page = limelight_poppler_document_get_page(document, Int32(index)) else { continue }
+      if let pageText = take(limelight_poppler_page_get_text(page)) { text += pageText + "\n" }
+      limelight_g_object_unref(page)
     }
     if !text.isEmpty {
       attributes.textContent = String(decoding: text.utf8.prefix(budget), as: UTF8.self)
