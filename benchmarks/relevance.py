@@ -611,8 +611,8 @@ def main():
                 s[0] += pos == 1
                 s[1] += 1
                 s[2] += 1 / pos
-            if tool == "find-in" and (not ranked or ranked[0] != target):
-                misses.append((kind, q, os.path.relpath(target, root),
+            if tool.startswith("find-in") and (not ranked or ranked[0] != target):
+                misses.append((tool, kind, q, os.path.relpath(target, root),
                                os.path.relpath(ranked[0], root) if ranked else "-"))
     print(f"{len(cases)} known-item queries over {len(paths):,} files from {len(PACKAGES)} Debian "
           f"packages, {len(MULTISCRIPT)} multi-script names and "
@@ -640,7 +640,7 @@ def main():
         label = kind if kind == "all" else f"{kind} (n={counts[kind]})"
         print(f"| {label} | " + " | ".join(cells) + " |")
     if misses and os.environ.get("RELEVANCE_MISSES"):
-        print("\nfind-in misses (kind, query, wanted, got first):", file=sys.stderr)
+        print("\nfind-in misses (store, kind, query, wanted, got first):", file=sys.stderr)
         for miss in misses:
             print("  ", *miss, sep="  ", file=sys.stderr)
 

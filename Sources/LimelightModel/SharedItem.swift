@@ -1,9 +1,12 @@
 import Foundation
 import LimelightPlatform
 
-/// A file item as a store shared with other hosts receives it: what its
-/// searches need, the text folded as this index keeps it.
+/// An item as a store shared with other hosts receives it: what its
+/// searches need, the text folded as this index keeps it. A file, or an
+/// item an application gave the index (``domain`` set, ``path`` its URI's
+/// bytes).
 public struct SharedItem: Sendable, Equatable {
+  /// A file's path; an application item's URI.
   public var path: RawPath
   public var isFolder: Bool
   public var size: Int64?
@@ -19,12 +22,19 @@ public struct SharedItem: Sendable, Equatable {
   /// reader needs read and search), then those of each folder above that
   /// others may not pass (search). nil: only the store's owner finds it.
   public var reach: [Ownership]?
+  /// An application item's domain (nil for a file): found only by the
+  /// role that sent it.
+  public var domain: String?
+  /// An application item's name (a file's is its path's last component).
+  public var displayName: String?
 
   public init(
     path: RawPath, isFolder: Bool, size: Int64?, modifiedNs: Int64?, contentTypeTree: [String],
-    keywords: [String], text: String?, nameWords: String? = nil, reach: [Ownership]? = nil
+    keywords: [String], text: String?, nameWords: String? = nil, reach: [Ownership]? = nil,
+    domain: String? = nil, displayName: String? = nil
   ) {
-    (self.nameWords, self.reach) = (nameWords, reach)
+    (self.nameWords, self.reach, self.domain, self.displayName) =
+      (nameWords, reach, domain, displayName)
     (self.path, self.isFolder, self.size, self.modifiedNs) = (path, isFolder, size, modifiedNs)
     (self.contentTypeTree, self.keywords, self.text) = (contentTypeTree, keywords, text)
   }
@@ -39,6 +49,12 @@ extension SharedItem {
       keywords: record.attributes.keywords, text: record.attributes.textContent.map(SearchText.fold)
     )
   }
+}
+
+extension SharedItem {
+  /// The name searches show: a file's last path component, an
+  /// application item's display name.
+  public var name: String { displayName ?? path.lastComponent.string }
 }
 
 /// A host that writes to a shared store: its entries, and when it last wrote.

@@ -24,7 +24,7 @@ public struct WildcardMatcher: Sendable {
     (ignoreCase ? "c" : "") + (ignoreDiacritics ? "d" : "") + (words ? "w" : "")
   }
 
-  static func fold(_ text: String, ignoreCase: Bool, ignoreDiacritics: Bool) -> String {
+  public static func fold(_ text: String, ignoreCase: Bool, ignoreDiacritics: Bool) -> String {
     // ASCII has no accents and one case mapping: spare the Unicode machinery.
     if text.utf8.allSatisfy({ $0 < 0x80 }) { return ignoreCase ? text.lowercased() : text }
     var options: String.CompareOptions = []

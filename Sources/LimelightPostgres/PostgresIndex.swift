@@ -43,8 +43,14 @@ public final class PostgresIndex {
     /// Higher is better: how well its name holds the words (0 for a text
     /// match alone).
     public var rank: Double = 0
-    /// `file://HOST/path` (RFC 8089): the host that holds it names it.
-    public var uri: String { PostgresIndex.uri(host: host, path: path) }
+    /// An application item's domain (its `path` then holds its URI); nil
+    /// for a file.
+    public var domain: String?
+    /// A file's `file://HOST/path` (RFC 8089): the host that holds it
+    /// names it; an application item's own URI.
+    public var uri: String {
+      domain == nil ? PostgresIndex.uri(host: host, path: path) : path.string
+    }
   }
 
   /// `file://HOST/path` (RFC 8089).
@@ -88,8 +94,9 @@ public final class PostgresIndex {
         try connection.execute(
           """
           WITH gone AS (DELETE FROM item WHERE host = $1 AND path = ANY ($2::bytea[])
-            RETURNING host, path, reach)
-          INSERT INTO removal (host, path, reach) SELECT host, path, reach FROM gone
+            RETURNING host, path, reach, domain, writer)
+          INSERT INTO removal (host, path, reach, domain, writer)
+          SELECT host, path, reach, domain, writer FROM gone
           """, [host, PostgresQuery.array(removing.map { PostgresQuery.hex($0.bytes) })])
       }
       try write(items, sweep: sweep)
@@ -112,8 +119,9 @@ public final class PostgresIndex {
       try connection.execute(
         """
         WITH gone AS (DELETE FROM item WHERE host = $1 AND sweep <> $2::bigint
-          RETURNING host, path, reach)
-        INSERT INTO removal (host, path, reach) SELECT host, path, reach FROM gone
+          RETURNING host, path, reach, domain, writer)
+        INSERT INTO removal (host, path, reach, domain, writer)
+        SELECT host, path, reach, domain, writer FROM gone
         """, [host, String(sweep)])
       try touchHost(following: following, sweep: sweep)
     }
@@ -136,10 +144,10 @@ public final class PostgresIndex {
   }
 
   private func writeBatch(_ items: ArraySlice<SharedItem>, sweep: Int64) throws(PostgresError) {
-    var columns = Array(repeating: [String?](), count: 12)
+    var columns = Array(repeating: [String?](), count: 13)
     var nameWords: Set<String> = []
     for item in items {
-      let name = item.path.lastComponent.string
+      let name = item.name
       let kinds = KindClass.classes(for: item.contentTypeTree).map(\.rawValue).sorted()
       let words =
         item.nameWords.map { PostgresWords.words($0, folded: true) }
@@ -156,28 +164,29 @@ public final class PostgresIndex {
         item.reach.map { reach in
           "{" + reach.map { "\($0.owner),\($0.group),\($0.mode)" }.joined(separator: ",") + "}"
         },
+        item.domain,
       ]
       for (column, value) in row.enumerated() { columns[column].append(value) }
     }
     try connection.execute(
       """
       INSERT INTO item (host, path, path_text, name, name_words, folder, content_types,
-        kinds, size, modified, text_content, name_vector, reach, sweep)
+        kinds, size, modified, text_content, name_vector, reach, domain, sweep)
       SELECT $1, path, path_text, name, name_words, folder, string_to_array(types, ' '),
         string_to_array(kinds, ' '), size, to_timestamp(modified), text_content,
-        name_vector::tsvector, reach::integer[], $14::bigint
+        name_vector::tsvector, reach::integer[], domain, $15::bigint
       FROM unnest($2::bytea[], $3::text[], $4::text[], $5::text[], $6::boolean[],
         $7::text[], $8::text[], $9::bigint[], $10::float8[], $11::text[], $12::text[],
-        $13::text[])
+        $13::text[], $14::text[])
         AS r(path, path_text, name, name_words, folder, types, kinds, size, modified,
-          text_content, name_vector, reach)
+          text_content, name_vector, reach, domain)
       ON CONFLICT (host, path) DO UPDATE SET path_text = excluded.path_text,
         name = excluded.name, name_words = excluded.name_words, folder = excluded.folder,
         content_types = excluded.content_types, kinds = excluded.kinds,
         size = excluded.size, modified = excluded.modified,
         text_content = excluded.text_content, name_vector = excluded.name_vector,
-        reach = excluded.reach, sweep = excluded.sweep,
-        change = nextval('store_change')
+        reach = excluded.reach, domain = excluded.domain, writer = current_user,
+        sweep = excluded.sweep, change = nextval('store_change')
       """, [host] + columns.map(PostgresQuery.array) + [String(sweep)])
     // Words no name held before get their keys for typos.
     let added = try connection.execute(
@@ -228,8 +237,9 @@ public final class PostgresIndex {
         try connection.execute(
           """
           WITH gone AS (DELETE FROM item WHERE host = $1 AND (path = $2::bytea
-            OR path > $3::bytea AND path < $4::bytea) RETURNING host, path, reach)
-          INSERT INTO removal (host, path, reach) SELECT host, path, reach FROM gone
+            OR path > $3::bytea AND path < $4::bytea) RETURNING host, path, reach, domain, writer)
+          INSERT INTO removal (host, path, reach, domain, writer)
+          SELECT host, path, reach, domain, writer FROM gone
           """,
           [host, PostgresQuery.hex(path.bytes), PostgresQuery.hex(low), PostgresQuery.hex(high)])
       }
@@ -243,8 +253,9 @@ public final class PostgresIndex {
       try lockWrites()
       try connection.execute(
         """
-        WITH gone AS (DELETE FROM item WHERE host = $1 RETURNING host, path, reach)
-        INSERT INTO removal (host, path, reach) SELECT host, path, reach FROM gone
+        WITH gone AS (DELETE FROM item WHERE host = $1 RETURNING host, path, reach, domain, writer)
+        INSERT INTO removal (host, path, reach, domain, writer)
+        SELECT host, path, reach, domain, writer FROM gone
         """, [host])
       try connection.execute("DELETE FROM host WHERE name = $1", [host])
     }
@@ -312,18 +323,23 @@ public final class PostgresIndex {
   }
 
   /// The entries written after change `change` that `query` finds, and
-  /// those written or removed after it (as `host` and path), matching or not.
+  /// the URIs of those written or removed after it, matching or not.
   public func changes(
     after change: Int64, matching query: QueryNode
-  ) throws(PostgresError) -> (matching: [Hit], touched: [(host: String, path: RawPath)]) {
+  ) throws(PostgresError) -> (matching: [Hit], touched: [String]) {
     let matching = try search(
       .and([query, .filter(.changedAfter(generation: change))]), limit: nil)
     let touched = try connection.execute(
       """
-      SELECT host, encode(path, 'hex') FROM item WHERE change > $1::bigint
-      UNION ALL SELECT host, encode(path, 'hex') FROM removal WHERE change > $1::bigint
+      SELECT host, encode(path, 'hex'), domain FROM item WHERE change > $1::bigint
+      UNION ALL SELECT host, encode(path, 'hex'), domain FROM removal WHERE change > $1::bigint
       """, [String(change)]
-    ).rows.map { (host: $0[0] ?? "", path: RawPath(bytes: Self.bytes(fromHex: $0[1] ?? ""))) }
+    ).rows.map {
+      Hit(
+        host: $0[0] ?? "", path: RawPath(bytes: Self.bytes(fromHex: $0[1] ?? "")), name: "",
+        domain: $0[2]
+      ).uri
+    }
     return (matching, touched)
   }
 
@@ -348,7 +364,7 @@ public final class PostgresIndex {
     let rows = try connection.execute(
       """
       SELECT host, encode(path, 'hex'), name, folder, content_types[1], size,
-        extract(epoch FROM modified), \(rank) AS rank
+        extract(epoch FROM modified), \(rank) AS rank, domain
       FROM item WHERE \(condition)
       ORDER BY rank DESC, modified DESC NULLS LAST, host, path \(limitClause)
       """, parameters)
@@ -359,7 +375,7 @@ public final class PostgresIndex {
         contentType: row[4],
         size: row[5].flatMap { Int64($0) },
         modified: row[6].flatMap { Double($0) }.map { Date(timeIntervalSince1970: $0) },
-        rank: row[7].flatMap { Double($0) } ?? 0)
+        rank: row[7].flatMap { Double($0) } ?? 0, domain: row[8])
     }
   }
 

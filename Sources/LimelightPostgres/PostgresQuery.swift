@@ -103,7 +103,13 @@ struct PostgresQuery {
       let close = try closeWords(words[0])
       nameQuery = ([phrase] + close.map(PostgresWords.quoted)).joined(separator: " | ")
     }
-    let inName = "(name_vector @@ \(bind(nameQuery))::tsquery)"
+    // Each condition bound only where it is used: a parameter no statement
+    // reads has no type the server can tell.
+    func inName(_ query: inout PostgresQuery) -> String {
+      query.rankTerms.append(nameQuery)
+      return "(name_vector @@ \(query.bind(nameQuery))::tsquery)"
+    }
+    if column == .name || column == .keywords { return inName(&self) }
     // The words' index finds the entries with every word; the text's
     // words (no vector with positions is kept for a text) then hold the
     // phrase, or the word, as they run.
@@ -111,18 +117,11 @@ struct PostgresQuery {
     let pattern =
       "% " + words.joined(separator: " ") + (prefix ? "%" : " %")
     let inText = "(' ' || text_content || ' ' LIKE \(bind(pattern)))"
-    switch column {
-    case .content?:
-      return "(\(inAll) AND \(inText))"
-    case .name?, .keywords?:
-      rankTerms.append(nameQuery)
-      return inName
-    case .path?, nil:
-      rankTerms.append(nameQuery)
-      // (name OR all) AND (name OR text): the same as name OR (all AND
-      // text), with the indexes reading the first half alone.
-      return "((\(inName) OR \(inAll)) AND (\(inName) OR \(inText)))"
-    }
+    if column == .content { return "(\(inAll) AND \(inText))" }
+    let name = inName(&self)
+    // (name OR all) AND (name OR text): the same as name OR (all AND
+    // text), with the indexes reading the first half alone.
+    return "((\(name) OR \(inAll)) AND (\(name) OR \(inText)))"
   }
 
   /// The distinct words of an entry's name, keywords and text, as its
@@ -135,7 +134,7 @@ struct PostgresQuery {
     case .kind(.folder):
       return "folder"
     case .kind(let kind):
-      return "(kinds @> ARRAY[\(bind(kind.rawValue))]::text[])"
+      return "(kinds @> ARRAY[\(bind(kind.rawValue))::text])"
     case .extensions(let extensions):
       let patterns = extensions.map { "%." + Self.likeEscaped($0.lowercased()) }
       return "(lower(name) LIKE ANY (\(bind(Self.array(patterns)))::text[]))"
@@ -147,8 +146,10 @@ struct PostgresQuery {
     case .host(let name):
       return "(host = \(bind(name)))"
     case .domain(let domain):
-      // The store holds files alone.
-      return LimelightModel.domain(fileDomain, isWithin: domain) ? "true" : "false"
+      // Files have none in the store (theirs is `fileDomain`).
+      let files = LimelightModel.domain(fileDomain, isWithin: domain) ? "domain IS NULL" : "false"
+      let pattern = Self.likeEscaped(domain) + ".%"
+      return "(\(files) OR domain = \(bind(domain)) OR domain LIKE \(bind(pattern)))"
     case .changedAfter(let change):
       return "(change > \(bind(String(change)))::bigint)"
     case .contentType(let type):
@@ -156,7 +157,7 @@ struct PostgresQuery {
         let pattern = Self.likeEscaped(String(type.dropLast())) + "%"
         return "(EXISTS (SELECT FROM unnest(content_types) t WHERE t LIKE \(bind(pattern))))"
       }
-      return "(content_types @> ARRAY[\(bind(type))]::text[])"
+      return "(content_types @> ARRAY[\(bind(type))::text])"
     case .range(let field, let lower, let upper):
       let column: String
       switch field {
@@ -170,10 +171,59 @@ struct PostgresQuery {
       if let lower { parts.append("\(column) >= \(bind(String(lower)))::float8") }
       if let upper { parts.append("\(column) < \(bind(String(upper)))::float8") }
       return parts.isEmpty ? "true" : "(" + parts.joined(separator: " AND ") + ")"
-    case .match:
-      throw PostgresError(
-        message: "the predicate language is not searchable in a PostgreSQL store yet")
+    case .match(let attribute, let pattern, let flags):
+      return try matchCondition(attribute, pattern: pattern, flags: flags)
     }
+  }
+
+  /// The predicate language's comparison (`displayName == "rep*"cd`) on
+  /// what the store keeps of an entry: its name, path and domain. The
+  /// pattern as ``WildcardMatcher`` reads it: `*` any run, `c` case and `d`
+  /// accents ignored, `w` a word of the value matched whole.
+  private mutating func matchCondition(
+    _ attribute: TextAttribute, pattern: String, flags: String
+  ) throws(PostgresError) -> String {
+    let matcher = WildcardMatcher(pattern: pattern, modifiers: flags)
+    var value: String
+    switch attribute {
+    case .displayName: value = "name"
+    case .path: value = "path_text"
+    case .domain:
+      // A file's domain is `fileDomain`, not kept.
+      value = "coalesce(domain, \(bind(fileDomain))::text)"
+    case .title, .contentDescription, .keywords, .authors, .kind, .uri:
+      throw PostgresError(
+        message: "\(attribute.rawValue) is not kept by a PostgreSQL store: compare displayName"
+          + " or path")
+    }
+    if matcher.ignoreDiacritics { value = "unaccent(\(value))" }
+    if matcher.ignoreCase { value = "lower(\(value))" }
+    let folded = WildcardMatcher.fold(
+      pattern, ignoreCase: matcher.ignoreCase, ignoreDiacritics: matcher.ignoreDiacritics)
+    let like = folded.split(separator: "*", omittingEmptySubsequences: false)
+      .map { Self.likeEscaped(String($0)) }.joined(separator: "%")
+    var condition: String
+    if matcher.words {
+      // Words as WildcardMatcher splits them: runs between spaces and
+      // punctuation.
+      condition =
+        "(EXISTS (SELECT FROM regexp_split_to_table(\(value), '[[:space:][:punct:]]+') AS w(word)"
+        + " WHERE word LIKE \(bind(like))))"
+    } else {
+      condition = "(\(value) LIKE \(bind(like)))"
+    }
+    // A name pattern that starts with a word (of ASCII letters and digits,
+    // which every tokenizer cuts alike) needs a word of the name starting
+    // so: the names' index narrows what is compared row by row.
+    let leading = folded.prefix { $0.isASCII && ($0.isLetter || $0.isNumber) }
+    if attribute == .displayName, !leading.isEmpty,
+      let first = PostgresWords.words(String(leading)).first
+    {
+      condition =
+        "(name_vector @@ \(bind(PostgresWords.quoted(first) + ":*"))::tsquery"
+        + " AND \(condition))"
+    }
+    return condition
   }
 
   /// `text` matched literally by `LIKE` (its `%`, `_` and `\` escaped).

@@ -163,7 +163,35 @@ enum PostgresSchema {
         "CREATE POLICY readers ON removal FOR SELECT USING (limelight_may_read(host, reach, current_user))",
       ]
     ),
+    (
+      "v3-application-items",
+      [
+        // The items applications give a watcher's index are sent too,
+        // keyed by their URI (as `path`'s bytes), with their domain; only
+        // the role that wrote one finds it (and the store's owner, which
+        // row-level security does not bind).
+        """
+        ALTER TABLE item ADD COLUMN domain text,
+          ADD COLUMN writer name NOT NULL DEFAULT current_user
+        """,
+        """
+        ALTER TABLE removal ADD COLUMN domain text,
+          ADD COLUMN writer name NOT NULL DEFAULT current_user
+        """,
+        "DROP POLICY readers ON item",
+        "CREATE POLICY readers ON item FOR SELECT USING (\(readable))",
+        "DROP POLICY readers ON removal",
+        "CREATE POLICY readers ON removal FOR SELECT USING (\(readable))",
+      ]
+    ),
   ]
+
+  /// Who finds a row: a file, the readers whose Unix user could list its
+  /// folder; an application item, the role that wrote it.
+  static let readable = """
+    CASE WHEN domain IS NULL THEN limelight_may_read(host, reach, current_user)
+      ELSE writer = current_user END
+    """
 
   /// Brings the database's tables to this version's. Several watchers
   /// starting at once take turns (a transaction-wide advisory lock), and a

@@ -52,7 +52,7 @@ struct SharedSearch {
         throw CommandFailure(
           "\(hit.uri) is on \(hit.host), not on this host: it cannot be opened here")
       }
-      try Opener.xdgOpen(FileURI.uri(for: hit.path))
+      try Opener.xdgOpen(hit.domain == nil ? FileURI.uri(for: hit.path) : hit.uri)
       print(hit.uri)
       return
     }
@@ -77,7 +77,8 @@ struct SharedSearch {
   /// A store's entry as the printer takes a result.
   static func result(_ hit: PostgresIndex.Hit) -> SearchResult {
     SearchResult(
-      rowID: 0, id: hit.uri, localID: nil, domain: fileDomain, uri: hit.uri, path: hit.path,
+      rowID: 0, id: hit.uri, localID: nil, domain: hit.domain ?? fileDomain, uri: hit.uri,
+      path: hit.domain == nil ? hit.path : nil,
       displayName: hit.name, contentType: hit.contentType, kind: nil,
       modified: hit.modified, size: hit.size, isFolder: hit.isFolder, thumbnailPath: nil,
       score: -hit.rank, host: hit.host)
@@ -102,8 +103,7 @@ struct SharedSearch {
         emit(shown.contains(hit.uri) ? "~" : "+", hit.uri, to: output)
         shown.insert(hit.uri)
       }
-      for entry in touched {
-        let uri = PostgresIndex.uri(host: entry.host, path: entry.path)
+      for uri in touched {
         guard shown.contains(uri), !matched.contains(uri) else { continue }
         emit("-", uri, to: output)
         shown.remove(uri)

@@ -6,8 +6,9 @@ import LimelightStore
 import Logging
 import Synchronization
 
-/// Sends what the local index holds of this host's files to a shared
-/// PostgreSQL store, and keeps sending what changes.
+/// Sends what the local index holds of this host's files (and the items
+/// applications gave it) to a shared PostgreSQL store, and keeps sending
+/// what changes.
 ///
 /// The local index is the durable queue: whatever the watcher wrote stays
 /// there while the store is away, and is sent when it comes back, by
@@ -32,6 +33,9 @@ public final class SharedStoreSender: @unchecked Sendable {
 
   /// The longest wait between attempts to reach a store that is away.
   public static let longestBackOff = 30.0
+  /// How often the index's generation is read for what other programs
+  /// wrote, when the watcher commits nothing.
+  static let lookEvery = 2.0
 
   public init(
     store: IndexStore, storeName: String, host: String, logger: Logger, pageSize: Int = 500,
@@ -69,6 +73,12 @@ public final class SharedStoreSender: @unchecked Sendable {
     while !stopped {
       let seen = store.commits.current
       do {
+        // Other programs write the index too (`limelight index`): no
+        // commit of the watcher's tells of theirs, a new generation does.
+        if index != nil, let sent = report.sentThrough, try store.generation() == sent {
+          store.commits.wait(after: seen, timeout: Self.lookEvery)
+          continue
+        }
         // A new connection checks what the store holds of this host
         // (a store restored from a backup lost rows its host row says
         // were sent).
@@ -79,7 +89,7 @@ public final class SharedStoreSender: @unchecked Sendable {
           backOff = 1
           // Writes come in bursts while the watcher works: the next
           // look waits for a commit, and a moment more for the rest.
-          store.commits.wait(after: seen, timeout: 60)
+          store.commits.wait(after: seen, timeout: Self.lookEvery)
           if !stopped { usleep(250_000) }
         }
       } catch let error as PostgresError {
@@ -146,7 +156,8 @@ public final class SharedStoreSender: @unchecked Sendable {
       var reach = Reach()
       let items = page.items.map { item in
         var item = item
-        item.reach = reach.of(item.path)
+        // An application item's URI is no path: only its writer finds it.
+        if item.domain == nil { item.reach = reach.of(item.path) }
         return item
       }
       try index.write(items, removing: page.removed, sweep: mark, following: reached)

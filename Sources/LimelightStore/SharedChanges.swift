@@ -3,11 +3,13 @@ import GRDB
 import LimelightModel
 import LimelightPlatform
 
-/// What changed in the index's files between two generations, for a
-/// shared store that follows it: the items written since (as they are
-/// now) and the paths removed since. A page of them at a time, by row.
+/// What changed in the index between two generations, for a shared store
+/// that follows it: the items written since (as they are now) and those
+/// removed since. A page of them at a time, by row. Files and the items
+/// applications gave (not the installed applications, each host's own).
 public struct SharedChanges: Sendable {
   public var items: [SharedItem]
+  /// Files' paths, and application items' URIs (as their bytes).
   public var removed: [RawPath]
   /// The row to read the next page after; nil when this page was the last.
   public var nextRow: Int64?
@@ -33,18 +35,25 @@ extension IndexStore {
     }
   }
 
-  /// The index's generation and how many file entries it holds then (one
-  /// snapshot): what a shared store holds of this host once it is sent
-  /// everything through that generation.
+  /// The index's generation and how many entries a shared store receives
+  /// of it then (one snapshot): what a shared store holds of this host once
+  /// it is sent everything through that generation.
   public func fileEntries() throws -> (generation: Int64, count: Int) {
     try read { db in
       (
         try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'generation'") ?? 0,
         try Int.fetchOne(
-          db, sql: "SELECT count(*) FROM item WHERE domain = ? AND path IS NOT NULL",
-          arguments: [fileDomain]) ?? 0
+          db, sql: "SELECT count(*) FROM item WHERE \(Self.sharedCondition)",
+          arguments: Self.sharedArguments) ?? 0
       )
     }
+  }
+
+  /// The items a shared store receives: files, and what applications gave.
+  static let sharedCondition =
+    "(item.domain = ? AND item.path IS NOT NULL OR item.domain NOT IN (?, ?))"
+  static var sharedArguments: StatementArguments {
+    [fileDomain, fileDomain, applicationsDomain]
   }
 
   /// The oldest generation whose removals are all still known: changes
@@ -65,35 +74,49 @@ extension IndexStore {
     try read { db in
       var removed: [RawPath] = []
       if let after, afterRow == 0 {
-        removed = try String.fetchAll(
+        removed = try Row.fetchAll(
           db,
           sql: """
-            SELECT uri FROM removal WHERE generation > ? AND generation <= ? AND domain = ?
-            ORDER BY generation
-            """, arguments: [after, through, fileDomain]
-        ).compactMap(FileURI.path(from:))
+            SELECT domain, uri FROM removal WHERE generation > ? AND generation <= ?
+              AND domain <> ? ORDER BY generation
+            """, arguments: [after, through, applicationsDomain]
+        ).compactMap { row in
+          let uri: String = row["uri"]
+          return row["domain"] == fileDomain
+            ? FileURI.path(from: uri) : RawPath(bytes: Array(uri.utf8))
+        }
       }
+      var arguments: StatementArguments = [afterRow]
+      arguments += Self.sharedArguments
+      arguments += [after ?? -1, through, limit]
       let rows = try Row.fetchAll(
         db,
         sql: """
-          SELECT item.rowid AS rowid, item.path AS path, item.isFolder AS isFolder,
-            item.size AS size, item.mtimeNs AS mtimeNs, item.keywords AS keywords,
+          SELECT item.rowid AS rowid, item.path AS path, item.domain AS domain,
+            item.uri AS uri, item.displayName AS displayName, item.isFolder AS isFolder,
+            item.size AS size, coalesce(item.mtimeNs, CAST(item.modified * 1e9 AS INTEGER))
+              AS mtimeNs, item.keywords AS keywords,
             \(IndexWriter.typeTree) AS contentTypeTree, limelight_inflate(b.text) AS text,
             w.name || ' ' || w.keywords AS nameWords
           FROM item LEFT JOIN item_words_stored AS w ON w.rowid = item.rowid
             LEFT JOIN text_body AS b ON b.id = w.textID
-          WHERE item.rowid > ? AND item.path IS NOT NULL AND item.domain = ?
+          WHERE item.rowid > ? AND \(Self.sharedCondition)
             AND item.generation > ? AND item.generation <= ?
           ORDER BY item.rowid LIMIT ?
-          """, arguments: [afterRow, fileDomain, after ?? -1, through, limit])
+          """, arguments: arguments)
       let items = rows.map { row in
-        SharedItem(
-          path: RawPath(bytes: Array(row["path"] as Data)), isFolder: row["isFolder"],
-          size: row["size"], modifiedNs: row["mtimeNs"],
+        let domain: String = row["domain"]
+        let file = domain == fileDomain
+        return SharedItem(
+          path: file
+            ? RawPath(bytes: Array(row["path"] as Data))
+            : RawPath(bytes: Array((row["uri"] as String).utf8)),
+          isFolder: row["isFolder"], size: row["size"], modifiedNs: row["mtimeNs"],
           contentTypeTree: (row["contentTypeTree"] as String? ?? "").split(separator: " ").map(
             String.init),
           keywords: IndexWriter.strings(inJSON: row["keywords"]), text: row["text"],
-          nameWords: row["nameWords"])
+          nameWords: row["nameWords"], domain: file ? nil : domain,
+          displayName: file ? nil : row["displayName"])
       }
       return SharedChanges(
         items: items, removed: removed,

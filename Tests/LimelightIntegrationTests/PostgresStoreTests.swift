@@ -74,6 +74,46 @@ struct PostgresStoreTests {
     #expect(try index.search(.or([]), limit: 5).isEmpty)
   }
 
+  /// The predicate language on what the store keeps: names and paths by
+  /// wildcard, with its modifiers, beside words, types, sizes and dates.
+  @Test func thePredicateLanguageComparesNamesAndPaths() throws {
+    let server = try #require(PostgresServer.shared)
+    let index = try PostgresIndex(try server.newDatabase(), host: "alpha")
+    let files = try Files()
+    try index.write([
+      try files.write("Quarterly Report 2024.txt", "revenue grew in the third quarter"),
+      try files.write("notes/field notes.md", "wombat burrows near the creek"),
+      try files.write("Café menu.txt", "croissant and coffee"),
+      try files.record("notes"),
+    ])
+    let all = ["Café menu.txt", "Quarterly Report 2024.txt", "field notes.md", "notes"]
+    for (query, expected) in [
+      (#"displayName == "Quarterly*""#, ["Quarterly Report 2024.txt"]),
+      (#"displayName == "quarterly*""#, []),
+      (#"kMDItemDisplayName == "quarterly*"c"#, ["Quarterly Report 2024.txt"]),
+      (#"displayName == "cafe*""#, []),
+      (#"displayName == "cafe*"cd"#, ["Café menu.txt"]),
+      (#"displayName == "menu""#, []),
+      (#"displayName == "menu"w"#, ["Café menu.txt"]),
+      (#"displayName == "rep*"cw"#, ["Quarterly Report 2024.txt"]),
+      (#"displayName == "*.txt" && textContent == "coffee""#, ["Café menu.txt"]),
+      (#"kMDItemPath == "*/notes/*""#, ["field notes.md"]),
+      (#"displayName != "*.txt""#, ["field notes.md", "notes"]),
+      (#"displayName == "*notes*" || contentType == "text/plain""#, all),
+      (#"domainIdentifier == "limelight.*""#, all),
+      (#"domainIdentifier == "com.example.*""#, []),
+      (#"displayName == "*.txt" && kMDItemFSSize > 30"#, ["Quarterly Report 2024.txt"]),
+      // The same words by column, a phrase each.
+      (#"name:"field notes""#, ["field notes.md"]),
+      (#"textContent == "the third quarter""#, ["Quarterly Report 2024.txt"]),
+      (#"type:text/plain ext:md"#, ["field notes.md"]),
+    ] {
+      #expect(try names(index, query).sorted() == expected, "\(query)")
+    }
+    let error = #expect(throws: PostgresError.self) { try names(index, #"title == "x*""#) }
+    #expect(error?.description.contains("title is not kept by a PostgreSQL store") == true)
+  }
+
   /// Row-level security: a reading role stands for a Unix user on a host,
   /// and finds only entries whose folders that user could list, by name,
   /// by text and by typo alike; a role that stands for nobody finds nothing.
@@ -110,6 +150,11 @@ struct PostgresStoreTests {
       item("/srv/public/wombat public.txt", "quoll", [Ownership(owner: 0, group: 0, mode: 0o755)]),
       // A folder others may list but not read: its entries are not theirs.
       item("/srv/dropbox/wombat drop.txt", "quoll", [Ownership(owner: 0, group: 0, mode: 0o733)]),
+      // An application's item: the role that wrote it finds it, no reader.
+      SharedItem(
+        path: RawPath("notes://wombat/1"), isFolder: false, size: nil, modifiedNs: nil,
+        contentTypeTree: ["text/plain"], keywords: [], text: "numbat memo",
+        domain: "org.example.notes", displayName: "Wombat memo"),
     ])
     let owner = try PostgresConnection(url)
     let suffix = UUID().uuidString.prefix(8).lowercased()
@@ -144,8 +189,13 @@ struct PostgresStoreTests {
     #expect(!(try names(readers.alice, "wombta")).contains("wombat plans.txt"))
     #expect(try names(readers.bob, "sighting").isEmpty)
     #expect(try names(readers.nobody, "wombat").isEmpty)
-    // The store's owner (the watchers) reads everything.
-    #expect(try names(index, "wombat").count == 6)
+    #expect(try names(readers.alice, "memo").isEmpty)
+    // The store's owner (the watchers, who wrote the application's item)
+    // reads everything.
+    #expect(try names(index, "wombat").count == 7)
+    #expect(
+      try index.search(QueryNode.text("memo", prefix: true, column: nil), limit: 5).map(\.uri)
+        == ["notes://wombat/1"])
   }
 
   @Test func hostsShareOneDatabaseAndEraseOnlyTheirOwn() throws {

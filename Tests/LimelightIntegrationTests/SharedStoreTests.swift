@@ -75,6 +75,49 @@ import Testing
     #expect(try beta.find("wombat") == [both[0]])
   }
 
+  /// What applications give a watcher's index goes to the store with the
+  /// files, under its own URI, found by domain and followed while the
+  /// watcher runs (another program wrote it); deleted, it goes.
+  @Test func applicationItemsGoToTheStoreWithTheirURIs() throws {
+    let server = try #require(PostgresServer.shared)
+    let store = try server.newDatabase()
+    let alpha = try instance(store, host: "alpha")
+    let beta = try instance(store, host: "beta")
+    try alpha.write("notes/quoll.txt", "spotted\n")
+    let pushed = try alpha.run(
+      "limelight", ["index"],
+      stdin:
+        #"{"id": "7", "domain": "org.example.notes", "uri": "notes://7", "attributes": {"title": "Quoll census", "textContent": "counted at dusk"}}"#
+    )
+    #expect(pushed.status == 0, "\(pushed.stderr)")
+    try alpha.indexOnce()
+    #expect(
+      try beta.find("quoll").sorted() == [
+        "file://alpha" + alpha.path("notes/quoll.txt"), "notes://7",
+      ]
+    )
+    #expect(try beta.find("dusk") == ["notes://7"])
+    #expect(try beta.find("domain:org.example", "quoll") == ["notes://7"])
+    #expect(try beta.find("-domain:org.example", "quoll").count == 1)
+    let json = try beta.run("find-in", ["--json", "census"]).stdout
+    #expect(json.contains("\"domain\":\"org.example.notes\""), "\(json)")
+    #expect(json.contains("\"host\":\"alpha\""), "\(json)")
+
+    // While the watcher runs, what `limelight index` and `delete` write
+    // (no commit of the watcher's) reaches the store.
+    try alpha.startWatcher()
+    let second = try alpha.run(
+      "limelight", ["index"],
+      stdin:
+        #"{"id": "8", "domain": "org.example.notes", "uri": "notes://8", "attributes": {"title": "Quoll tracks"}}"#
+    )
+    #expect(second.status == 0, "\(second.stderr)")
+    try beta.waitFor("the new item in the store") { try beta.find("tracks") == ["notes://8"] }
+    #expect(try alpha.run("limelight", ["delete", "--id", "7"]).status == 0)
+    try beta.waitFor("the deleted item gone from the store") { try beta.find("census").isEmpty }
+    #expect(try beta.find("tracks") == ["notes://8"])
+  }
+
   /// `limelight show` of another host's URI reads the store; this host's
   /// URI (and a path) the local index, or the store with --store.
   @Test func showReadsAnotherHostsEntryFromTheStore() throws {
