@@ -125,7 +125,7 @@ public final class SharedStoreSender: @unchecked Sendable {
     throws -> Bool
   {
     let identity = try store.identity()
-    let (now, entries) = try store.fileEntries()
+    let (now, entries) = try store.sharedEntries()
     let (following, sweep) = try index.following()
     var resend = resending
     if !resend, let following, following.indexID == identity, following.generation <= now,

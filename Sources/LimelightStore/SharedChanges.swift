@@ -38,7 +38,7 @@ extension IndexStore {
   /// The index's generation and how many entries a shared store receives
   /// of it then (one snapshot): what a shared store holds of this host once
   /// it is sent everything through that generation.
-  public func fileEntries() throws -> (generation: Int64, count: Int) {
+  public func sharedEntries() throws -> (generation: Int64, count: Int) {
     try read { db in
       (
         try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'generation'") ?? 0,
