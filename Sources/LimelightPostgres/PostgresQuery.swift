@@ -193,8 +193,8 @@ struct PostgresQuery {
       value = "coalesce(domain, \(bind(fileDomain))::text)"
     case .title, .contentDescription, .keywords, .authors, .kind, .uri:
       throw PostgresError(
-        message: "\(attribute.rawValue) is not kept by a PostgreSQL store: compare displayName, path"
-          + " or domain")
+        message: "\(attribute.rawValue) is not kept by a PostgreSQL store: compare displayName,"
+          + " path or domain")
     }
     if matcher.ignoreDiacritics { value = "unaccent(\(value))" }
     if matcher.ignoreCase { value = "lower(\(value))" }
