@@ -310,6 +310,9 @@ public struct IndexWriter {
     try db.execute(sql: "DELETE FROM item WHERE domain = ?", arguments: [fileDomain])
     try db.execute(sql: "DELETE FROM failure")
     try db.execute(sql: "DELETE FROM removal")
+    // No removal before this generation is known now: a shared store
+    // that follows the index gets every entry again, and loses the rest.
+    try setMeta("removalsKeptFrom", generation + 1)
     return count
   }
 
@@ -421,7 +424,10 @@ public struct IndexWriter {
   /// which generation on they are all kept (``IndexStore/sharedChanges(after:limit:)``).
   public func pruneRemovals(keep: Int64 = 10_000) throws {
     try db.execute(sql: "DELETE FROM removal WHERE generation < ?", arguments: [generation - keep])
-    if generation > keep { try setMeta("removalsKeptFrom", generation - keep) }
+    // Never earlier than an erase left it.
+    let kept =
+      try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'removalsKeptFrom'") ?? 0
+    if generation - keep > kept { try setMeta("removalsKeptFrom", generation - keep) }
   }
 
   /// Sets a value in the meta table.
