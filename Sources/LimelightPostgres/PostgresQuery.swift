@@ -13,6 +13,10 @@ struct PostgresQuery {
   private(set) var parameters: [String?] = []
   /// The text terms, as `tsquery` texts, for ranking.
   private(set) var rankTerms: [String] = []
+  /// The words typed (folded), as typed: a name that holds them all, or
+  /// holds them as whole words, ranks above one that holds what they may
+  /// stand for or begin.
+  private(set) var typedWords: [String] = []
   let closeWords: ((String) throws(PostgresError) -> [String])?
 
   init(closeWords: ((String) throws(PostgresError) -> [String])?) {
@@ -74,6 +78,7 @@ struct PostgresQuery {
         .joined(separator: " | ")
     }
     rankTerms.append(query)
+    typedWords.append(words[0])
     return "(" + query + ")"
   }
 
@@ -107,6 +112,7 @@ struct PostgresQuery {
     // reads has no type the server can tell.
     func inName(_ query: inout PostgresQuery) -> String {
       query.rankTerms.append(nameQuery)
+      query.typedWords += words
       return "(name_vector @@ \(query.bind(nameQuery))::tsquery)"
     }
     if column == .name || column == .keywords { return inName(&self) }
