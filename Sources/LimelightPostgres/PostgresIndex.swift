@@ -359,10 +359,8 @@ public final class PostgresIndex {
       // that holds every typed word as it was typed (a Japanese or
       // Chinese run inside a longer one too), then one that holds them
       // as whole words, not only as the start of longer ones.
-      // (Not when the words are read as typos: the words typed are in no
-      // name, and the readings' order is the closest first, as before.)
       let typed = compiled.typedWords
-      if !typed.isEmpty && !typos {
+      if !typed.isEmpty {
         parameters.append(PostgresQuery.array(typed))
         let holds = """
           (SELECT bool_and(strpos(lower(unaccent(name)), w) > 0)
@@ -373,9 +371,8 @@ public final class PostgresIndex {
         rank = "\(holds) + \(whole) + \(rank)"
       }
     }
-    // The shorter name first, as the local index's name score has it
-    // (for typos, the newest).
-    let shorter = typos ? "" : "length(regexp_replace(name, '\\.[^.]*$', '')), "
+    // The shorter name first, as the local index's name score has it.
+    let shorter = "length(regexp_replace(name, '\\.[^.]*$', '')), "
     var limitClause = ""
     if let limit {
       parameters.append(String(limit))

@@ -13,9 +13,11 @@ struct PostgresQuery {
   private(set) var parameters: [String?] = []
   /// The text terms, as `tsquery` texts, for ranking.
   private(set) var rankTerms: [String] = []
-  /// The words typed (folded), as typed: a name that holds them all, or
-  /// holds them as whole words, ranks above one that holds what they may
-  /// stand for or begin.
+  /// The words as a name should hold them (folded): those typed, or for a
+  /// word read as a typo the likeliest word of names read for it (the
+  /// first ``NearWords/likeliest`` gives). A name that holds them all, or
+  /// holds them as whole words, ranks above one whose keywords hold them
+  /// or whose words only begin with them.
   private(set) var typedWords: [String] = []
   let closeWords: ((String) throws(PostgresError) -> [String])?
 
@@ -74,11 +76,13 @@ struct PostgresQuery {
     let lexeme = PostgresWords.quoted(words[0]) + (prefix ? ":*" : "")
     var query = lexeme
     if let closeWords, words[0].count >= 3 {
-      query = ([lexeme] + (try closeWords(words[0])).map(PostgresWords.quoted))
-        .joined(separator: " | ")
+      let close = try closeWords(words[0])
+      query = ([lexeme] + close.map(PostgresWords.quoted)).joined(separator: " | ")
+      typedWords.append(close.first ?? words[0])
+    } else {
+      typedWords.append(words[0])
     }
     rankTerms.append(query)
-    typedWords.append(words[0])
     return "(" + query + ")"
   }
 
