@@ -86,10 +86,7 @@ struct Show: ParsableCommand {
 
   /// The entry a host sent to a shared store, as the store keeps it.
   func showShared(_ target: (host: String, path: RawPath), store name: String) throws {
-    let checked: String
-    do throws(Configuration.StoreNameError) {
-      checked = try Configuration.checkedStoreName(name)
-    } catch { throw CommandFailure("--store: \(error)") }
+    let checked = try Configuration.storeOption(name)
     let fields: [(name: String, value: AttributeValue?)]?
     do {
       fields = try PostgresIndex(reading: checked).details(host: target.host, path: target.path)

@@ -48,9 +48,13 @@ public final class PostgresIndex {
     public var domain: String?
     /// A file's `file://HOST/path` (RFC 8089): the host that holds it
     /// names it; an application item's own URI.
-    public var uri: String {
-      domain == nil ? PostgresIndex.uri(host: host, path: path) : path.string
-    }
+    public var uri: String { PostgresIndex.uri(host: host, path: path, domain: domain) }
+  }
+
+  /// A file's `file://HOST/path`, an application item's own URI (the
+  /// store keeps it as its `path`).
+  static func uri(host: String, path: RawPath, domain: String?) -> String {
+    domain == nil ? uri(host: host, path: path) : path.string
   }
 
   /// `file://HOST/path` (RFC 8089).
@@ -91,13 +95,9 @@ public final class PostgresIndex {
     try connection.transaction { () throws(PostgresError) in
       try lockWrites()
       if !removing.isEmpty {
-        try connection.execute(
-          """
-          WITH gone AS (DELETE FROM item WHERE host = $1 AND path = ANY ($2::bytea[])
-            RETURNING host, path, reach, domain, writer)
-          INSERT INTO removal (host, path, reach, domain, writer)
-          SELECT host, path, reach, domain, writer FROM gone
-          """, [host, PostgresQuery.array(removing.map { PostgresQuery.hex($0.bytes) })])
+        try removeRows(
+          "path = ANY ($2::bytea[])",
+          [host, PostgresQuery.array(removing.map { PostgresQuery.hex($0.bytes) })])
       }
       try write(items, sweep: sweep)
       try touchHost(following: following, sweep: nil)
@@ -116,13 +116,7 @@ public final class PostgresIndex {
   public func finishResend(sweep: Int64, following: Following) throws(PostgresError) {
     try connection.transaction { () throws(PostgresError) in
       try lockWrites()
-      try connection.execute(
-        """
-        WITH gone AS (DELETE FROM item WHERE host = $1 AND sweep <> $2::bigint
-          RETURNING host, path, reach, domain, writer)
-        INSERT INTO removal (host, path, reach, domain, writer)
-        SELECT host, path, reach, domain, writer FROM gone
-        """, [host, String(sweep)])
+      try removeRows("sweep <> $2::bigint", [host, String(sweep)])
       try touchHost(following: following, sweep: sweep)
     }
   }
@@ -213,6 +207,18 @@ public final class PostgresIndex {
       """, [PostgresQuery.array(keys), PostgresQuery.array(words)])
   }
 
+  /// Removes this host's rows (`$1`) that `condition` picks, each kept in
+  /// `removal` for followers, with who may see that it went.
+  private func removeRows(_ condition: String, _ parameters: [String?]) throws(PostgresError) {
+    try connection.execute(
+      """
+      WITH gone AS (DELETE FROM item WHERE host = $1 AND \(condition)
+        RETURNING host, path, reach, domain, writer)
+      INSERT INTO removal (host, path, reach, domain, writer)
+      SELECT host, path, reach, domain, writer FROM gone
+      """, parameters)
+  }
+
   /// The host's last contact now (and what its rows reflect, and their
   /// mark, when given).
   private func touchHost(following: Following?, sweep: Int64?) throws(PostgresError) {
@@ -234,13 +240,8 @@ public final class PostgresIndex {
       try lockWrites()
       for path in paths {
         let (low, high) = path.subtreeBounds
-        try connection.execute(
-          """
-          WITH gone AS (DELETE FROM item WHERE host = $1 AND (path = $2::bytea
-            OR path > $3::bytea AND path < $4::bytea) RETURNING host, path, reach, domain, writer)
-          INSERT INTO removal (host, path, reach, domain, writer)
-          SELECT host, path, reach, domain, writer FROM gone
-          """,
+        try removeRows(
+          "(path = $2::bytea OR path > $3::bytea AND path < $4::bytea)",
           [host, PostgresQuery.hex(path.bytes), PostgresQuery.hex(low), PostgresQuery.hex(high)])
       }
       try touchHost(following: nil, sweep: nil)
@@ -251,12 +252,7 @@ public final class PostgresIndex {
   public func eraseHost() throws(PostgresError) {
     try connection.transaction { () throws(PostgresError) in
       try lockWrites()
-      try connection.execute(
-        """
-        WITH gone AS (DELETE FROM item WHERE host = $1 RETURNING host, path, reach, domain, writer)
-        INSERT INTO removal (host, path, reach, domain, writer)
-        SELECT host, path, reach, domain, writer FROM gone
-        """, [host])
+      try removeRows("true", [host])
       try connection.execute("DELETE FROM host WHERE name = $1", [host])
     }
   }
@@ -335,10 +331,8 @@ public final class PostgresIndex {
       UNION ALL SELECT host, encode(path, 'hex'), domain FROM removal WHERE change > $1::bigint
       """, [String(change)]
     ).rows.map {
-      Hit(
-        host: $0[0] ?? "", path: RawPath(bytes: Self.bytes(fromHex: $0[1] ?? "")), name: "",
-        domain: $0[2]
-      ).uri
+      Self.uri(
+        host: $0[0] ?? "", path: RawPath(bytes: Self.bytes(fromHex: $0[1] ?? "")), domain: $0[2])
     }
     return (matching, touched)
   }

@@ -244,9 +244,15 @@ public struct FindInSearch {
       }
     }
     guard let name, name != "local" else { return nil }
-    do throws(Configuration.StoreNameError) {
-      return try Configuration.checkedStoreName(name)
-    } catch {
+    return try Configuration.storeOption(name)
+  }
+}
+
+extension Configuration {
+  /// A store named on the command line (`--store`), checked as
+  /// limelight.conf's is: one holding a password is a usage error.
+  public static func storeOption(_ name: String) throws(CommandFailure) -> String {
+    do throws(StoreNameError) { return try checkedStoreName(name) } catch {
       throw CommandFailure("--store: \(error)")
     }
   }

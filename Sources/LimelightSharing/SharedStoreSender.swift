@@ -125,24 +125,41 @@ public final class SharedStoreSender: @unchecked Sendable {
     throws -> Bool
   {
     let identity = try store.identity()
-    let (now, entries) = try store.sharedEntries()
+    // The count (a read of every row) only when it is compared.
+    let (now, entries) = try store.sharedEntries(counting: verifying)
     let (following, sweep) = try index.following()
-    var resend = resending
-    if !resend, let following, following.indexID == identity, following.generation <= now,
-      following.generation + 1 >= (try store.removalsKeptFrom())
-    {
-      if following.generation == now {
-        if verifying, try index.entryCount() != entries {
-          logger.warning("shared store: it holds other entries of this host than were sent")
-          return try sendChanges(to: index, resending: true)
-        }
-        report.sentThrough = now
-        set(.current)
-        return true
-      }
-    } else {
-      resend = true
+    // The store follows this index when it names it, is not ahead of it,
+    // and every removal since is still known; else everything goes again.
+    let follows =
+      try following.map {
+        try $0.indexID == identity && $0.generation <= now
+          && $0.generation + 1 >= store.removalsKeptFrom()
+      } ?? false
+    let resend = resending || !follows
+    if resend || following?.generation != now {
+      guard
+        try send(
+          to: index, through: now, identity: identity, following: following,
+          sweep: sweep, resend: resend)
+      else { return false }
+      report.lastSent = Date()
     }
+    if let entries, !resend, try index.entryCount() != entries {
+      logger.warning("shared store: it holds other entries of this host than were sent")
+      return try sendChanges(to: index, resending: true)
+    }
+    report.sentThrough = now
+    set(.current)
+    return true
+  }
+
+  /// Sends the pages of what changed after what the store follows (all of
+  /// it, for a `resend`, whose rows get a new mark and the rest go);
+  /// false when stopped midway.
+  private func send(
+    to index: PostgresIndex, through now: Int64, identity: String,
+    following: PostgresIndex.Following?, sweep: Int64, resend: Bool
+  ) throws -> Bool {
     set(.sending)
     let mark = resend ? sweep + 1 : sweep
     let after = resend ? nil : following?.generation
@@ -169,13 +186,6 @@ public final class SharedStoreSender: @unchecked Sendable {
         sweep: mark, following: PostgresIndex.Following(indexID: identity, generation: now))
       logger.info("shared store: sent every entry of this host again (through \(now))")
     }
-    if verifying, !resend, try index.entryCount() != entries {
-      logger.warning("shared store: it holds other entries of this host than were sent")
-      return try sendChanges(to: index, resending: true)
-    }
-    report.sentThrough = now
-    report.lastSent = Date()
-    set(.current)
     return true
   }
 

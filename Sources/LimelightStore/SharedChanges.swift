@@ -35,16 +35,17 @@ extension IndexStore {
     }
   }
 
-  /// The index's generation and how many entries a shared store receives
-  /// of it then (one snapshot): what a shared store holds of this host once
-  /// it is sent everything through that generation.
-  public func sharedEntries() throws -> (generation: Int64, count: Int) {
+  /// The index's generation and, when `counting`, how many entries a
+  /// shared store receives of it then (one snapshot): what a shared store
+  /// holds of this host once it is sent everything through that generation.
+  public func sharedEntries(counting: Bool) throws -> (generation: Int64, count: Int?) {
     try read { db in
       (
         try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'generation'") ?? 0,
-        try Int.fetchOne(
-          db, sql: "SELECT count(*) FROM item WHERE \(Self.sharedCondition)",
-          arguments: Self.sharedArguments) ?? 0
+        counting
+          ? try Int.fetchOne(
+            db, sql: "SELECT count(*) FROM item WHERE \(Self.sharedCondition)",
+            arguments: Self.sharedArguments) ?? 0 : nil
       )
     }
   }

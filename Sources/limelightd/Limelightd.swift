@@ -105,13 +105,7 @@ struct Limelightd: ParsableCommand {
       "indexing",
       metadata: ["roots": "\(rootPaths.map(\.string).joined(separator: ", "))", "once": "\(once)"])
     var sharedStore = configuration.store
-    if let storeName {
-      do throws(Configuration.StoreNameError) {
-        sharedStore = try Configuration.checkedStoreName(storeName)
-      } catch {
-        throw CommandFailure("--store: \(error)")
-      }
-    }
+    if let storeName { sharedStore = try Configuration.storeOption(storeName) }
     // The entries go to the shared store from the local index, which keeps
     // them while the store is away.
     let sender = sharedStore.map {
