@@ -14,17 +14,38 @@ public struct ManPageText: Equatable, Sendable {
   /// The text of a page, or nil when the source holds no page header or
   /// section heading (a rotated log named `syslog.1` is not a manual page).
   public init?(source: String) {
+    var source = source
+    guard let page = source.withUTF8(Self.read) else { return nil }
+    self = page
+  }
+
+  private init(lines: [String], name: [String]) {
+    text = lines.joined(separator: "\n")
+    let joined = Self.words(name.joined(separator: " "), droppingQuotes: false)
+    self.name = joined.isEmpty ? nil : joined
+  }
+
+  /// Reads a page line by line, byte by byte: a page is mostly ASCII, and
+  /// reading it by characters took more time than the rest of its import.
+  private static func read(_ source: UnsafeBufferPointer<UInt8>) -> ManPageText? {
     var lines: [String] = []
     var name: [String] = []
     var sections = 0
     var inName = false
     var sawHeader = false
-    for raw in source.split(separator: "\n", omittingEmptySubsequences: false) {
-      var line = Substring(raw)
-      if let first = line.first, first == "." || first == "'" {
-        line = line.dropFirst().drop { $0 == " " || $0 == "\t" }
-        let request = line.prefix { $0 != " " && $0 != "\t" }
-        let arguments = line.dropFirst(request.count)
+    var lineStart = 0
+    while lineStart <= source.count {
+      var lineEnd = source[lineStart...].firstIndex(of: newline) ?? source.count
+      defer { lineStart = lineEnd + 1 }
+      if lineEnd > lineStart && source[lineEnd - 1] == carriageReturn { lineEnd -= 1 }
+      let line = UnsafeBufferPointer(rebasing: source[lineStart..<lineEnd])
+      if let first = line.first, first == UInt8(ascii: ".") || first == UInt8(ascii: "'") {
+        var at = 1
+        while at < line.count, isBlank(line[at]) { at += 1 }
+        let requestStart = at
+        while at < line.count, !isBlank(line[at]) { at += 1 }
+        let request = String(decoding: line[requestStart..<at], as: UTF8.self)
+        let arguments = UnsafeBufferPointer(rebasing: line[at...])
         if request.hasPrefix("\\\"") { continue }  // a comment
         switch request {
         case "TH", "Dd", "Dt": sawHeader = true
@@ -32,21 +53,21 @@ public struct ManPageText: Equatable, Sendable {
           sawHeader = true
           sections += 1
           inName = sections == 1
-          if let heading = Self.words(of: arguments) { lines.append(heading) }
+          if let heading = words(of: arguments) { lines.append(heading) }
           continue
         case "PP", "LP", "P", "Pp", "sp":
           if inName && !name.isEmpty { inName = false }
         default: break
         }
-        guard !Self.layoutRequests.contains(String(request)),
-          var words = Self.words(of: arguments)
-        else { continue }
+        guard !layoutRequests.contains(request), var words = words(of: arguments) else {
+          continue
+        }
         if request == "Nd" { words = "- " + words }
         lines.append(words)
         if inName { name.append(words) }
         continue
       }
-      let text = Self.plain(line).trimmingCharacters(in: .whitespaces)
+      let text = trimmed(plain(line))
       guard !text.isEmpty else {
         if inName && !name.isEmpty { inName = false }
         continue
@@ -55,10 +76,31 @@ public struct ManPageText: Equatable, Sendable {
       if inName { name.append(text) }
     }
     guard sawHeader else { return nil }
-    self.text = lines.joined(separator: "\n")
-    let joined = name.joined(separator: " ").split(whereSeparator: \.isWhitespace)
-      .joined(separator: " ")
-    self.name = joined.isEmpty ? nil : joined
+    return ManPageText(lines: lines, name: name)
+  }
+
+  private static let newline = UInt8(ascii: "\n")
+  private static let carriageReturn = UInt8(ascii: "\r")
+  private static let backslash = UInt8(ascii: "\\")
+
+  private static func isBlank(_ byte: UInt8) -> Bool {
+    byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t")
+  }
+
+  /// A line without the spaces at its ends (tabs, and every space
+  /// separator of Unicode: no-break, ideographic).
+  static func trimmed(_ text: String) -> String {
+    let isSpace = { (scalar: Unicode.Scalar) in
+      scalar == "\t" || scalar.properties.generalCategory == .spaceSeparator
+    }
+    let scalars = text.unicodeScalars
+    guard let first = scalars.firstIndex(where: { !isSpace($0) }),
+      let last = scalars.lastIndex(where: { !isSpace($0) })
+    else { return "" }
+    if first == scalars.startIndex && last == scalars.index(before: scalars.endIndex) {
+      return text
+    }
+    return String(scalars[first...last])
   }
 
   /// Requests and macros whose arguments are no text of the page.
@@ -71,10 +113,31 @@ public struct ManPageText: Equatable, Sendable {
   ]
 
   /// A request's arguments as words: quotes and escapes gone.
-  static func words(of arguments: Substring) -> String? {
-    let text = plain(arguments).replacingOccurrences(of: "\"", with: "")
-      .split(whereSeparator: \.isWhitespace).joined(separator: " ")
+  static func words(of arguments: UnsafeBufferPointer<UInt8>) -> String? {
+    let text = words(plain(arguments), droppingQuotes: true)
     return text.isEmpty ? nil : text
+  }
+
+  /// A text's words, one space between (and its quotes gone, when asked).
+  static func words(_ text: String, droppingQuotes: Bool) -> String {
+    guard text.utf8.allSatisfy({ $0 < 0x80 }) else {
+      return (droppingQuotes ? text.filter { $0 != "\"" } : text)
+        .split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
+    // ASCII: by bytes, not by characters.
+    var out: [UInt8] = []
+    out.reserveCapacity(text.utf8.count)
+    var space = false
+    for byte in text.utf8 {
+      if byte == UInt8(ascii: " ") || (0x09...0x0D).contains(byte) {
+        space = !out.isEmpty
+      } else if !(droppingQuotes && byte == UInt8(ascii: "\"")) {
+        if space { out.append(UInt8(ascii: " ")) }
+        space = false
+        out.append(byte)
+      }
+    }
+    return String(decoding: out, as: UTF8.self)
   }
 
   /// Named characters a page commonly writes as escapes.
@@ -86,61 +149,88 @@ public struct ManPageText: Equatable, Sendable {
     "aa": "´", "lB": "[", "rB": "]", "lC": "{", "rC": "}", "la": "⟨", "ra": "⟩",
   ]
 
-  /// Drops an escape's argument: a two-letter `(xx`, a `[name]`, or else
-  /// what `other` drops.
-  static func dropName(_ rest: inout Substring, other: (Substring) -> Substring) {
-    if rest.first == "(" {
-      rest = rest.dropFirst(3)
-    } else if rest.first == "[" {
-      let end = rest.firstIndex(of: "]") ?? rest.endIndex
-      rest = end < rest.endIndex ? rest[rest.index(after: end)...] : rest[end...]
-    } else {
-      rest = other(rest)
-    }
-  }
-
   /// A line with its escapes resolved and an inline comment (`\"`) cut.
-  static func plain(_ line: Substring) -> String {
-    guard line.contains("\\") else { return String(line) }
-    var out = ""
-    var rest = line[...]
-    while let slash = rest.firstIndex(of: "\\") {
-      out += rest[..<slash]
-      rest = rest[rest.index(after: slash)...]
-      guard let escape = rest.first else { break }
-      rest = rest.dropFirst()
+  static func plain(_ line: UnsafeBufferPointer<UInt8>) -> String {
+    guard line.contains(backslash) else { return String(decoding: line, as: UTF8.self) }
+    var out: [UInt8] = []
+    out.reserveCapacity(line.count)
+    var at = 0
+    /// Past `count` characters from `at`.
+    func skip(_ count: Int) {
+      for _ in 0..<count where at < line.count {
+        at += 1
+        while at < line.count, line[at] & 0xC0 == 0x80 { at += 1 }
+      }
+    }
+    /// The bytes up to the next `close` (past it), or to the end.
+    func through(_ close: UInt8) -> UnsafeBufferPointer<UInt8> {
+      let end = line[at...].firstIndex(of: close) ?? line.count
+      defer { at = min(end + 1, line.count) }
+      return UnsafeBufferPointer(rebasing: line[at..<end])
+    }
+    /// A named character's text: `(xx` read, or `[name]`.
+    func named(_ name: UnsafeBufferPointer<UInt8>) {
+      out.append(contentsOf: (namedCharacters[String(decoding: name, as: UTF8.self)] ?? "").utf8)
+    }
+    /// An escape's name dropped: a two-letter `(xx`, a `[name]`, or else
+    /// what `other` skips.
+    func dropName(other: () -> Void) {
+      if at < line.count && line[at] == UInt8(ascii: "(") {
+        skip(3)
+      } else if at < line.count && line[at] == UInt8(ascii: "[") {
+        _ = through(UInt8(ascii: "]"))
+      } else {
+        other()
+      }
+    }
+    while at < line.count {
+      let byte = line[at]
+      at += 1
+      guard byte == backslash else {
+        out.append(byte)
+        continue
+      }
+      guard at < line.count else { break }
+      let escape = Unicode.Scalar(line[at])
+      at += 1
       switch escape {
-      case "\"", "#": return out  // the rest of the line is a comment
-      case "-", "e", "\\": out += escape == "-" ? "-" : "\\"
-      case " ", "~", "0": out += " "
+      case "\"", "#": return String(decoding: out, as: UTF8.self)  // the rest is a comment
+      case "-": out.append(UInt8(ascii: "-"))
+      case "e", "\\": out.append(backslash)
+      case " ", "~", "0": out.append(UInt8(ascii: " "))
       case "&", "|", "^", "%", ":", "c", "d", "u", "/", ",", "{", "}", "a", "t", "p", "r":
         break
       case "(":
-        out += namedCharacters[String(rest.prefix(2))] ?? ""
-        rest = rest.dropFirst(2)
+        let start = at
+        skip(2)
+        named(UnsafeBufferPointer(rebasing: line[start..<at]))
       case "[":
-        let end = rest.firstIndex(of: "]") ?? rest.endIndex
-        out += namedCharacters[String(rest[..<end])] ?? ""
-        rest = end < rest.endIndex ? rest[rest.index(after: end)...] : rest[end...]
+        named(through(UInt8(ascii: "]")))
       case "f", "*", "n", "F", "m", "M", "g", "k", "V", "Y":
         // A font, string or register by a one-letter, (xx or [name] name.
-        dropName(&rest) { $0.dropFirst() }
+        dropName { skip(1) }
       case "s":
         // A size change: \s0, \s-1, \s+2, \s(12, \s[12].
-        if rest.first == "+" || rest.first == "-" { rest = rest.dropFirst() }
-        dropName(&rest) { $0.drop(while: \.isNumber) }
+        if at < line.count && (line[at] == UInt8(ascii: "+") || line[at] == UInt8(ascii: "-")) {
+          at += 1
+        }
+        dropName {
+          while at < line.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(line[at]) {
+            at += 1
+          }
+        }
       case "h", "v", "w", "o", "l", "L", "D", "X", "b", "x", "N", "Z", "A", "B", "R", "C", "S", "H":
         // A quoted argument that draws or moves rather than writes.
-        if let quote = rest.first, quote == "'" {
-          let body = rest.dropFirst()
-          let end = body.firstIndex(of: quote) ?? body.endIndex
-          rest = end < body.endIndex ? body[body.index(after: end)...] : body[end...]
+        if at < line.count && line[at] == UInt8(ascii: "'") {
+          at += 1
+          _ = through(UInt8(ascii: "'"))
         }
       default:
-        out.append(escape)
+        // Any other character stands for itself (the rest of its bytes
+        // follow in the loop).
+        out.append(line[at - 1])
       }
     }
-    out += rest
-    return out
+    return String(decoding: out, as: UTF8.self)
   }
 }

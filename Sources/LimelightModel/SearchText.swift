@@ -8,7 +8,52 @@ import Foundation
 /// case and strips diacritics.
 public enum SearchText {
   public static func fold(_ text: String) -> String {
-    if text.utf8.allSatisfy({ $0 < 0x80 }) { return text }
+    var text = text
+    return text.withUTF8(foldRuns) ?? text
+  }
+
+  /// ASCII bytes this many or more apart end one run of other characters
+  /// and begin the next: the runs are composed one by one, and a long text
+  /// with an accent here and there is not composed whole.
+  static let runGap = 64
+
+  /// The text with its runs of characters beyond ASCII folded (with the
+  /// ASCII letter before each, which a combining accent may join), the
+  /// ASCII between them as it is; nil when it is ASCII alone. Composition
+  /// never crosses an ASCII character that no accent follows: each one
+  /// starts afresh, so the runs fold as the whole text would.
+  private static func foldRuns(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+    guard var high = bytes.firstIndex(where: { $0 >= 0x80 }) else { return nil }
+    var out: [UInt8] = []
+    out.reserveCapacity(bytes.count + bytes.count / 8)
+    var copied = 0
+    while true {
+      let start = high > copied && bytes[high - 1] < 0x80 ? high - 1 : high
+      var end = high + 1
+      var next: Int?
+      var index = end
+      while index < bytes.count {
+        if bytes[index] >= 0x80 {
+          end = index + 1
+        } else if index - end >= runGap {
+          next = bytes[index...].firstIndex(where: { $0 >= 0x80 })
+          break
+        }
+        index += 1
+      }
+      out.append(contentsOf: bytes[copied..<start])
+      out.append(contentsOf: foldRun(String(decoding: bytes[start..<end], as: UTF8.self)).utf8)
+      copied = end
+      guard let found = next else { break }
+      high = found
+    }
+    out.append(contentsOf: bytes[copied...])
+    return String(decoding: out, as: UTF8.self)
+  }
+
+  /// One run folded: composed, and its Chinese, Japanese and Korean
+  /// characters spaced out.
+  private static func foldRun(_ text: String) -> String {
     let composed = text.precomposedStringWithCompatibilityMapping
     guard composed.unicodeScalars.contains(where: isCJK) else { return composed }
     var out = String.UnicodeScalarView()
@@ -68,7 +113,18 @@ public enum SearchText {
   /// The words of a text as the tokenizer stores them: lower case, without
   /// accents, split at anything that is not a letter or digit.
   public static func terms(of text: String) -> [String] {
-    caseAndAccentFolded(text).split { !$0.isLetter && !$0.isNumber }.map(String.init)
+    let folded = caseAndAccentFolded(text)
+    guard folded.utf8.allSatisfy({ $0 < 0x80 }) else {
+      return folded.split { !$0.isLetter && !$0.isNumber }.map(String.init)
+    }
+    // ASCII: split by bytes, not by characters.
+    return folded.utf8.split { !isASCIIWordByte($0) }.map { String(decoding: $0, as: UTF8.self) }
+  }
+
+  private static func isASCIIWordByte(_ byte: UInt8) -> Bool {
+    (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+      || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+      || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
   }
 
   /// Lower case without accents, as the tokenizer folds; ASCII skips the
@@ -132,7 +188,7 @@ public enum SearchText {
   public static func romanized(
     _ text: String, limit: Int = 20_000, fromEverySyllable: Bool = false
   ) -> String? {
-    if text.utf8.allSatisfy({ $0 < 0x80 }) { return nil }
+    guard hasScripts(text) else { return nil }
     let runs = scriptRuns(text, limit: limit)
     guard !runs.isEmpty else { return nil }
     let hasKana = runs.contains { $0.script == 2 || $0.script == 3 }
@@ -189,6 +245,32 @@ public enum SearchText {
 
   /// The runs of one script each in a text, up to `limit` characters: ICU
   /// glues kana to the syllable before it otherwise.
+  /// Whether a text holds a character of a script read (``scriptClass(_:)``),
+  /// from its bytes: every such script starts at U+0370 or later, whose
+  /// UTF-8 starts 0xCD, and only characters starting so are decoded (a
+  /// text's ASCII, Latin accents and punctuation, most of most texts, are
+  /// passed over).
+  static func hasScripts(_ text: String) -> Bool {
+    var text = text
+    return text.withUTF8 { bytes in
+      var index = 0
+      while index < bytes.count {
+        let lead = bytes[index]
+        guard lead >= 0xCD else {
+          index += 1
+          continue
+        }
+        let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
+        guard index + length <= bytes.count else { return false }
+        var value = UInt32(lead) & (length == 4 ? 0x07 : length == 3 ? 0x0F : 0x1F)
+        for offset in 1..<length { value = value << 6 | UInt32(bytes[index + offset] & 0x3F) }
+        if let scalar = Unicode.Scalar(value), scriptClass(scalar) != nil { return true }
+        index += length
+      }
+      return false
+    }
+  }
+
   static func scriptRuns(_ text: String, limit: Int) -> [ScriptRun] {
     var runs: [ScriptRun] = []
     var current = String.UnicodeScalarView()

@@ -72,7 +72,7 @@ struct TextBodies {
   /// Whether a stored body is `text`: packed alike (the same dictionary)
   /// or, packed otherwise, the same once unpacked.
   private static func holds(_ stored: Data, _ text: String, packed: Data) -> Bool {
-    stored == packed || TextPacker.unpackUTF8(stored).map { $0.elementsEqual(text.utf8) } == true
+    stored == packed || TextPacker.unpackUTF8(stored).map { $0 == Array(text.utf8) } == true
   }
 
   /// One item fewer on body `id` (nil: none); the body goes with its last.

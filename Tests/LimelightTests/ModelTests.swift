@@ -194,6 +194,9 @@ import Testing
     #expect(SearchText.romanized("こんにちは")?.contains("konnichiha") == true)
     #expect(SearchText.romanized("东京タワー")?.split(separator: " ").contains("tawa") == true)
     #expect(SearchText.romanized("no cjk here") == nil)
+    // Read from the bytes: accents and punctuation hold no script read.
+    #expect(SearchText.romanized("naïve — “quoted” ©") == nil)
+    #expect(SearchText.romanized("“Москва”")?.contains("moskva") == true)
     // A name's characters with two common readings are read both ways; a
     // text's the first way only.
     let name = Set(
@@ -233,6 +236,25 @@ import Testing
   @Test func folding() {
     #expect(SearchText.fold("ＡＢＣ") == "ABC")
     #expect(SearchText.fold("Cafe\u{301}") == "Café")
+    // A long text is folded run by run; it reads as the whole text folded
+    // at once: an accent after a long ASCII stretch joins its letter, a
+    // combining mark at the start stays, full-width letters and CJK in the
+    // middle and at the end fold.
+    let gap = String(repeating: "plain words ", count: 12)
+    let whole = { (text: String) -> String in
+      String(
+        text.precomposedStringWithCompatibilityMapping.unicodeScalars.map {
+          SearchText.isCJK($0) ? " \($0) " : String($0)
+        }.joined())
+    }
+    for text in [
+      "\u{301}e" + gap + "Cafe\u{301}" + gap + "ＡＢＣ",
+      gap + "硬盘" + gap + "na\u{303}o x\u{323}\u{302}" + gap,
+      "é" + gap + "e\u{301}\u{301}ﬁ" + String(repeating: "a", count: 63) + "\u{300}",
+      gap + "Москва" + String(repeating: " ", count: 64) + "東京タワー",
+    ] {
+      #expect(SearchText.fold(text) == whole(text))
+    }
     #expect(SearchText.hasWordCharacters("a"))
     #expect(SearchText.hasWordCharacters("星"))
     #expect(!SearchText.hasWordCharacters("*()\"-"))
