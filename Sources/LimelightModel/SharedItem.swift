@@ -27,6 +27,9 @@ public struct SharedItem: Sendable, Equatable {
   public var domain: String?
   /// An application item's name (a file's is its path's last component).
   public var displayName: String?
+  /// What the importers read besides the text: its title, kind,
+  /// authors, description, and when it was made and last opened.
+  public var details = SharedItemDetails()
 
   public init(
     path: RawPath, isFolder: Bool, size: Int64?, modifiedNs: Int64?, contentTypeTree: [String],
@@ -48,6 +51,30 @@ extension SharedItem {
       modifiedNs: record.status.modified, contentTypeTree: record.attributes.contentTypeTree,
       keywords: record.attributes.keywords, text: record.attributes.textContent.map(SearchText.fold)
     )
+    let attributes = record.attributes
+    details = SharedItemDetails(
+      title: attributes.title, kind: attributes.kind, authors: attributes.authors,
+      contentDescription: attributes.contentDescription, created: attributes.created,
+      lastUsed: attributes.lastUsed)
+  }
+}
+
+/// The attributes of a shared item that only the predicate language,
+/// `created:`, `used:` and `limelight show` read.
+public struct SharedItemDetails: Sendable, Equatable {
+  public var title: String?
+  public var kind: String?
+  public var authors: [String]
+  public var contentDescription: String?
+  public var created: Date?
+  public var lastUsed: Date?
+
+  public init(
+    title: String? = nil, kind: String? = nil, authors: [String] = [],
+    contentDescription: String? = nil, created: Date? = nil, lastUsed: Date? = nil
+  ) {
+    (self.title, self.kind, self.authors) = (title, kind, authors)
+    (self.contentDescription, self.created, self.lastUsed) = (contentDescription, created, lastUsed)
   }
 }
 

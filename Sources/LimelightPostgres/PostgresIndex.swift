@@ -38,6 +38,9 @@ public final class PostgresIndex {
     public var name: String
     public var isFolder: Bool = false
     public var contentType: String?
+    /// Its kind as people read it ("PDF document"), when its host's
+    /// importers named one.
+    public var kind: String?
     public var size: Int64?
     public var modified: Date?
     /// Higher is better: how well its name holds the words (0 for a text
@@ -137,8 +140,12 @@ public final class PostgresIndex {
     }
   }
 
+  /// Between the values of a list sent as one text (authors, keywords):
+  /// the unit separator, which no name holds.
+  static let listSeparator = "\u{1F}"
+
   private func writeBatch(_ items: ArraySlice<SharedItem>, sweep: Int64) throws(PostgresError) {
-    var columns = Array(repeating: [String?](), count: 13)
+    var columns = Array(repeating: [String?](), count: 20)
     var nameWords: Set<String> = []
     for item in items {
       let name = item.name
@@ -160,26 +167,43 @@ public final class PostgresIndex {
         },
         item.domain,
       ]
-      for (column, value) in row.enumerated() { columns[column].append(value) }
+      let details = item.details
+      let list = { (values: [String]) in
+        values.isEmpty ? nil : values.joined(separator: Self.listSeparator)
+      }
+      let seconds = { (date: Date?) in date.map { String($0.timeIntervalSince1970) } }
+      let more: [String?] = [
+        details.title, details.kind, list(details.authors), list(item.keywords),
+        details.contentDescription, seconds(details.created), seconds(details.lastUsed),
+      ]
+      for (column, value) in (row + more).enumerated() { columns[column].append(value) }
     }
     try connection.execute(
       """
       INSERT INTO item (host, path, path_text, name, name_words, folder, content_types,
-        kinds, size, modified, text_content, name_vector, reach, domain, sweep)
+        kinds, size, modified, text_content, name_vector, reach, domain, title, kind,
+        authors, keywords, description, created, last_used, sweep)
       SELECT $1, path, path_text, name, name_words, folder, string_to_array(types, ' '),
         string_to_array(kinds, ' '), size, to_timestamp(modified), text_content,
-        name_vector::tsvector, reach::integer[], domain, $15::bigint
+        name_vector::tsvector, reach::integer[], domain, title, kind,
+        string_to_array(authors, chr(31)), string_to_array(keywords, chr(31)), description,
+        to_timestamp(created), to_timestamp(last_used), $22::bigint
       FROM unnest($2::bytea[], $3::text[], $4::text[], $5::text[], $6::boolean[],
         $7::text[], $8::text[], $9::bigint[], $10::float8[], $11::text[], $12::text[],
-        $13::text[], $14::text[])
+        $13::text[], $14::text[], $15::text[], $16::text[], $17::text[], $18::text[],
+        $19::text[], $20::float8[], $21::float8[])
         AS r(path, path_text, name, name_words, folder, types, kinds, size, modified,
-          text_content, name_vector, reach, domain)
+          text_content, name_vector, reach, domain, title, kind, authors, keywords,
+          description, created, last_used)
       ON CONFLICT (host, path) DO UPDATE SET path_text = excluded.path_text,
         name = excluded.name, name_words = excluded.name_words, folder = excluded.folder,
         content_types = excluded.content_types, kinds = excluded.kinds,
         size = excluded.size, modified = excluded.modified,
         text_content = excluded.text_content, name_vector = excluded.name_vector,
-        reach = excluded.reach, domain = excluded.domain, writer = current_user,
+        reach = excluded.reach, domain = excluded.domain, title = excluded.title,
+        kind = excluded.kind, authors = excluded.authors, keywords = excluded.keywords,
+        description = excluded.description, created = excluded.created,
+        last_used = excluded.last_used, writer = current_user,
         sweep = excluded.sweep, change = nextval('store_change')
       """, [host] + columns.map(PostgresQuery.array) + [String(sweep)])
     // Words no name held before get their keys for typos.
@@ -375,7 +399,7 @@ public final class PostgresIndex {
     let rows = try connection.execute(
       """
       SELECT host, encode(path, 'hex'), name, folder, content_types[1], size,
-        extract(epoch FROM modified), \(rank) AS rank, domain
+        extract(epoch FROM modified), \(rank) AS rank, domain, kind
       FROM item WHERE \(condition)
       ORDER BY rank DESC, \(shorter)modified DESC NULLS LAST, host, path \(limitClause)
       """, parameters)
@@ -383,7 +407,7 @@ public final class PostgresIndex {
       Hit(
         host: row[0] ?? "", path: RawPath(bytes: Self.bytes(fromHex: row[1] ?? "")),
         name: row[2] ?? "", isFolder: row[3] == "t",
-        contentType: row[4],
+        contentType: row[4], kind: row[9],
         size: row[5].flatMap { Int64($0) },
         modified: row[6].flatMap { Double($0) }.map { Date(timeIntervalSince1970: $0) },
         rank: row[7].flatMap { Double($0) } ?? 0, domain: row[8])

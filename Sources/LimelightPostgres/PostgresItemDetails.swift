@@ -15,27 +15,37 @@ extension PostgresIndex {
         """
         SELECT name, folder, array_to_string(content_types, ' '),
           array_to_string(kinds, ' '), size, extract(epoch FROM modified), change,
-          length(text_content)
+          length(text_content), title, kind, array_to_string(keywords, $3),
+          array_to_string(authors, $3), description, extract(epoch FROM created),
+          extract(epoch FROM last_used)
         FROM item WHERE host = $1 AND path = $2::bytea
-        """, [host, PostgresQuery.hex(path.bytes)]
+        """, [host, PostgresQuery.hex(path.bytes), Self.listSeparator]
       ).rows.first
     else { return nil }
     func words(_ text: String?) -> AttributeValue? {
       let values = (text ?? "").split(separator: " ").map(String.init)
       return values.isEmpty ? nil : .strings(values)
     }
+    func list(_ text: String?) -> AttributeValue? {
+      let values = (text ?? "").split(separator: Self.listSeparator).map(String.init)
+      return values.isEmpty ? nil : .strings(values)
+    }
+    func date(_ text: String?) -> AttributeValue? {
+      text.flatMap { Double($0) }.map { .date(Date(timeIntervalSince1970: $0)) }
+    }
     let types = row[2].map { $0.split(separator: " ").map(String.init) } ?? []
     return [
       ("host", .string(host)), ("uri", .string(Self.uri(host: host, path: path))),
       ("path", .string(path.string)), ("displayName", row[0].map(AttributeValue.string)),
+      ("title", row[8].map(AttributeValue.string)),
       ("contentType", types.first.map(AttributeValue.string)),
-      ("contentTypeTree", words(row[2])), ("kindClasses", words(row[3])),
+      ("contentTypeTree", words(row[2])), ("kind", row[9].map(AttributeValue.string)),
+      ("kindClasses", words(row[3])), ("keywords", list(row[10])), ("authors", list(row[11])),
+      ("contentDescription", row[12].map(AttributeValue.string)),
       ("folder", .string(row[1] == "t" ? "yes" : "no")),
       ("size", row[4].flatMap { Double($0) }.map(AttributeValue.number)),
-      (
-        "contentModificationDate",
-        row[5].flatMap { Double($0) }.map { .date(Date(timeIntervalSince1970: $0)) }
-      ),
+      ("contentCreationDate", date(row[13])), ("contentModificationDate", date(row[5])),
+      ("lastUsedDate", date(row[14])),
       ("textContentLength", row[7].flatMap { Double($0) }.map(AttributeValue.number)),
       ("change", row[6].flatMap { Double($0) }.map(AttributeValue.number)),
     ]

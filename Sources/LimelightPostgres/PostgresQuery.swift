@@ -173,9 +173,8 @@ struct PostgresQuery {
       switch field {
       case .size: column = "size"
       case .modified: column = "extract(epoch FROM modified)"
-      case .created, .lastUsed:
-        throw PostgresError(
-          message: "\(field.rawValue): is not searchable in a PostgreSQL store yet")
+      case .created: column = "extract(epoch FROM created)"
+      case .lastUsed: column = "extract(epoch FROM last_used)"
       }
       var parts: [String] = []
       if let lower { parts.append("\(column) >= \(bind(String(lower)))::float8") }
@@ -187,13 +186,14 @@ struct PostgresQuery {
   }
 
   /// The predicate language's comparison (`displayName == "rep*"cd`) on
-  /// what the store keeps of an entry: its name, path and domain. The
-  /// pattern as ``WildcardMatcher`` reads it: `*` any run, `c` case and `d`
-  /// accents ignored, `w` a word of the value matched whole.
+  /// an entry's attribute as the store keeps it; a list (keywords,
+  /// authors) matches when one of its values does. The pattern as
+  /// ``WildcardMatcher`` reads it: `*` any run, `c` case and `d` accents
+  /// ignored, `w` a word of the value matched whole.
   private mutating func matchCondition(
     _ attribute: TextAttribute, pattern: String, flags: String
   ) throws(PostgresError) -> String {
-    let matcher = WildcardMatcher(pattern: pattern, modifiers: flags)
+    var list: String?
     var value: String
     switch attribute {
     case .displayName: value = "name"
@@ -201,11 +201,25 @@ struct PostgresQuery {
     case .domain:
       // A file's domain is `fileDomain`, not kept.
       value = "coalesce(domain, \(bind(fileDomain))::text)"
-    case .title, .contentDescription, .keywords, .authors, .kind, .uri:
-      throw PostgresError(
-        message: "\(attribute.rawValue) is not kept by a PostgreSQL store: compare displayName,"
-          + " path or domain")
+    case .title: value = "title"
+    case .kind: value = "kind"
+    case .contentDescription: value = "description"
+    case .uri: value = "limelight_uri(host, path, path_text, domain)"
+    case .keywords, .authors:
+      list = attribute == .keywords ? "keywords" : "authors"
+      value = "v"
     }
+    let condition = compare(value, attribute: attribute, pattern: pattern, flags: flags)
+    guard let list else { return condition }
+    return "(EXISTS (SELECT FROM unnest(\(list)) AS l(v) WHERE \(condition)))"
+  }
+
+  /// `value` (SQL) compared with a wildcard pattern.
+  private mutating func compare(
+    _ value: String, attribute: TextAttribute, pattern: String, flags: String
+  ) -> String {
+    var value = value
+    let matcher = WildcardMatcher(pattern: pattern, modifiers: flags)
     if matcher.ignoreDiacritics { value = "unaccent(\(value))" }
     if matcher.ignoreCase { value = "lower(\(value))" }
     let folded = WildcardMatcher.fold(

@@ -184,6 +184,44 @@ enum PostgresSchema {
         "CREATE POLICY readers ON removal FOR SELECT USING (\(readable))",
       ]
     ),
+    (
+      "v4-item-details",
+      [
+        // What the predicate language, `created:`, `used:` and `limelight
+        // show` read besides the name: each host sends its entries again
+        // (its rows no longer reflect its index) to fill them in.
+        """
+        ALTER TABLE item ADD COLUMN title text, ADD COLUMN kind text,
+          ADD COLUMN authors text[], ADD COLUMN keywords text[],
+          ADD COLUMN description text, ADD COLUMN created timestamptz,
+          ADD COLUMN last_used timestamptz
+        """,
+        "UPDATE host SET index_id = NULL, generation = NULL",
+        // Bytes as `FileURI` writes them: the unreserved characters (and
+        // slashes, with `slashes`) as they are, the rest percent-encoded.
+        """
+        CREATE FUNCTION limelight_encoded(bytes bytea, slashes boolean) RETURNS text
+        LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
+          SELECT coalesce(string_agg(CASE
+              WHEN b BETWEEN 97 AND 122 OR b BETWEEN 65 AND 90 OR b BETWEEN 48 AND 57
+                OR b IN (45, 46, 95, 126) OR (slashes AND b = 47) THEN chr(b)
+              ELSE '%' || upper(lpad(to_hex(b), 2, '0')) END, '' ORDER BY i), '')
+          FROM generate_series(0, length(bytes) - 1) AS i,
+            LATERAL (SELECT get_byte(bytes, i) AS b) AS x
+        $$
+        """,
+        // An entry's URI as searches print it (`PostgresIndex.uri`).
+        """
+        CREATE FUNCTION limelight_uri(host text, path bytea, path_text text, domain text)
+        RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+          SELECT CASE WHEN domain IS NULL
+            THEN 'file://' || limelight_encoded(convert_to(host, 'UTF8'), false)
+              || limelight_encoded(path, true)
+            ELSE path_text END
+        $$
+        """,
+      ]
+    ),
   ]
 
   /// Who finds a row: a file, the readers whose Unix user could list its

@@ -20,21 +20,31 @@ public enum ResultFormat {
 /// whether it searched itself or the watcher's query service did.
 public struct ResultPrinter {
   let format: ResultFormat
-  /// The index snippets are cut from; nil: none shown (a shared store).
-  let engine: SearchEngine?
-  let query: QueryNode
+  /// A result's snippet, its matches between "\u{1}" and "\u{2}" (nil:
+  /// none shown); only the terminal view asks.
+  let snippet: (SearchResult) -> String?
   let home: RawPath
   let output: OutputBuffer
   let isoDates = ISO8601DateFormatter()
   let shortDates = ShortDateFormatter()
 
+  /// Snippets from the local index, which `engine` reads, for `query` as it
+  /// ran.
   public init(
-    format: ResultFormat, engine: SearchEngine?, query: QueryNode, home: RawPath,
+    format: ResultFormat, engine: SearchEngine, query: QueryNode, home: RawPath,
     output: OutputBuffer = OutputBuffer()
   ) {
+    self.init(format: format, home: home, output: output) {
+      engine.snippet(for: $0, query: query, open: "\u{1}", close: "\u{2}")
+    }
+  }
+
+  public init(
+    format: ResultFormat, home: RawPath, output: OutputBuffer = OutputBuffer(),
+    snippet: @escaping (SearchResult) -> String?
+  ) {
     self.format = format
-    self.engine = engine
-    self.query = query
+    self.snippet = snippet
     self.home = home
     self.output = output
   }
@@ -60,9 +70,7 @@ public struct ResultPrinter {
       output.write(line + "\n")
       let location = result.path.map(displayPath) ?? result.uri
       output.write("  " + terminal.dim(location) + "\n")
-      if let snippet = engine?.snippet(
-        for: result, query: query, open: "\u{1}", close: "\u{2}")
-      {
+      if let snippet = snippet(result) {
         output.write("  " + Self.highlight(snippet, terminal) + "\n")
       }
     }

@@ -60,8 +60,14 @@ struct SharedSearch {
     let start = options.live ? try index.lastChange() : 0
     let hits = try index.search(query, limit: shown.map { $0 + 1 })
     let printed = shown.map { Array(hits.prefix($0)) } ?? hits
-    let printer = ResultPrinter(
-      format: format, engine: nil, query: query, home: location.home, output: output)
+    // Snippets only for a person at a terminal, and only of what is shown.
+    var snippets: [String: String] = [:]
+    if case .human = format {
+      snippets = try index.snippets(for: printed, query: query, open: "\u{1}", close: "\u{2}")
+    }
+    let printer = ResultPrinter(format: format, home: location.home, output: output) {
+      snippets[$0.uri]
+    }
     printer.print(printed.map(Self.result))
     if case .human = format, hits.count > printed.count {
       printError(
@@ -79,7 +85,7 @@ struct SharedSearch {
     SearchResult(
       rowID: 0, id: hit.uri, localID: nil, domain: hit.domain ?? fileDomain, uri: hit.uri,
       path: hit.domain == nil ? hit.path : nil,
-      displayName: hit.name, contentType: hit.contentType, kind: nil,
+      displayName: hit.name, contentType: hit.contentType, kind: hit.kind,
       modified: hit.modified, size: hit.size, isFolder: hit.isFolder, thumbnailPath: nil,
       score: -hit.rank, host: hit.host)
   }

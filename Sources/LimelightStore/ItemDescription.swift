@@ -34,6 +34,18 @@ enum ItemDescription {
     text.contentSummary ?? AttributeSet.summary(of: text.content)
   }
 
+  /// An item's description from its row: stored, or made from its title
+  /// or its stored text (`text`, unpacked), as ``expression(_:)`` makes it.
+  static func description(stored: String?, source: Source?, title: String?, text: String?)
+    -> String?
+  {
+    switch source {
+    case .title: title.flatMap(AttributeSet.summary(of:))
+    case .text: text.flatMap(AttributeSet.summary(of:))
+    case nil: stored
+    }
+  }
+
   /// The description and its source, as the columns of an item's row.
   static func columns(_ attributes: AttributeSet, text: IndexedText) -> [IndexWriter.ItemColumn] {
     let source = Self.source(of: attributes.contentDescription, title: attributes.title, text: text)

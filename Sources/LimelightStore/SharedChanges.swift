@@ -98,7 +98,10 @@ extension IndexStore {
             item.size AS size, coalesce(item.mtimeNs, CAST(item.modified * 1e9 AS INTEGER))
               AS mtimeNs, item.keywords AS keywords,
             \(IndexWriter.typeTree) AS contentTypeTree, limelight_inflate(b.text) AS text,
-            w.name || ' ' || w.keywords AS nameWords
+            w.name || ' ' || w.keywords AS nameWords, item.title AS title, item.kind AS kind,
+            item.authors AS authors, item.contentDescription AS contentDescription,
+            item.descriptionSource AS descriptionSource, item.created AS created,
+            item.lastUsed AS lastUsed
           FROM item LEFT JOIN item_words_stored AS w ON w.rowid = item.rowid
             LEFT JOIN text_body AS b ON b.id = w.textID
           WHERE item.rowid > ? AND \(Self.sharedCondition)
@@ -108,16 +111,29 @@ extension IndexStore {
       let items = rows.map { row in
         let domain: String = row["domain"]
         let file = domain == fileDomain
-        return SharedItem(
+        let text: String? = row["text"]
+        let title: String? = row["title"]
+        var item = SharedItem(
           path: file
             ? RawPath(bytes: Array(row["path"] as Data))
             : RawPath(bytes: Array((row["uri"] as String).utf8)),
           isFolder: row["isFolder"], size: row["size"], modifiedNs: row["mtimeNs"],
           contentTypeTree: (row["contentTypeTree"] as String? ?? "").split(separator: " ").map(
             String.init),
-          keywords: IndexWriter.strings(inJSON: row["keywords"]), text: row["text"],
+          keywords: IndexWriter.strings(inJSON: row["keywords"]), text: text,
           nameWords: row["nameWords"], domain: file ? nil : domain,
           displayName: file ? nil : row["displayName"])
+        let date = { (column: String) in
+          (row[column] as Double?).map { Date(timeIntervalSince1970: $0) }
+        }
+        item.details = SharedItemDetails(
+          title: title, kind: row["kind"], authors: IndexWriter.strings(inJSON: row["authors"]),
+          contentDescription: ItemDescription.description(
+            stored: row["contentDescription"],
+            source: (row["descriptionSource"] as Int64?).flatMap(ItemDescription.Source.init),
+            title: title, text: text),
+          created: date("created"), lastUsed: date("lastUsed"))
+        return item
       }
       return SharedChanges(
         items: items, removed: removed,

@@ -109,8 +109,6 @@ struct PostgresStoreTests {
     ] {
       #expect(try names(index, query).sorted() == expected, "\(query)")
     }
-    let error = #expect(throws: PostgresError.self) { try names(index, #"title == "x*""#) }
-    #expect(error?.description.contains("title is not kept by a PostgreSQL store") == true)
   }
 
   /// Row-level security: a reading role stands for a Unix user on a host,
@@ -253,13 +251,81 @@ struct PostgresStoreTests {
     #expect(error?.description.hasPrefix("the PostgreSQL store cannot be reached:") == true)
   }
 
-  @Test func aQueryThePostgreSQLStoreCannotAnswerYetSaysSo() throws {
+  /// What the importers read besides names and texts: the predicate
+  /// language compares it (a list when one value matches), `created:` and
+  /// `used:` narrow by it, `limelight show` reads it, and a search prints
+  /// the kind.
+  @Test func theDetailsTheImportersReadAreComparedAndShown() throws {
     let server = try #require(PostgresServer.shared)
-    let index = try PostgresIndex(try server.newDatabase(), host: "a")
-    var parser = QueryParser(home: RawPath("/"))
-    let error = #expect(throws: PostgresError.self) {
-      try index.search(parser.parse("used:>2024-01-01"), limit: 5)
+    let index = try PostgresIndex(try server.newDatabase(), host: "alpha")
+    let day = 86_400.0
+    let made = Date(timeIntervalSince1970: 1_699_963_200)  // 2023-11-14, noon UTC
+    func item(_ path: String, _ details: SharedItemDetails, keywords: [String] = []) -> SharedItem {
+      var item = SharedItem(
+        path: RawPath(path), isFolder: false, size: 10, modifiedNs: nil,
+        contentTypeTree: ["application/pdf"], keywords: keywords, text: "words of a text")
+      item.details = details
+      return item
     }
-    #expect(error?.description.contains("not searchable in a PostgreSQL store yet") == true)
+    try index.write([
+      item(
+        "/docs/budget.pdf",
+        SharedItemDetails(
+          title: "Annual Budget", kind: "PDF document", authors: ["Ann Smith", "Bo Li"],
+          contentDescription: "The plan for next year", created: made,
+          lastUsed: made.addingTimeInterval(30 * day)),
+        keywords: ["finance", "plan"]),
+      item("/docs/other file.pdf", SharedItemDetails(created: made.addingTimeInterval(-400 * day))),
+    ])
+    let budget = ["budget.pdf"]
+    let query = { (text: String) in try names(index, text) }
+    for (text, expected) in [
+      (#"title == "annual*"c"#, budget), (#"kMDItemTitle == "Annual Budget""#, budget),
+      (#"kind == "PDF*""#, budget), (#"authors == "*Smith""#, budget),
+      (#"authors == "li"wc"#, budget), (#"keywords == "finance""#, budget),
+      (#"keywords == "fin""#, []), (#"contentDescription == "the plan*"c"#, budget),
+      (#"title != "annual*"c"#, ["other file.pdf"]),
+      (#"contentURL == "file://alpha/docs/other%20file.pdf""#, ["other file.pdf"]),
+      ("created:2023-11-14", budget), ("created:<2023-01-01", ["other file.pdf"]),
+      ("used:2023-12-14", budget), ("used:<2000-01-01", []),
+    ] {
+      #expect(try query(text).sorted() == expected, "\(text)")
+    }
+    #expect(try index.search(.filter(.kind(.pdf)), limit: 5).compactMap(\.kind) == ["PDF document"])
+    let shown = try #require(try index.details(host: "alpha", path: RawPath("/docs/budget.pdf")))
+    let values = Dictionary(shown.map { ($0.name, $0.value) }, uniquingKeysWith: { a, _ in a })
+    #expect(values["title"] == .string("Annual Budget"))
+    #expect(values["authors"] == .strings(["Ann Smith", "Bo Li"]))
+    #expect(values["keywords"] == .strings(["finance", "plan"]))
+    #expect(values["contentCreationDate"] == .date(made))
+    #expect(values["lastUsedDate"] == .date(made.addingTimeInterval(30 * day)))
+  }
+
+  /// A snippet of the store's text: the words around the first match,
+  /// matches marked, "…" where the text goes on.
+  @Test func snippetsAreCutFromTheStoredWords() throws {
+    let server = try #require(PostgresServer.shared)
+    let index = try PostgresIndex(try server.newDatabase(), host: "alpha")
+    let long = (1...80).map { "word\($0)" }.joined(separator: " ")
+    func item(_ path: String, _ text: String) -> SharedItem {
+      SharedItem(
+        path: RawPath(path), isFolder: false, size: 1, modifiedNs: nil,
+        contentTypeTree: ["text/plain"], keywords: [], text: text)
+    }
+    try index.write([
+      item("/a.txt", long + " Wombats, burrowing at night. " + long),
+      item("/b.txt", "A wombat's burrow"),
+      item("/c.txt", "nothing here"),
+    ])
+    var parser = QueryParser(home: RawPath("/"))
+    let query = try parser.parse("wombat* -nothing")
+    let hits = try index.search(query, limit: 5)
+    let snippets = try index.snippets(for: hits, query: query, open: "[", close: "]")
+    #expect(
+      snippets["file://alpha/a.txt"]
+        == "…word77 word78 word79 word80 [wombats] burrowing at night word1 word2 word3 word4"
+        + " word5 word6 word7 word8…")
+    #expect(snippets["file://alpha/b.txt"] == "a [wombat] s burrow")
+    #expect(snippets.count == 2)
   }
 }

@@ -142,6 +142,13 @@ import Testing
     #expect(object["contentType"] as? String == "text/plain")
     #expect(object["size"] as? Int == 22)
     #expect(object["textContentLength"] as? Int == "termites by the dozen".count)
+    // What the importers read besides: as the host's own index has it.
+    let atHome = try beta.run(
+      "limelight", ["show", "--json", beta.path("plans/numbat plan.txt")])
+    let itsOwn = try #require(
+      try JSONSerialization.jsonObject(with: Data(atHome.stdout.utf8)) as? [String: Any])
+    #expect(object["kind"] as? String == itsOwn["kind"] as? String && itsOwn["kind"] != nil)
+    #expect(object["contentDescription"] as? String == "termites by the dozen")
     let listing = try alpha.run("limelight", ["show", remote]).stdout
     #expect(listing.contains("host "), "\(listing)")
     #expect(listing.contains("= \"beta\""), "\(listing)")
