@@ -15,9 +15,11 @@ public struct SharedItem: Sendable, Equatable {
   public var contentTypeTree: [String]
   public var keywords: [String]
   public var text: String?
-  /// The words the local index made of the name and keywords (with the
-  /// name's humps, initials and readings), folded; nil: made from them.
+  /// The words the local index made of the name (with its humps,
+  /// initials and readings) and of the keywords, folded; nil: made from
+  /// them.
   public var nameWords: String?
+  public var keywordWords: String?
   /// Who may find it: its folder's owner, group and mode (to list it, a
   /// reader needs read and search), then those of each folder above that
   /// others may not pass (search). nil: only the store's owner finds it.
@@ -33,11 +35,11 @@ public struct SharedItem: Sendable, Equatable {
 
   public init(
     path: RawPath, isFolder: Bool, size: Int64?, modifiedNs: Int64?, contentTypeTree: [String],
-    keywords: [String], text: String?, nameWords: String? = nil, reach: [Ownership]? = nil,
-    domain: String? = nil, displayName: String? = nil
+    keywords: [String], text: String?, nameWords: String? = nil, keywordWords: String? = nil,
+    reach: [Ownership]? = nil, domain: String? = nil, displayName: String? = nil
   ) {
-    (self.nameWords, self.reach, self.domain, self.displayName) =
-      (nameWords, reach, domain, displayName)
+    (self.nameWords, self.keywordWords, self.reach, self.domain, self.displayName) =
+      (nameWords, keywordWords, reach, domain, displayName)
     (self.path, self.isFolder, self.size, self.modifiedNs) = (path, isFolder, size, modifiedNs)
     (self.contentTypeTree, self.keywords, self.text) = (contentTypeTree, keywords, text)
   }

@@ -29,16 +29,19 @@ enum PostgresWords {
     "'" + word.replacingOccurrences(of: "'", with: "''") + "'"
   }
 
-  /// A name's words with their positions (for phrases): `'a':1 'b':2,4`.
-  static func positionedVector(_ words: [String]) -> String {
-    var positions: [String: [Int]] = [:]
+  /// A name's words then its keywords' with their positions (for
+  /// phrases), the name's weighted A and the keywords' B (a name that
+  /// holds a word ranks above one whose keywords do, as in the local
+  /// index): `'a':1A 'b':2A,4B`. The first `nameCount` words are the name's.
+  static func positionedVector(_ words: [String], nameCount: Int) -> String {
+    var positions: [String: [String]] = [:]
     var order: [String] = []
     for (index, word) in words.enumerated() where index < 16383 {
       if positions[word] == nil { order.append(word) }
-      positions[word, default: []].append(index + 1)
+      positions[word, default: []].append(String(index + 1) + (index < nameCount ? "A" : "B"))
     }
     return order.map { word in
-      quoted(word) + ":" + positions[word]!.prefix(256).map(String.init).joined(separator: ",")
+      quoted(word) + ":" + positions[word]!.prefix(256).joined(separator: ",")
     }.joined(separator: " ")
   }
 

@@ -98,7 +98,7 @@ extension IndexStore {
             item.size AS size, coalesce(item.mtimeNs, CAST(item.modified * 1e9 AS INTEGER))
               AS mtimeNs, item.keywords AS keywords,
             \(IndexWriter.typeTree) AS contentTypeTree, limelight_inflate(b.text) AS text,
-            w.name || ' ' || w.keywords AS nameWords, item.title AS title, item.kind AS kind,
+            w.name AS nameWords, w.keywords AS keywordWords, item.title AS title, item.kind AS kind,
             item.authors AS authors, item.contentDescription AS contentDescription,
             item.descriptionSource AS descriptionSource, item.created AS created,
             item.lastUsed AS lastUsed
@@ -121,7 +121,8 @@ extension IndexStore {
           contentTypeTree: (row["contentTypeTree"] as String? ?? "").split(separator: " ").map(
             String.init),
           keywords: IndexWriter.strings(inJSON: row["keywords"]), text: text,
-          nameWords: row["nameWords"], domain: file ? nil : domain,
+          nameWords: row["nameWords"], keywordWords: row["keywordWords"],
+          domain: file ? nil : domain,
           displayName: file ? nil : row["displayName"])
         let date = { (column: String) in
           (row[column] as Double?).map { Date(timeIntervalSince1970: $0) }

@@ -301,6 +301,32 @@ struct PostgresStoreTests {
     #expect(values["lastUsedDate"] == .date(made.addingTimeInterval(30 * day)))
   }
 
+  /// A word a name holds ranks above one its keywords hold, and a word
+  /// counts once: a short name it begins a reading of ranks above a long
+  /// one with several readings it begins (the words as the local index
+  /// sends them, initials and readings with the name's).
+  @Test func aNameRanksAboveKeywordsAndEachWordCountsOnce() throws {
+    let server = try #require(PostgresServer.shared)
+    let index = try PostgresIndex(try server.newDatabase(), host: "alpha")
+    func item(_ name: String, _ words: String, keywords: String = "") -> SharedItem {
+      SharedItem(
+        path: RawPath("/n/" + name), isFolder: false, size: 1, modifiedNs: nil,
+        contentTypeTree: ["text/plain"], keywords: [], text: nil, nameWords: words,
+        keywordWords: keywords)
+    }
+    try index.write([
+      item("expr.1", "expr 1", keywords: "ausdruck auswerten"),
+      item("Afficher une suite de nombres.txt", "afficher une suite de nombres txt ausdnt"),
+      item("中文文档说明.txt", "中 文 文 档 说 明 txt zhong wen dang wendangshuoming"),
+      item(
+        "groff 文档排版系统的 troff 处理器.txt",
+        "groff 文 档 排 版 troff txt wen dang wendangpaibanxitongde wendangpaibanxitongdi"
+          + " wendangpaibanjitongde wendangpaibanjitongdi"),
+    ])
+    #expect(try names(index, "ausd") == ["Afficher une suite de nombres.txt", "expr.1"])
+    #expect(try names(index, "wendang").first == "中文文档说明.txt")
+  }
+
   /// A snippet of the store's text: the words around the first match,
   /// matches marked, "…" where the text goes on.
   @Test func snippetsAreCutFromTheStoredWords() throws {
