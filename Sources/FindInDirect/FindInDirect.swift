@@ -8,7 +8,9 @@ import LimelightPicker
 @main
 enum FindInDirect {
   static func main() {
-    FindInCommand.picker = { words in try Picker(words: words).run() }
+    FindInCommand.picker = { options in
+      try Picker(words: options.words, store: options.store).run()
+    }
     FindInCommand.main(Array(CommandLine.arguments.dropFirst()))
   }
 }

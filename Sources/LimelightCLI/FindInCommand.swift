@@ -113,12 +113,12 @@ public struct FindInCommand: ParsableCommand {
     guard options.interactive else { return try FindInSearch(options).run() }
     try options.validate()
     guard let pick = picker else { throw CommandFailure("find-in -i is not available here") }
-    let status = try pick(options.words)
+    let status = try pick(options)
     if status != 0 { throw CommandFailure("", status: status) }
   }
 
   /// The picker, `find-in -i` (set by the executable that links it).
-  nonisolated(unsafe) public static var picker: (([String]) throws -> Int32)?
+  nonisolated(unsafe) public static var picker: ((FindInOptions) throws -> Int32)?
 
   /// Parses and runs; most invocations skip the argument parser's start-up.
   public static func main(_ arguments: [String]) -> Never {

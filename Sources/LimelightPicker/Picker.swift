@@ -1,6 +1,5 @@
 import Foundation
 import LimelightModel
-import LimelightQuery
 import LimelightSearch
 import LimelightStore
 
@@ -11,21 +10,27 @@ import LimelightStore
 /// `find-in -i`: a query line and results that follow every key, on the
 /// terminal; Enter opens the selected result, Alt-Enter its folder, Tab
 /// prints the URIs (for `$(find-in -i)`), Esc leaves. Searches run with
-/// `find-in`'s engine on an index held open for the whole session.
+/// `find-in`'s engine on an index held open for the whole session, or on
+/// the shared store `find-in` would search.
 public final class Picker {
   let session: SearchSession
   let environment: [String: String]
   var screen = PickerScreen()
   var results: [SearchResult] = []
-  /// The query the results are for, expanded for snippets.
-  var shownQuery: QueryNode?
+  /// What makes the selected result's snippet (for the query as it ran).
+  var snippetOf: ((SearchResult) -> String?)?
   let dates = ShortDateFormatter()
   /// How many results the query asks for: a screen's worth as it is typed
   /// (each key searches again), more as the selection goes down past them.
   var loaded = 0
 
-  public init(words: [String], environment: [String: String] = ProcessEnvironment.current) {
-    session = SearchSession(environment: environment)
+  /// A picker for `words`, on the store `--store` names (`store`), else
+  /// the one limelight.conf names, else the local index.
+  public init(
+    words: [String], store: String? = nil,
+    environment: [String: String] = ProcessEnvironment.current
+  ) {
+    session = SearchSession(environment: environment, shared: true, store: store)
     self.environment = environment
     screen.query = words.joined(separator: " ")
   }
@@ -183,16 +188,14 @@ public final class Picker {
     do {
       if words.isEmpty {
         results = []
-        shownQuery = nil
+        snippetOf = nil
       } else {
-        let engine = try session.engine()
-        let node = try session.query(words)
-        (results, shownQuery) = try engine.searchAsRun(node, limit: wanted + 1)
+        (results, snippetOf) = try session.searchAsRun(session.query(words), limit: wanted + 1)
       }
       if let note = session.buildingNote() { screen.message = note }
     } catch {
       results = []
-      shownQuery = nil
+      snippetOf = nil
       screen.message = (error as? CommandFailure)?.message ?? "\(error)"
     }
     screen.more = results.count > wanted
@@ -205,14 +208,17 @@ public final class Picker {
 
   func updateSnippet() {
     screen.snippet = nil
-    guard let result = selectedResult, let shownQuery, let engine = try? session.engine() else {
-      return
-    }
-    screen.snippet = engine.snippet(for: result, query: shownQuery, open: "\u{1}", close: "\u{2}")
+    guard let result = selectedResult, let snippetOf else { return }
+    screen.snippet = snippetOf(result)
   }
 
   func row(_ result: SearchResult) -> PickerRow {
-    let location = result.path?.parent.shown(home: session.location.home) ?? result.domain
+    // A shared store's entry: its host, and its folder there.
+    let folder =
+      result.host == nil
+      ? result.path?.parent.shown(home: session.location.home)
+      : result.path.map { result.host! + ":" + $0.parent.string }
+    let location = folder ?? result.domain
     let details = [result.kind ?? result.contentType ?? "", dates.string(result.modified)]
       .filter { !$0.isEmpty }.joined(separator: " · ")
     return PickerRow(

@@ -235,7 +235,15 @@ public struct FindInSearch {
   /// The shared store to search: `--store`, else limelight.conf's; nil for
   /// the local index.
   func sharedStore(_ location: IndexLocation) throws -> String? {
-    var name = options.store
+    try Configuration.sharedStore(option: options.store, for: location)
+  }
+}
+
+extension Configuration {
+  /// The shared store a search reads: the one `--store` names (`option`),
+  /// else limelight.conf's; nil for the local index (`local`, or none).
+  static func sharedStore(option: String?, for location: IndexLocation) throws -> String? {
+    var name = option
     if name == nil {
       do {
         name = try Configuration.load(for: location).store
@@ -246,9 +254,7 @@ public struct FindInSearch {
     guard let name, name != "local" else { return nil }
     return try Configuration.storeOption(name)
   }
-}
 
-extension Configuration {
   /// A store named on the command line (`--store`), checked as
   /// limelight.conf's is: one holding a password is a usage error.
   public static func storeOption(_ name: String) throws(CommandFailure) -> String {

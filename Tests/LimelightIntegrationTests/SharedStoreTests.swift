@@ -175,6 +175,69 @@ import Testing
     #expect(away.status == 2 && !away.stderr.isEmpty)
   }
 
+  /// `find-in -i` searches the store `find-in` would: every host's
+  /// entries, another host's with its host and folder there and a snippet
+  /// of the store's words; Tab prints their URIs; another host's entry
+  /// cannot be opened here, this host's opens as its own.
+  @Test func thePickerSearchesTheStore() throws {
+    let server = try #require(PostgresServer.shared)
+    let store = try server.newDatabase()
+    let alpha = try instance(store, host: "alpha")
+    let beta = try instance(store, host: "beta")
+    try beta.write("plans/numbat plan.txt", "termites by the dozen for the numbat\n")
+    try alpha.write("notes/numbat notes.txt", "a walk\n")
+    try beta.indexOnce()
+    try alpha.indexOnce()
+    let opened = alpha.base + "/opened"
+    try alpha.standIn("xdg-open", recordingTo: opened)
+    let tmux = try TmuxServer(socket: alpha.base + "/tmux", environment: alpha.environment)
+    func start(_ words: String) throws {
+      try? FileManager.default.removeItem(atPath: alpha.base + "/status")
+      let command =
+        "'\(Instance.binDirectory)/find-in' -i \(words) > '\(alpha.base)/picked';"
+        + " echo $? > '\(alpha.base)/status'; sleep 60"
+      try tmux.run(["new-session", "-d", "-s", "picker", "-x", "100", "-y", "24", command])
+    }
+    func screen(until ready: (String) -> Bool) throws -> String {
+      var shown = ""
+      try alpha.waitFor("the screen to show it", seconds: 10) {
+        shown = try tmux.run(["capture-pane", "-p", "-t", "picker"])
+        return ready(shown)
+      }
+      return shown
+    }
+    func status() throws -> String {
+      try alpha.waitFor("the picker to leave", seconds: 10) {
+        FileManager.default.fileExists(atPath: alpha.base + "/status")
+      }
+      return try String(contentsOfFile: alpha.base + "/status", encoding: .utf8)
+    }
+
+    try start("numbat termites")
+    let shown = try screen { $0.contains("1 result") }
+    #expect(shown.contains("numbat plan.txt  beta:" + beta.path("plans")), "\(shown)")
+    #expect(shown.contains("[termites] by the dozen for the [numbat]"), "\(shown)")
+    try tmux.run(["send-keys", "-t", "picker", "Tab"])
+    #expect(try status() == "0\n")
+    let picked = try String(contentsOfFile: alpha.base + "/picked", encoding: .utf8)
+    #expect(picked == uri("beta", beta, "plans/numbat plan.txt") + "\n")
+    try tmux.run(["kill-session", "-t", "picker"])
+
+    // Another host's entry is not opened; this host's is, as its own file.
+    try start("numbat plan")
+    _ = try screen { $0.contains("1 result") }
+    try tmux.run(["send-keys", "-t", "picker", "Enter"])
+    #expect(try status() != "0\n")
+    #expect(!FileManager.default.fileExists(atPath: opened))
+    try tmux.run(["kill-session", "-t", "picker"])
+    try start("numbat notes")
+    _ = try screen { $0.contains("1 result") }
+    try tmux.run(["send-keys", "-t", "picker", "Enter"])
+    #expect(try status() == "0\n")
+    let handed = try String(contentsOfFile: opened, encoding: .utf8)
+    #expect(handed.contains(FileURI.uri(for: RawPath(alpha.path("notes/numbat notes.txt")))))
+  }
+
   /// Each entry carries who may find it, read from the disk: its folder's
   /// owner, group and mode, then each folder above that others may not pass.
   @Test func entriesCarryTheirFoldersOwnershipForRowLevelSecurity() throws {
