@@ -386,8 +386,15 @@ public final class PostgresIndex {
           "(CASE WHEN ts_filter(name_vector, '{a}') @@ \(query) THEN 0.1"
             + " WHEN name_vector @@ \(query) THEN 0.04 ELSE 0 END)")
       }
-      rank =
-        "(\(held.joined(separator: " + "))) / (1 + ln(1 + length(ts_filter(name_vector, '{a}'))))"
+      // Entries whose names hold none of the words (found by their texts)
+      // skip the weighing: a text's word is in thousands of them.
+      parameters.append(compiled.rankTerms.map { "(\($0))" }.joined(separator: " | "))
+      rank = """
+        CASE WHEN name_vector @@ $\(parameters.count)::tsquery
+          THEN (\(held.joined(separator: " + ")))
+            / (1 + ln(1 + length(ts_filter(name_vector, '{a}'))))
+          ELSE 0 END
+        """
       // Tiers above the weight, as the local index ranks a name: one
       // that holds every typed word as it was typed (a Japanese or
       // Chinese run inside a longer one too), then one that holds them
@@ -404,8 +411,9 @@ public final class PostgresIndex {
         rank = "\(holds) + \(whole) + \(rank)"
       }
     }
-    // The shorter name first, as the local index's name score has it.
-    let shorter = "length(regexp_replace(name, '\\.[^.]*$', '')), "
+    // The shorter name first (without its extension: the characters
+    // before its last dot), as the local index's name score has it.
+    let shorter = "length(name) - strpos(reverse(name), '.'), "
     var limitClause = ""
     if let limit {
       parameters.append(String(limit))

@@ -210,6 +210,20 @@ enum PostgresSchema {
             LATERAL (SELECT get_byte(bytes, i) AS b) AS x
         $$
         """,
+        // The words of names kept for typos: a reader sees those that a
+        // name it may see holds (the item's own row-level security
+        // applies inside the policy), never another's private ones. The
+        // watchers' role owns the tables and sees every word.
+        "ALTER TABLE name_word ENABLE ROW LEVEL SECURITY",
+        """
+        CREATE POLICY readers ON name_word FOR SELECT
+          USING (EXISTS (SELECT FROM item WHERE name_vector @@ quote_literal(word)::tsquery))
+        """,
+        "ALTER TABLE name_word_key ENABLE ROW LEVEL SECURITY",
+        """
+        CREATE POLICY readers ON name_word_key FOR SELECT
+          USING (EXISTS (SELECT FROM item WHERE name_vector @@ quote_literal(word)::tsquery))
+        """,
         // An entry's URI as searches print it (`PostgresIndex.uri`).
         """
         CREATE FUNCTION limelight_uri(host text, path bytea, path_text text, domain text)

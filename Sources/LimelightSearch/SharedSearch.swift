@@ -47,12 +47,7 @@ struct SharedSearch {
           "only \(hits.count) results: nothing to open as number \(options.pick)")
       }
       let hit = hits[options.pick - 1]
-      let here = (try? Configuration.load(for: location))?.resolvedHostName ?? HostName.system
-      guard hit.host == here || HostName.isThisHost(hit.host) else {
-        throw CommandFailure(
-          "\(hit.uri) is on \(hit.host), not on this host: it cannot be opened here")
-      }
-      try Opener.xdgOpen(hit.domain == nil ? FileURI.uri(for: hit.path) : hit.uri)
+      try SearchSession(environment: context.environment).open(Self.result(hit))
       print(hit.uri)
       return
     }

@@ -184,6 +184,17 @@ struct PostgresStoreTests {
     #expect(try names(readers.alice, "numbat") == ["wombat diary.txt"])
     #expect(try names(readers.bob, "numbat") == ["wombat plans.txt"])
     #expect(!(try names(readers.alice, "wombta")).contains("wombat plans.txt"))
+    #expect(try names(readers.bob, "wombta").contains("wombat plans.txt"))
+    // The words of names kept for typos: a reader sees those of names it
+    // may see, not another's private ones.
+    let bobsOwn = try PostgresConnection(
+      url.replacingOccurrences(of: "limelight@", with: "bob_\(suffix)@"))
+    let words = Set(
+      try bobsOwn.execute("SELECT word FROM name_word_key").rows.compactMap { $0[0] })
+    #expect(words.contains("plans") && words.contains("public"))
+    #expect(!words.contains("diary") && !words.contains("secret"))
+    let listed = Set(try bobsOwn.execute("SELECT word FROM name_word").rows.compactMap { $0[0] })
+    #expect(listed.contains("plans") && !listed.contains("diary"))
     #expect(try names(readers.bob, "sighting").isEmpty)
     #expect(try names(readers.nobody, "wombat").isEmpty)
     #expect(try names(readers.alice, "memo").isEmpty)

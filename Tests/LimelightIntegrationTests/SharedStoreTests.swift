@@ -178,7 +178,8 @@ import Testing
   /// `find-in -i` searches the store `find-in` would: every host's
   /// entries, another host's with its host and folder there and a snippet
   /// of the store's words; Tab prints their URIs; another host's entry
-  /// cannot be opened here, this host's opens as its own.
+  /// cannot be opened here (nor with `--open`), this host's opens as its
+  /// own.
   @Test func thePickerSearchesTheStore() throws {
     let server = try #require(PostgresServer.shared)
     let store = try server.newDatabase()
@@ -236,6 +237,15 @@ import Testing
     #expect(try status() == "0\n")
     let handed = try String(contentsOfFile: opened, encoding: .utf8)
     #expect(handed.contains(FileURI.uri(for: RawPath(alpha.path("notes/numbat notes.txt")))))
+
+    // `find-in --open` alike.
+    try FileManager.default.removeItem(atPath: opened)
+    let elsewhere = try alpha.run("find-in", ["--open", "numbat", "plan"])
+    #expect(elsewhere.status != 0 && elsewhere.stderr.contains("is on beta"), "\(elsewhere)")
+    #expect(!FileManager.default.fileExists(atPath: opened))
+    let here = try alpha.run("find-in", ["--open", "numbat", "notes"])
+    #expect(here.status == 0 && here.stdout == uri("alpha", alpha, "notes/numbat notes.txt") + "\n")
+    #expect(FileManager.default.fileExists(atPath: opened))
   }
 
   /// Each entry carries who may find it, read from the disk: its folder's
