@@ -21,6 +21,22 @@ import Testing
     return instance
   }
 
+  /// Two hosts sending to a new store, each with a file (path, text)
+  /// written and indexed once: beta's first.
+  func twoHosts(alpha alphaFile: (String, String), beta betaFile: (String, String)) throws -> (
+    store: String, alpha: Instance, beta: Instance
+  ) {
+    let server = try #require(PostgresServer.shared)
+    let store = try server.newDatabase()
+    let alpha = try instance(store, host: "alpha")
+    let beta = try instance(store, host: "beta")
+    try beta.write(betaFile.0, betaFile.1)
+    try alpha.write(alphaFile.0, alphaFile.1)
+    try beta.indexOnce()
+    try alpha.indexOnce()
+    return (store, alpha, beta)
+  }
+
   @Test func twoHostsWriteOneStoreAndEachFindsBoth() throws {
     let server = try #require(PostgresServer.shared)
     let store = try server.newDatabase()
@@ -121,14 +137,9 @@ import Testing
   /// `limelight show` of another host's URI reads the store; this host's
   /// URI (and a path) the local index, or the store with --store.
   @Test func showReadsAnotherHostsEntryFromTheStore() throws {
-    let server = try #require(PostgresServer.shared)
-    let store = try server.newDatabase()
-    let alpha = try instance(store, host: "alpha")
-    let beta = try instance(store, host: "beta")
-    try beta.write("plans/numbat plan.txt", "termites by the dozen\n")
-    try alpha.write("notes/quokka.txt", "smiles\n")
-    try beta.indexOnce()
-    try alpha.indexOnce()
+    let (store, alpha, beta) = try twoHosts(
+      alpha: ("notes/quokka.txt", "smiles\n"),
+      beta: ("plans/numbat plan.txt", "termites by the dozen\n"))
 
     let remote = uri("beta", beta, "plans/numbat plan.txt")
     let shown = try alpha.run("limelight", ["show", "--json", remote])
@@ -181,14 +192,9 @@ import Testing
   /// cannot be opened here (nor with `--open`), this host's opens as its
   /// own.
   @Test func thePickerSearchesTheStore() throws {
-    let server = try #require(PostgresServer.shared)
-    let store = try server.newDatabase()
-    let alpha = try instance(store, host: "alpha")
-    let beta = try instance(store, host: "beta")
-    try beta.write("plans/numbat plan.txt", "termites by the dozen for the numbat\n")
-    try alpha.write("notes/numbat notes.txt", "a walk\n")
-    try beta.indexOnce()
-    try alpha.indexOnce()
+    let (_, alpha, beta) = try twoHosts(
+      alpha: ("notes/numbat notes.txt", "a walk\n"),
+      beta: ("plans/numbat plan.txt", "termites by the dozen for the numbat\n"))
     let opened = alpha.base + "/opened"
     try alpha.standIn("xdg-open", recordingTo: opened)
     let tmux = try TmuxServer(socket: alpha.base + "/tmux", environment: alpha.environment)
