@@ -121,10 +121,10 @@ public enum SearchText {
     return folded.utf8.split { !isASCIIWordByte($0) }.map { String(decoding: $0, as: UTF8.self) }
   }
 
+  /// A lower-case ASCII letter or a digit (the folding lowered the rest).
   private static func isASCIIWordByte(_ byte: UInt8) -> Bool {
     (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
       || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-      || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
   }
 
   /// Lower case without accents, as the tokenizer folds; ASCII skips the

@@ -214,10 +214,10 @@ public final class Picker {
 
   func row(_ result: SearchResult) -> PickerRow {
     // A shared store's entry: its host, and its folder there.
-    let folder =
-      result.host == nil
-      ? result.path?.parent.shown(home: session.location.home)
-      : result.path.map { result.host! + ":" + $0.parent.string }
+    let folder = result.path.map { path in
+      result.host.map { $0 + ":" + path.parent.string }
+        ?? path.parent.shown(home: session.location.home)
+    }
     let location = folder ?? result.domain
     let details = [result.kind ?? result.contentType ?? "", dates.string(result.modified)]
       .filter { !$0.isEmpty }.joined(separator: " · ")

@@ -145,8 +145,12 @@ public final class PostgresIndex {
   static let listSeparator = "\u{1F}"
 
   private func writeBatch(_ items: ArraySlice<SharedItem>, sweep: Int64) throws(PostgresError) {
-    var columns = Array(repeating: [String?](), count: 20)
+    var columns: [[String?]] = []
     var nameWords: Set<String> = []
+    let list = { (values: [String]) in
+      values.isEmpty ? nil : values.joined(separator: Self.listSeparator)
+    }
+    let seconds = { (date: Date?) in date.map { String($0.timeIntervalSince1970) } }
     for item in items {
       let name = item.name
       let kinds = KindClass.classes(for: item.contentTypeTree).map(\.rawValue).sorted()
@@ -168,18 +172,12 @@ public final class PostgresIndex {
         item.reach.map { reach in
           "{" + reach.map { "\($0.owner),\($0.group),\($0.mode)" }.joined(separator: ",") + "}"
         },
-        item.domain,
+        item.domain, item.details.title, item.details.kind, list(item.details.authors),
+        list(item.keywords), item.details.contentDescription, seconds(item.details.created),
+        seconds(item.details.lastUsed),
       ]
-      let details = item.details
-      let list = { (values: [String]) in
-        values.isEmpty ? nil : values.joined(separator: Self.listSeparator)
-      }
-      let seconds = { (date: Date?) in date.map { String($0.timeIntervalSince1970) } }
-      let more: [String?] = [
-        details.title, details.kind, list(details.authors), list(item.keywords),
-        details.contentDescription, seconds(details.created), seconds(details.lastUsed),
-      ]
-      for (column, value) in (row + more).enumerated() { columns[column].append(value) }
+      if columns.isEmpty { columns = Array(repeating: [], count: row.count) }
+      for (column, value) in row.enumerated() { columns[column].append(value) }
     }
     try connection.execute(
       """
@@ -383,16 +381,16 @@ public final class PostgresIndex {
         parameters.append(term)
         let query = "$\(parameters.count)::tsquery"
         held.append(
-          "(CASE WHEN ts_filter(name_vector, '{a}') @@ \(query) THEN 0.1"
-            + " WHEN name_vector @@ \(query) THEN 0.04 ELSE 0 END)")
+          "(CASE WHEN own @@ \(query) THEN 0.1 WHEN name_vector @@ \(query) THEN 0.04 ELSE 0 END)")
       }
       // Entries whose names hold none of the words (found by their texts)
-      // skip the weighing: a text's word is in thousands of them.
+      // skip the weighing: a text's word is in thousands of them. The
+      // name's own words (weight A) are filtered once a row.
       parameters.append(compiled.rankTerms.map { "(\($0))" }.joined(separator: " | "))
       rank = """
         CASE WHEN name_vector @@ $\(parameters.count)::tsquery
-          THEN (\(held.joined(separator: " + ")))
-            / (1 + ln(1 + length(ts_filter(name_vector, '{a}'))))
+          THEN (SELECT (\(held.joined(separator: " + "))) / (1 + ln(1 + length(own)))
+            FROM (SELECT ts_filter(name_vector, '{a}') AS own) AS o)
           ELSE 0 END
         """
       // Tiers above the weight, as the local index ranks a name: one

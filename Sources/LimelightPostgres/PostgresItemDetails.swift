@@ -22,14 +22,11 @@ extension PostgresIndex {
         """, [host, PostgresQuery.hex(path.bytes), Self.listSeparator]
       ).rows.first
     else { return nil }
-    func words(_ text: String?) -> AttributeValue? {
-      let values = (text ?? "").split(separator: " ").map(String.init)
+    func words(_ text: String?, between separator: String = " ") -> AttributeValue? {
+      let values = (text ?? "").split(separator: separator).map(String.init)
       return values.isEmpty ? nil : .strings(values)
     }
-    func list(_ text: String?) -> AttributeValue? {
-      let values = (text ?? "").split(separator: Self.listSeparator).map(String.init)
-      return values.isEmpty ? nil : .strings(values)
-    }
+    func list(_ text: String?) -> AttributeValue? { words(text, between: Self.listSeparator) }
     func date(_ text: String?) -> AttributeValue? {
       text.flatMap { Double($0) }.map { .date(Date(timeIntervalSince1970: $0)) }
     }

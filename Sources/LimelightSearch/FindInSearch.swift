@@ -178,7 +178,7 @@ public struct FindInSearch {
     } catch {
       throw CommandFailure(error.message)
     }
-    if let shared = try sharedStore(location) {
+    if let shared = try Configuration.sharedStore(option: options.store, for: location) {
       return try SharedSearch(options: options, context: context, query: node, storeName: shared)
         .run()
     }
@@ -230,12 +230,6 @@ public struct FindInSearch {
         from: startGeneration, shown: known)
     }
     if results.isEmpty { throw CommandFailure("", status: ExitStatus.notFound) }
-  }
-
-  /// The shared store to search: `--store`, else limelight.conf's; nil for
-  /// the local index.
-  func sharedStore(_ location: IndexLocation) throws -> String? {
-    try Configuration.sharedStore(option: options.store, for: location)
   }
 }
 
