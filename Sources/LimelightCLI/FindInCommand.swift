@@ -27,9 +27,12 @@ public struct FindInCommand: ParsableCommand {
       combine them. Filters: kind:KIND (\(KindClass.allCases.map(\.rawValue)
         .joined(separator: ", "))), ext:EXT[,EXT], in:DIR, \
       name:WORD, tag:WORD, type:MIME (image/* allowed), domain:DOMAIN, size:>10MB, \
-      modified:/created:/used: today, week, 2026-11, <2025-01-01 or A..B. A word \
-      that matches nothing is taken as a typo; names answer to their initials. \
-      The mdfind predicate language works too: 'displayName == "park*"cd && size > 1000'.
+      modified:/created:/used:/taken: today, week, 2026-11, <2025-01-01 or A..B, \
+      author:/from:/to: NAME, sort:size. A word that matches nothing is taken as a \
+      typo; names answer to their initials. The mdfind predicate language works \
+      too: 'displayName == "park*"cd && size > 1000'. A person's own words are read \
+      into these filters ("pdfs from last week", "Fotos von gestern", "songs by \
+      Miles Davis"): --explain shows the reading.
 
       Output: one URI per line when standard output is not a terminal; a readable \
       list on a terminal. Exit status: 0 when something matched, 1 when nothing did, \
@@ -72,6 +75,12 @@ public struct FindInCommand: ParsableCommand {
     help: ArgumentHelp(FindInFlag.interactive.help))
   var interactive = false
 
+  @Flag(name: FindInFlag.explain.nameSpecification, help: ArgumentHelp(FindInFlag.explain.help))
+  var explain = false
+
+  @Option(name: FindInFlag.now.nameSpecification, help: ArgumentHelp(FindInFlag.now.help))
+  var now: String?
+
   public init() {}
 
   /// The options as the parser's declarations hold them (the words keep an
@@ -84,7 +93,7 @@ public struct FindInCommand: ParsableCommand {
     if let terminator = options.words.firstIndex(of: "--") { options.words.remove(at: terminator) }
     (options.json, options.null, options.limit, options.count) = (json, null, limit, count)
     (options.folder, options.store, options.live, options.open) = (folder, store, live, open)
-    options.interactive = interactive
+    (options.interactive, options.explain, options.now) = (interactive, explain, now)
     return options
   }
 

@@ -48,13 +48,16 @@ public struct SearchQuery: Sendable {
 
   func search(location: IndexLocation) throws -> [SearchableItem] {
     var parser = QueryParser(home: location.home)
-    let node: QueryNode
-    do { node = try parser.parse(queryString) } catch { throw Failure(description: error.message) }
+    let query: ReadQuery
+    do { query = try parser.read(queryString) } catch { throw Failure(description: error.message) }
     let store: IndexStore
     do { store = try IndexStore.open(location, create: false, readOnly: true) } catch {
       throw Failure(description: String(describing: error))
     }
-    let found = try SearchEngine(store: store).search(node, limit: limit)
+    let engine = SearchEngine(store: store)
+    let found = try ReadingSearch<SearchResult>(
+      search: { try engine.search($0, limit: $1) }, key: \.uri, size: \.size
+    ).run(query, limit: limit).map(\.result)
     return try found.map { result in
       var set = SearchableItemAttributeSet(contentType: result.contentType)
       set.displayName = result.displayName

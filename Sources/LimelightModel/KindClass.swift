@@ -3,7 +3,7 @@
 /// manual, help and completions list them from here.
 public enum KindClass: String, CaseIterable, Sendable {
   case image, audio, video, text, pdf, document, spreadsheet, presentation, archive, code, folder,
-    app
+    app, email
 
   /// Other words users type for the same class.
   public static func named(_ word: String) -> KindClass? {
@@ -20,6 +20,7 @@ public enum KindClass: String, CaseIterable, Sendable {
     case "code", "source", "sources": return .code
     case "folder", "folders", "directory", "dir": return .folder
     case "app", "apps", "application", "applications": return .app
+    case "email", "emails", "e-mail", "e-mails", "mail", "message", "messages": return .email
     default: return nil
     }
   }
@@ -31,6 +32,9 @@ public enum KindClass: String, CaseIterable, Sendable {
     "application/x-abiword", "application/vnd.ms-works", "application/x-mobipocket-ebook",
     "application/vnd.oasis.opendocument.text-template", "text/html", "application/xhtml+xml",
     "application/postscript", "text/x-rst", "text/org", "application/x-troff-man", "text/troff",
+  ]
+  private static let emails: Set<String> = [
+    "message/rfc822", "application/mbox", "message/news", "application/vnd.ms-outlook",
   ]
   private static let spreadsheets: Set<String> = [
     "application/vnd.oasis.opendocument.spreadsheet", "application/vnd.ms-excel", "text/csv",
@@ -72,6 +76,7 @@ public enum KindClass: String, CaseIterable, Sendable {
     var result: Set<KindClass> = []
     if type == "inode/directory" { result.insert(.folder) }
     if type == "application/x-desktop" { result.insert(.app) }
+    if emails.contains(type) { result.insert(.email) }
     if type.hasPrefix("image/") { result.insert(.image) }
     if type.hasPrefix("audio/") { result.insert(.audio) }
     if type.hasPrefix("video/") { result.insert(.video) }

@@ -186,11 +186,14 @@ public final class Picker {
     let wanted = keepingLoaded ? max(loaded, page) : page
     loaded = wanted
     do {
+      screen.reading = nil
       if words.isEmpty {
         results = []
         snippetOf = nil
       } else {
-        (results, snippetOf) = try session.searchAsRun(session.query(words), limit: wanted + 1)
+        let query = try session.query(words)
+        if query.line != query.typed { screen.reading = query.line }
+        (results, snippetOf) = try session.searchAsRun(query, limit: wanted + 1)
       }
       if let note = session.buildingNote() { screen.message = note }
     } catch {

@@ -29,6 +29,9 @@ public struct PickerScreen: Equatable, Sendable {
   public var message: String?
   /// More results than the list holds.
   public var more = false
+  /// How the query was read, in the filter language, when it is not the
+  /// words as typed: shown under the query line.
+  public var reading: String?
 
   public init() {}
 
@@ -38,9 +41,12 @@ public struct PickerScreen: Equatable, Sendable {
   /// selected one takes two lines).
   static func listHeight(rows: Int) -> Int { max(1, rows - 3) }
 
+  /// The rows of results with the reading's line, when there is one.
+  func listHeight(rows: Int) -> Int { max(1, Self.listHeight(rows: rows) - (reading == nil ? 0 : 1)) }
+
   /// Scrolls so that the selected row is in view.
   public mutating func scroll(screenRows: Int) {
-    let height = Self.listHeight(rows: screenRows)
+    let height = listHeight(rows: screenRows)
     if selected < top { top = selected }
     if selected >= top + height { top = selected - height + 1 }
     top = max(0, min(top, max(0, rows.count - height)))
@@ -61,7 +67,10 @@ public struct PickerScreen: Equatable, Sendable {
     lines.append(
       style.bold(prompt) + shownQuery
         + (count.isEmpty ? "" : String(repeating: " ", count: padding) + style.dim(count)))
-    let height = Self.listHeight(rows: screenRows)
+    if let reading {
+      lines.append(style.dim(Width.head("  = " + reading, columns: columns)))
+    }
+    let height = listHeight(rows: screenRows)
     for (index, row) in rows.enumerated().dropFirst(top).prefix(height) {
       let isSelected = index == selected
       let lead = (isSelected ? ">" : " ") + (marked.contains(row.uri) ? "*" : " ") + " "

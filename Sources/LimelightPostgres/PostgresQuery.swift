@@ -162,6 +162,18 @@ struct PostgresQuery {
       return "(\(files) OR domain = \(bind(domain)) OR domain LIKE \(bind(pattern)))"
     case .changedAfter(let change):
       return "(change > \(bind(String(change)))::bigint)"
+    case .person(.author, let name):
+      // Each word of the name begins a word of one author's name (the
+      // store keeps no recipients: `to:` is its keywords' words alone).
+      let words = PostgresWords.words(name)
+      guard !words.isEmpty else { return "false" }
+      let checks = words.map { word in
+        "unaccent(lower(v)) ~ \(bind("(^|[^[:alnum:]])" + Self.regexEscaped(word)))"
+      }
+      return "(EXISTS (SELECT FROM unnest(authors) AS l(v) WHERE "
+        + checks.joined(separator: " AND ") + "))"
+    case .person(.recipient, _):
+      return "true"
     case .contentType(let type):
       if type.hasSuffix("/*") {
         let pattern = Self.likeEscaped(String(type.dropLast())) + "%"
@@ -248,6 +260,16 @@ struct PostgresQuery {
         + " AND \(condition))"
     }
     return condition
+  }
+
+  /// `text` matched literally by a regular expression.
+  static func regexEscaped(_ text: String) -> String {
+    var out = ""
+    for ch in text {
+      if "\\^$.|?*+()[]{}".contains(ch) { out.append("\\") }
+      out.append(ch)
+    }
+    return out
   }
 
   /// `text` matched literally by `LIKE` (its `%`, `_` and `\` escaped).

@@ -47,6 +47,18 @@ public enum Filter: Equatable, Sendable {
   case match(TextAttribute, pattern: String, flags: String)
   /// Items written after an index generation (for `--live`; not query syntax).
   case changedAfter(generation: Int64)
+  /// One of an item's people (`author:`, `from:`, `to:`) holds each word of
+  /// the name, as the words of a name match: a prefix, accents ignored, a
+  /// typo forgiven.
+  case person(PersonRole, String)
+}
+
+/// Which of an item's people a name is looked for among.
+public enum PersonRole: String, Sendable {
+  /// Authors, artists, an e-mail's sender (`author:`, `from:`).
+  case author
+  /// An e-mail's recipients (`to:`).
+  case recipient
 }
 
 /// A query the user got wrong, with the part at fault.
@@ -66,7 +78,7 @@ public struct QueryParser {
   /// The filters a word can start with (`kind:pdf`), in the order the manual lists them.
   public static let filterNames = [
     "kind", "ext", "in", "name", "tag", "type", "domain", "host", "size", "modified", "created",
-    "used",
+    "used", "taken", "author", "from", "to", "sort",
   ]
 
   /// Words a shell completes a query with: each filter, and each value of
@@ -75,8 +87,9 @@ public struct QueryParser {
     filterNames.flatMap { name -> [String] in
       switch name {
       case "kind": return KindClass.allCases.map { "kind:" + $0.rawValue }
-      case "modified", "created", "used":
+      case "modified", "created", "used", "taken":
         return ["today", "yesterday", "week", "month", "year"].map { name + ":" + $0 }
+      case "sort": return ["sort:size"]
       default: return [name + ":"]
       }
     }
@@ -86,6 +99,12 @@ public struct QueryParser {
   private var position = 0
   private let currentDirectory: () -> RawPath
   private let home: RawPath
+  /// The moment relative dates count from (`--now`), and the calendar
+  /// dates are read in.
+  public var now: Date
+  public var calendar: Calendar
+  /// Whether the query asked for the largest first (`sort:size`).
+  private(set) var largestFirst = false
 
   enum Token: Equatable {
     case word(String)
@@ -96,18 +115,35 @@ public struct QueryParser {
     case close
   }
 
-  public init(home: RawPath, currentDirectory: @escaping () -> RawPath = { RawPath.absolute(".") })
-  {
+  public init(
+    home: RawPath, currentDirectory: @escaping () -> RawPath = { RawPath.absolute(".") },
+    now: Date = Date(), calendar: Calendar = .current
+  ) {
     self.home = home
     self.currentDirectory = currentDirectory
+    self.now = now
+    self.calendar = calendar
   }
 
-  /// Parses a query; an empty query or a malformed filter throws ``QueryError``.
+  /// Parses a query in the filter language (or the predicate language,
+  /// with filter words beside it); an empty query or a malformed filter
+  /// throws ``QueryError``.
   public mutating func parse(_ query: String) throws(QueryError) -> QueryNode {
+    largestFirst = false
     if PredicateParser.looksLikePredicate(query) {
-      var predicate = PredicateParser()
-      return try predicate.parse(query)
+      // `kind:audio authors == "Miles Davis"`: the filter words apart.
+      let words = PhraseReader.rawTokens(query)
+      let filters = words.filter { PhraseReader.isSyntax($0) && $0.contains(":") && !$0.hasPrefix("\"") }
+      var predicate = PredicateParser(now: now, calendar: calendar)
+      let rest = words.filter { !filters.contains($0) }.joined(separator: " ")
+      let node = try predicate.parse(filters.isEmpty ? query : rest)
+      guard !filters.isEmpty else { return node }
+      return Self.simplify(.and([try parseWords(filters.joined(separator: " ")), node]))
     }
+    return try parseWords(query)
+  }
+
+  private mutating func parseWords(_ query: String) throws(QueryError) -> QueryNode {
     tokens = Self.tokenize(query)
     position = 0
     if tokens.isEmpty { throw QueryError("the query is empty: give a word to find") }
@@ -220,7 +256,7 @@ public struct QueryParser {
     SearchText.hasWordCharacters(text) ? .text(text, prefix: prefix, column: column) : .and([])
   }
 
-  private func wordNode(_ word: String) throws(QueryError) -> QueryNode {
+  private mutating func wordNode(_ word: String) throws(QueryError) -> QueryNode {
     guard let colon = word.firstIndex(of: ":"), colon != word.startIndex else {
       return Self.textNode(word, prefix: true, column: nil)
     }
@@ -260,14 +296,31 @@ public struct QueryParser {
           "'\(word)' is not a size: write size:>10MB, size:<1k or size:1M..5M")
       }
       return .filter(.range(.size, lower: low, upper: high))
-    case "modified", "created", "used":
-      guard let (low, high) = RangeParser.date(value, now: Date(), calendar: .current) else {
+    case "modified", "created", "used", "taken":
+      guard let (low, high) = RangeParser.date(value, now: now, calendar: calendar) else {
         throw QueryError(
           "'\(word)' is not a date: write \(name):today, yesterday, week, month, year, "
             + "2026-11-20, 2026-11, >2026-01-01 or 2026-01-01..2026-03-31")
       }
-      let field: RangeField = name == "used" ? .lastUsed : name == "created" ? .created : .modified
+      if let low, let high, low >= high {
+        throw QueryError("'\(word)' is an empty range of dates: its start comes after its end")
+      }
+      // A photo's date taken is what its importer keeps as its creation.
+      let field: RangeField =
+        name == "used" ? .lastUsed : name == "created" || name == "taken" ? .created : .modified
       return .filter(.range(field, lower: low, upper: high))
+    case "author", "from", "to":
+      guard SearchText.hasWordCharacters(value) else {
+        throw QueryError("'\(word)' names nobody: write \(Self.example(name))")
+      }
+      let role: PersonRole = name == "to" ? .recipient : .author
+      return .and([.text(value, prefix: true, column: .keywords), .filter(.person(role, value))])
+    case "sort":
+      guard value.lowercased() == "size" else {
+        throw QueryError("'\(word)' is not an order: write sort:size (the largest first)")
+      }
+      largestFirst = true
+      return .and([])
     case "type":
       let lower = value.lowercased()
       let allowed = lower.allSatisfy { $0.isLetter || $0.isNumber || "/.+-_*".contains($0) }
@@ -306,7 +359,11 @@ public struct QueryParser {
     case "tag": return "tag:work"
     case "type": return "type:image/*"
     case "size": return "size:>10MB"
-    case "modified", "created", "used": return "\(filter):today"
+    case "modified", "created", "used", "taken": return "\(filter):today"
+    case "author": return "author:\"Miles Davis\""
+    case "from": return "from:anna"
+    case "to": return "to:bill"
+    case "sort": return "sort:size"
     case "host": return "host:laptop"
     default: return "domain:com.example.notes"
     }

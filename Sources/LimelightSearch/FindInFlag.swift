@@ -4,7 +4,7 @@
 /// (``FindInOptions/quick(_:)``, which the query service uses too) both come
 /// from here, and a test checks that the two read every argument vector alike.
 public enum FindInFlag: CaseIterable, Sendable {
-  case json, null, limit, count, folder, store, live, open, interactive
+  case json, null, limit, count, folder, store, live, open, interactive, explain, now
 
   /// Every spelling, the long one first.
   public var names: [String] {
@@ -18,11 +18,15 @@ public enum FindInFlag: CaseIterable, Sendable {
     case .live: ["--live"]
     case .open: ["--open"]
     case .interactive: ["--interactive", "-i"]
+    case .explain: ["--explain"]
+    case .now: ["--now"]
     }
   }
 
   /// Whether it takes a value (`--limit N` or `--limit=N`).
-  public var takesValue: Bool { self == .limit || self == .folder || self == .store }
+  public var takesValue: Bool {
+    self == .limit || self == .folder || self == .store || self == .now
+  }
 
   public var help: String {
     switch self {
@@ -38,6 +42,12 @@ public enum FindInFlag: CaseIterable, Sendable {
     case .open:
       "Open the best match (or the Nth, with --open N) with xdg-open and remember it."
     case .interactive: "Pick from results that follow every key typed (see find-in(1))."
+    case .explain:
+      "Print how the query was read, in the filter language, and search nothing (--json: as"
+        + " an object)."
+    case .now:
+      "Count relative dates (today, last week) from this moment (ISO 8601: 2026-11-27 or"
+        + " 2026-11-27T15:00:00Z) instead of now."
     }
   }
 

@@ -1,3 +1,4 @@
+import Foundation
 import LimelightModel
 import LimelightPlatform
 import LimelightQuery
@@ -23,6 +24,10 @@ public struct FindInOptions: Equatable, Sendable {
   public var interactive = false
   /// Which result `--open` opens (1 for the best).
   public var pick = 1
+  /// `--explain`: print the reading, search nothing.
+  public var explain = false
+  /// `--now`: the moment relative dates count from (ISO 8601).
+  public var now: String?
 
   public init() {}
 
@@ -95,6 +100,10 @@ public struct FindInOptions: Equatable, Sendable {
     case .live: live = true
     case .open: open = true
     case .interactive: interactive = true
+    case .explain: explain = true
+    case .now:
+      guard let value else { return false }
+      now = value
     case .limit:
       guard let n = value.flatMap({ Int($0) }) else { return false }
       limit = n
@@ -126,9 +135,17 @@ public struct FindInOptions: Equatable, Sendable {
     if live && (count || open) {
       throw CommandFailure("--live cannot be used with --count or --open")
     }
-    if interactive && (json || null || count || live || open || limit != nil) {
+    if interactive && (json || null || count || live || open || limit != nil || explain) {
       throw CommandFailure(
-        "-i cannot be used with --json, --null, --count, --live, --open or --limit")
+        "-i cannot be used with --json, --null, --count, --live, --open, --limit or --explain")
+    }
+    if explain && (null || count || live || open) {
+      throw CommandFailure("--explain cannot be used with --null, --count, --live or --open")
+    }
+    if let now, QueryClock.moment(now) == nil {
+      throw CommandFailure(
+        "--now: '\(now)' is not a moment: write 2026-11-27, 2026-11-27T15:00 or"
+          + " 2026-11-27T15:00:00Z")
     }
   }
 }
@@ -167,19 +184,10 @@ public struct FindInSearch {
   public func run() throws {
     try options.validate()
     let location = IndexLocation.fromEnvironment(context.environment)
-    let directory = context.currentDirectory
-    var parser =
-      directory.map { folder in QueryParser(home: location.home, currentDirectory: { folder }) }
-      ?? QueryParser(home: location.home)
-    var node: QueryNode
-    do {
-      node = try parser.parse(options.words.joined(separator: " "))
-      if let folder = options.folder { node = .and([node, try parser.parse("in:" + folder)]) }
-    } catch {
-      throw CommandFailure(error.message)
-    }
+    let query = try read(location)
+    if options.explain { return explain(query) }
     if let shared = try Configuration.sharedStore(option: options.store, for: location) {
-      return try SharedSearch(options: options, context: context, query: node, storeName: shared)
+      return try SharedSearch(options: options, context: context, query: query, storeName: shared)
         .run()
     }
     let store =
@@ -189,16 +197,23 @@ public struct FindInSearch {
     // While the index is built, an empty or short answer may not be the truth.
     if let note = store.buildingNote() { printError(note, to: context.errors) }
     if options.count {
-      let total = try engine.count(node)
+      let total = try engine.count(query.everything)
       let output = OutputBuffer(fd: context.output, abandoned: context.abandoned)
       output.write("\(total)\n")
       output.flush()
       if total == 0 { throw CommandFailure("", status: ExitStatus.notFound) }
       return
     }
+    var shownQuery = query.node
+    let search = ReadingSearch<SearchResult>(
+      search: { node, limit in
+        let (results, ran) = try engine.searchAsRun(node, limit: limit)
+        if node == query.node { shownQuery = ran }
+        return results
+      }, key: \.uri, size: \.size)
     if options.open {
       let pick = options.pick
-      let results = try engine.search(node, limit: pick)
+      let results = try search.results(query, limit: pick)
       guard results.count >= pick else {
         if results.isEmpty { throw CommandFailure("", status: ExitStatus.notFound) }
         throw CommandFailure("only \(results.count) results: nothing to open as number \(pick)")
@@ -211,9 +226,9 @@ public struct FindInSearch {
     // Followers start from the generation the results come from (read first,
     // so nothing committed meanwhile is missed); plain queries skip the read.
     let startGeneration = options.live ? try engine.store.generation() : 0
-    // Only the terminal view shows snippets, which need the query as it ran.
-    let (results, shownQuery) = try engine.searchAsRun(node, limit: shown.map { $0 + 1 })
+    let results = try search.results(query, limit: shown.map { $0 + 1 })
     let printed = shown.map { Array(results.prefix($0)) } ?? results
+    // Only the terminal view shows snippets, which need the query as it ran.
     ResultPrinter(
       format: format, engine: engine, query: shownQuery, home: location.home,
       output: OutputBuffer(fd: context.output, abandoned: context.abandoned)
@@ -226,10 +241,73 @@ public struct FindInSearch {
     if options.live {
       let known = Dictionary(
         printed.map { ($0.id, LiveFollower.Shown($0)) }, uniquingKeysWith: { a, _ in a })
-      try LiveFollower(engine: engine, query: node, json: options.json).follow(
+      try LiveFollower(engine: engine, query: query.everything, json: options.json).follow(
         from: startGeneration, shown: known)
     }
     if results.isEmpty { throw CommandFailure("", status: ExitStatus.notFound) }
+  }
+}
+
+extension FindInSearch {
+  /// The query the words make, read as a person's words and parsed, with
+  /// `--in` and `--now` applied.
+  func read(_ location: IndexLocation) throws -> ReadQuery {
+    let clock = QueryClock(environment: context.environment, now: options.now)
+    var parser = QueryParser(
+      home: location.home,
+      currentDirectory: { [directory = context.currentDirectory] in
+        directory ?? RawPath.absolute(".")
+      }, now: clock.now, calendar: clock.calendar)
+    do {
+      var query = try parser.read(options.words.joined(separator: " "))
+      if let folder = options.folder {
+        let inFolder = try parser.parse("in:" + folder)
+        query.node = .and([query.node, inFolder])
+        query.literal = query.literal.map { .and([$0, inFolder]) }
+        query.line += " in:" + folder
+      }
+      return query
+    } catch {
+      throw CommandFailure(error.message)
+    }
+  }
+
+  /// `--explain`: the reading on one line (or as a JSON object).
+  func explain(_ query: ReadQuery) {
+    let output = OutputBuffer(fd: context.output, abandoned: context.abandoned)
+    if options.json {
+      output.write(query.explanationJSON + "\n")
+    } else {
+      output.write(query.line + "\n")
+    }
+    output.flush()
+  }
+}
+
+extension ReadingSearch<SearchResult> {
+  /// The results, each with the words it lacks.
+  func results(_ query: ReadQuery, limit: Int?) throws -> [SearchResult] {
+    try run(query, limit: limit).map { found in
+      var result = found.result
+      result.unmatched = found.unmatched
+      return result
+    }
+  }
+}
+
+extension ReadQuery {
+  /// `--explain --json`: the reading under `query`, with what was typed,
+  /// the words left out, and whether the largest come first.
+  public var explanationJSON: String {
+    let object: [String: Any] = [
+      "query": line, "typed": typed, "ignored": ignored, "largestFirst": largestFirst,
+      "read": line != typed,
+    ]
+    guard
+      let data = try? JSONSerialization.data(
+        withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+    else { return "{}" }
+    return String(decoding: data, as: UTF8.self)
   }
 }
 

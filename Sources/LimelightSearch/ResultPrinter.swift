@@ -118,6 +118,7 @@ public struct ResultPrinter {
     ]
     if let path = result.path { object["path"] = path.string }
     if let host = result.host { object["host"] = host }
+    if !result.unmatched.isEmpty { object["unmatched"] = result.unmatched }
     if let size = result.size { object["size"] = size }
     if let modified = result.modified {
       object["modified"] = isoDates.string(from: modified)

@@ -13,6 +13,8 @@ import LimelightStore
 /// connection.
 public final class SearchSession {
   public let location: IndexLocation
+  /// The environment the session's queries are read in (time zone, locale).
+  private let environment: [String: String]
   private var store: IndexStore?
   private var storeIdentity: (device: UInt64, inode: UInt64)?
   /// Whether a shared store may be searched, and the one `--store` named.
@@ -29,6 +31,7 @@ public final class SearchSession {
     store: String? = nil
   ) {
     location = IndexLocation.fromEnvironment(environment)
+    self.environment = environment
     (mayShare, storeOption) = (shared, store)
   }
 
@@ -50,31 +53,46 @@ public final class SearchSession {
     }
   }
 
-  /// The results for `node`, at most `limit`, with what makes a snippet
-  /// of one (its matches between "\u{1}" and "\u{2}"; nil: none).
-  public func searchAsRun(_ node: QueryNode, limit: Int) throws -> (
+  /// The results for a read query, at most `limit`, with what makes a
+  /// snippet of one (its matches between "\u{1}" and "\u{2}"; nil: none).
+  public func searchAsRun(_ query: ReadQuery, limit: Int) throws -> (
     results: [SearchResult], snippet: (SearchResult) -> String?
   ) {
     if let index = try sharedIndex() {
-      let hits: [PostgresIndex.Hit]
-      do { hits = try index.search(node, limit: limit) } catch {
+      var byURI: [String: PostgresIndex.Hit] = [:]
+      let search = ReadingSearch<SearchResult>(
+        search: { node, limit in
+          let hits = try index.search(node, limit: limit)
+          for hit in hits { byURI[hit.uri] = hit }
+          return hits.map(SharedSearch.result)
+        }, key: \.uri, size: \.size)
+      let results: [SearchResult]
+      do { results = try search.results(query, limit: limit) } catch let error as PostgresError {
         // Connected again at the next search.
         shared?.index = nil
         throw CommandFailure(error.description, status: ExitStatus.usage)
       }
-      let byURI = Dictionary(hits.map { ($0.uri, $0) }, uniquingKeysWith: { a, _ in a })
+      let hits = byURI
       return (
-        hits.map(SharedSearch.result),
+        results,
         { result in
-          guard let hit = byURI[result.uri] else { return nil }
-          return try? index.snippets(for: [hit], query: node, open: "\u{1}", close: "\u{2}")[
+          guard let hit = hits[result.uri] else { return nil }
+          return try? index.snippets(for: [hit], query: query.node, open: "\u{1}", close: "\u{2}")[
             hit.uri]
         }
       )
     }
     let engine = try engine()
-    let (results, shownQuery) = try engine.searchAsRun(node, limit: limit)
-    return (results, { engine.snippet(for: $0, query: shownQuery, open: "\u{1}", close: "\u{2}") })
+    var shownQuery = query.node
+    let search = ReadingSearch<SearchResult>(
+      search: { node, limit in
+        let (results, ran) = try engine.searchAsRun(node, limit: limit)
+        if node == query.node { shownQuery = ran }
+        return results
+      }, key: \.uri, size: \.size)
+    let results = try search.results(query, limit: limit)
+    let ran = shownQuery
+    return (results, { engine.snippet(for: $0, query: ran, open: "\u{1}", close: "\u{2}") })
   }
 
   /// The engine over the index as it is now on disk.
@@ -96,11 +114,13 @@ public final class SearchSession {
     }
   }
 
-  /// The query the words make (`find-in`'s language), or the reason they make none.
-  public func query(_ words: [String]) throws -> QueryNode {
-    var parser = QueryParser(home: location.home)
+  /// The query the words make, read as a person's words (``PhraseReader``)
+  /// in this session's environment, or the reason they make none.
+  public func query(_ words: [String]) throws -> ReadQuery {
+    let clock = QueryClock(environment: environment)
+    var parser = QueryParser(home: location.home, now: clock.now, calendar: clock.calendar)
     do {
-      return try parser.parse(words.joined(separator: " "))
+      return try parser.read(words.joined(separator: " "))
     } catch {
       throw CommandFailure(error.message)
     }

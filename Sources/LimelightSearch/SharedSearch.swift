@@ -16,7 +16,7 @@ import LimelightStore
 struct SharedSearch {
   let options: FindInOptions
   let context: FindInContext
-  let query: QueryNode
+  let query: ReadQuery
   let storeName: String
 
   func run() throws {
@@ -33,38 +33,47 @@ struct SharedSearch {
     let location = IndexLocation.fromEnvironment(context.environment)
     let output = OutputBuffer(fd: context.output, abandoned: context.abandoned)
     if options.count {
-      let total = try index.count(query)
+      let total = try index.count(query.everything)
       output.write("\(total)\n")
       output.flush()
       if total == 0 { throw CommandFailure("", status: ExitStatus.notFound) }
       return
     }
+    var hitsByURI: [String: PostgresIndex.Hit] = [:]
+    let search = ReadingSearch<SearchResult>(
+      search: { node, limit in
+        let hits = try index.search(node, limit: limit)
+        for hit in hits { hitsByURI[hit.uri] = hit }
+        return hits.map(Self.result)
+      }, key: \.uri, size: \.size)
     if options.open {
-      let hits = try index.search(query, limit: options.pick)
-      guard hits.count >= options.pick else {
-        if hits.isEmpty { throw CommandFailure("", status: ExitStatus.notFound) }
+      let results = try search.results(query, limit: options.pick)
+      guard results.count >= options.pick else {
+        if results.isEmpty { throw CommandFailure("", status: ExitStatus.notFound) }
         throw CommandFailure(
-          "only \(hits.count) results: nothing to open as number \(options.pick)")
+          "only \(results.count) results: nothing to open as number \(options.pick)")
       }
-      let hit = hits[options.pick - 1]
-      try SearchSession(environment: context.environment).open(Self.result(hit))
-      print(hit.uri)
+      let result = results[options.pick - 1]
+      try SearchSession(environment: context.environment).open(result)
+      print(result.uri)
       return
     }
     let (format, shown) = options.presentation(context)
     let start = options.live ? try index.lastChange() : 0
-    let hits = try index.search(query, limit: shown.map { $0 + 1 })
-    let printed = shown.map { Array(hits.prefix($0)) } ?? hits
+    let results = try search.results(query, limit: shown.map { $0 + 1 })
+    let printed = shown.map { Array(results.prefix($0)) } ?? results
     // Snippets only for a person at a terminal, and only of what is shown.
     var snippets: [String: String] = [:]
     if case .human = format {
-      snippets = try index.snippets(for: printed, query: query, open: "\u{1}", close: "\u{2}")
+      snippets = try index.snippets(
+        for: printed.compactMap { hitsByURI[$0.uri] }, query: query.node, open: "\u{1}",
+        close: "\u{2}")
     }
     let printer = ResultPrinter(format: format, home: location.home, output: output) {
       snippets[$0.uri]
     }
-    printer.print(printed.map(Self.result))
-    if case .human = format, hits.count > printed.count {
+    printer.print(printed)
+    if case .human = format, results.count > printed.count {
       printError(
         "… more results: use --limit N to see them, or pipe the output for all",
         to: context.errors)
@@ -72,7 +81,7 @@ struct SharedSearch {
     if options.live {
       try follow(index, from: start, shown: Set(printed.map(\.uri)))
     }
-    if hits.isEmpty { throw CommandFailure("", status: ExitStatus.notFound) }
+    if results.isEmpty { throw CommandFailure("", status: ExitStatus.notFound) }
   }
 
   /// A store's entry as the printer takes a result.
@@ -98,7 +107,7 @@ struct SharedSearch {
       usleep(200_000)
       let now = try index.lastChange()
       guard now > seen else { continue }
-      let (matching, touched) = try index.changes(after: seen, matching: query)
+      let (matching, touched) = try index.changes(after: seen, matching: query.everything)
       let matched = Set(matching.map(\.uri))
       for hit in matching {
         emit(shown.contains(hit.uri) ? "~" : "+", hit.uri, to: output)

@@ -136,6 +136,7 @@ public final class IndexStore: Sendable {
   /// The functions and the tokenizer the index's schema and queries call.
   static func addFunctions(_ db: Database, texts: TextPacker) throws {
     db.add(function: Self.matchFunction)
+    db.add(function: Self.personFunction)
     db.add(function: Self.phrasesFunction)
     db.add(function: Self.fieldHitsFunction)
     db.add(function: StoredText.deflateFunction)
@@ -149,6 +150,17 @@ public final class IndexStore: Sendable {
       let code = register(db.sqliteConnection)
       if code != SQLITE_OK { throw DatabaseError(resultCode: ResultCode(rawValue: code)) }
     }
+  }
+
+  /// `limelight_person(people, name)`: whether one of the people (a JSON
+  /// array: authors, recipients) has the name (``PersonNames``).
+  static let personFunction = DatabaseFunction("limelight_person", argumentCount: 2, pure: true) {
+    values in
+    guard let value = String.fromDatabaseValue(values[0]),
+      let name = String.fromDatabaseValue(values[1]), let data = value.data(using: .utf8),
+      let people = try? JSONSerialization.jsonObject(with: data) as? [String]
+    else { return false }
+    return PersonNames.matches(name, among: people)
   }
 
   /// `limelight_match(value, pattern, flags)`: the predicate language's string

@@ -448,6 +448,13 @@ struct SQLCompiler {
     case .changedAfter(let generation):
       arguments.append(generation)
       return "item.generation > ?"
+    case .person(let role, let name):
+      arguments.append(name)
+      switch role {
+      case .author: return "limelight_person(item.authors, ?)"
+      case .recipient:
+        return "limelight_person(json_extract(item.customAttributes, '$.recipients'), ?)"
+      }
     case .host(let name):
       // The local index holds this host's entries alone.
       return HostName.isThisHost(name) ? "1" : "0"

@@ -26,6 +26,9 @@ public struct SearchResult: Sendable {
   public var score: Double
   /// The host that holds it, for an entry of a shared store.
   public var host: String? = nil
+  /// The words of the query it does not hold, when nothing held them all
+  /// (``ReadingSearch``).
+  public var unmatched: [String] = []
 
   public init(
     rowID: Int64, id: String, localID: String?, domain: String, uri: String, path: RawPath?,

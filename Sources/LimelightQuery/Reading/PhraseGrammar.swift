@@ -1,0 +1,225 @@
+import Foundation
+import LimelightModel
+
+extension PhraseReader {
+  /// Reads a query; an impossible date ("February 30") or an empty range
+  /// ("from 22 to 4 January") throws, naming the words.
+  public func read(_ query: String) throws(QueryError) -> PhraseReading {
+    var reader = Reading(units: Self.units(of: query), dates: DateReader(now: now, calendar: calendar))
+    try reader.read()
+    return reader.result
+  }
+}
+
+/// One reading as it goes: the units, what each was read as, the result.
+struct Reading {
+  let units: [PhraseReader.Unit]
+  let dates: DateReader
+  var result = PhraseReading()
+  private var kinds: [KindClass] = []
+  private var field = DateField.modified
+  private var datesRead: [String] = []
+  private var size: String?
+  private var people: [String] = []
+  private var sizeWord: WordMeaning?
+  /// The unit the last word came from: a CJK run's unread segments join
+  /// back into one word ("日本" stays one, though "日" is a unit of time).
+  private var lastWordUnit = -2
+
+  init(units: [PhraseReader.Unit], dates: DateReader) {
+    self.units = units
+    self.dates = dates
+  }
+
+  /// The meanings of the longest phrase the tables know at `index`, and its length.
+  func phrase(at index: Int) -> (meanings: [WordMeaning], length: Int)? {
+    var length = min(LanguageWords.longestPhrase, units.count - index)
+    while length > 0 {
+      let slice = units[index..<index + length]
+      if !slice.contains(where: \.isSyntax), let meanings = LanguageWords.all[Self.key(slice)] {
+        return (meanings, length)
+      }
+      length -= 1
+    }
+    return nil
+  }
+
+  /// Units as a table key: words apart, CJK segments together.
+  static func key(_ units: ArraySlice<PhraseReader.Unit>) -> String {
+    var key = ""
+    for (offset, unit) in units.enumerated() {
+      if offset > 0 && !unit.joined { key += " " }
+      key += unit.folded
+    }
+    return key
+  }
+
+  func meanings(at index: Int) -> [WordMeaning] {
+    guard index < units.count, let found = phrase(at: index), found.length == 1 else { return [] }
+    return found.meanings
+  }
+
+  /// Whether the query names e-mail (`kind:email` read, or typed).
+  private var aboutEmail: Bool {
+    units.indices.contains { index in
+      meanings(at: index).contains(.kind(.email)) || units[index].folded == "kind:email"
+    }
+  }
+
+  mutating func read() throws(QueryError) {
+    // The verb chooses the date wherever it is ("photos taken last week").
+    var used = Set<Int>()
+    for index in units.indices where !units[index].isSyntax {
+      guard let (meanings, length) = phrase(at: index) else { continue }
+      for case .dateField(let verb) in meanings {
+        field = verb
+        used.formUnion(index..<index + length)
+      }
+    }
+    let email = aboutEmail
+    var index = 0
+    while index < units.count {
+      if used.contains(index) {
+        index += 1
+        continue
+      }
+      let unit = units[index]
+      if unit.isSyntax {
+        result.words.append(unit.typed)
+        index += 1
+        continue
+      }
+      if let (value, length) = try dates.expression(units, at: index) {
+        datesRead.append(value)
+        index += length
+        continue
+      }
+      if let (value, length) = dates.sizeExpression(units, at: index, phrase: phrase) {
+        size = value
+        index += length
+        continue
+      }
+      let found = phrase(at: index)
+      let meanings = found?.meanings ?? []
+      let length = found?.length ?? 1
+      if let kind = meanings.lazy.compactMap({ if case .kind(let k) = $0 { k } else { nil } }).first
+      {
+        if !kinds.contains(kind) { kinds.append(kind) }
+        index += length
+        continue
+      }
+      if let word = meanings.first(where: { [.big, .huge, .small, .tiny].contains($0) }) {
+        sizeWord = word
+        index += length
+        continue
+      }
+      // People: "by" always names one; "from" a sender or an author
+      // written with a capital; "to" a recipient, of e-mail alone.
+      let role: String? =
+        meanings.contains(.by)
+        ? "author"
+        : meanings.contains(.from) && (email || startsCapitalized(index + length))
+          ? (email ? "from" : "author")
+          : meanings.contains(.to) && email ? "to" : nil
+      if let role, let (name, nameLength) = personName(at: index + length) {
+        people.append(role + ":" + name)
+        index += length + nameLength
+        continue
+      }
+      let ignorable: [WordMeaning] = [.function, .files, .during, .and, .from, .until, .to, .by]
+      if !meanings.isEmpty && meanings.allSatisfy(ignorable.contains) {
+        result.ignored.append(units[index..<index + length].map(\.typed).joined(separator: " "))
+        index += length
+        continue
+      }
+      if unit.joined && lastWordUnit == index - 1, let last = result.words.popLast() {
+        result.words.append(last + unit.typed)
+      } else {
+        result.words.append(unit.typed)
+      }
+      lastWordUnit = index
+      index += 1
+    }
+    finish()
+  }
+
+  /// Whether the unit at `index` is a word typed with a capital letter.
+  private func startsCapitalized(_ index: Int) -> Bool {
+    guard index < units.count, !units[index].isSyntax else { return false }
+    return units[index].typed.first?.isUppercase ?? false
+  }
+
+  /// A person's name at `index`: up to three words the tables give no
+  /// meaning, quoted when more than one.
+  private func personName(at index: Int) -> (String, Int)? {
+    var words: [String] = []
+    var next = index
+    while next < units.count, words.count < 3, !units[next].isSyntax, phrase(at: next) == nil,
+      !units[next].folded.allSatisfy(\.isNumber)
+    {
+      words.append(units[next].typed)
+      next += 1
+    }
+    guard !words.isEmpty else { return nil }
+    let name = words.joined(separator: " ")
+    return (words.count == 1 ? name : "\"" + name + "\"", words.count)
+  }
+
+  private mutating func finish() {
+    var filters: [String] = []
+    switch kinds.count {
+    case 0: break
+    case 1: filters.append("kind:" + kinds[0].rawValue)
+    default: filters.append("(" + kinds.map { "kind:" + $0.rawValue }.joined(separator: " OR ") + ")")
+    }
+    filters += datesRead.map { field.rawValue + ":" + $0 }
+    if let sizeWord {
+      let (big, small) = SizeWords.thresholds(for: kinds.count == 1 ? kinds[0] : nil)
+      switch sizeWord {
+      case .big: filters.append("size:>=" + SizeWords.text(big))
+      case .huge: filters.append("size:>=" + SizeWords.text(big * 10))
+      case .small: filters.append("size:<" + SizeWords.text(small))
+      default: filters.append("size:<" + SizeWords.text(small / 10))
+      }
+      result.largestFirst = sizeWord == .big || sizeWord == .huge
+    }
+    if let size { filters.append("size:" + size) }
+    filters += people
+    result.filters = filters
+    // Nothing read: the words as typed, none left out.
+    if !result.isRead {
+      result.words = units.map(\.typed)
+    } else if filters.isEmpty && result.words.isEmpty {
+      result = PhraseReading(words: units.map(\.typed))
+    }
+  }
+}
+
+/// What "big" and "small" mean for each kind: a big video is not a big note.
+enum SizeWords {
+  static let kb = 1024.0
+  static let mb = 1024.0 * 1024
+  static let gb = 1024.0 * 1024 * 1024
+
+  /// The least size of a big item and the size a small one stays under.
+  static func thresholds(for kind: KindClass?) -> (big: Double, small: Double) {
+    switch kind {
+    case .video?: (gb, 50 * mb)
+    case .audio?: (20 * mb, mb)
+    case .image?: (10 * mb, 100 * kb)
+    case .pdf?, .document?, .spreadsheet?, .presentation?: (10 * mb, 100 * kb)
+    case .text?, .code?, .email?: (mb, 4 * kb)
+    case .archive?: (gb, mb)
+    default: (100 * mb, 100 * kb)
+    }
+  }
+
+  /// A size as `size:` reads it, in the largest whole unit.
+  static func text(_ bytes: Double) -> String {
+    for (unit, factor) in [("G", gb), ("M", mb), ("K", kb)]
+    where bytes >= factor && (bytes / factor).rounded() == bytes / factor {
+      return String(Int(bytes / factor)) + unit
+    }
+    return String(Int(bytes))
+  }
+}
