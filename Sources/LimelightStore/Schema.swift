@@ -515,6 +515,16 @@ enum Schema {
           CREATE INDEX item_domain ON item(domain, isFolder, contentPending);
           """)
     }
+    // `kind:email`: the e-mails indexed before the kind was are read again
+    // by the second pass, which writes their kinds and facets anew.
+    migrator.registerMigration("v24-email-kind") { db in
+      try db.execute(
+        sql: """
+          UPDATE item SET contentPending = 1
+            WHERE contentType IN ('message/rfc822', 'application/mbox', 'message/news',
+              'application/vnd.ms-outlook');
+          """)
+    }
     return migrator
   }
 
