@@ -27,6 +27,9 @@ struct DateReader {
     for words in CalendarWords.cldr.values {
       for (text, unit, offset) in words.named where table[PhraseReader.fold(text)] == nil {
         table[PhraseReader.fold(text)] = (unit, offset)
+        // As the query's units hold an elision: "l annee derniere".
+        let apart = PhraseReader.fold(text).replacingOccurrences(of: "'", with: " ")
+        if table[apart] == nil { table[apart] = (unit, offset) }
       }
     }
     // Where ICU has a number instead ("2 days ago" for English).
@@ -63,11 +66,14 @@ struct DateReader {
   /// A date expression at `index` as a filter's value, and how many units
   /// it took; nil when none starts there.
   func expression(_ units: Units, at index: Int) throws(QueryError) -> (String, Int)? {
-    let meanings = Reading(units: units, dates: self).meanings(at: index)
+    // A preposition may be several words ("antes de", "older than").
+    let found = Reading(units: units, dates: self).phrase(at: index)
+    let meanings = found?.meanings ?? []
+    let prepositionLength = found?.length ?? 1
     // "between P and Q", "from P to Q"
     if meanings.contains(.between) || meanings.contains(.from) {
-      if let range = try range(units, from: index + 1) {
-        return (range.0, range.1 + 1)
+      if let range = try range(units, from: index + prepositionLength) {
+        return (range.0, range.1 + prepositionLength)
       }
     }
     for (meaning, form) in [
@@ -76,8 +82,8 @@ struct DateReader {
     ] where meanings.contains(meaning) {
       // "in the last 2 weeks", "im vergangenen Monat": words that mean
       // nothing between, when the point is not read without them.
-      var start = index + 1
-      while start - index <= 3 {
+      var start = index + prepositionLength
+      while start - index <= prepositionLength + 2 {
         if let (span, length) = try point(units, at: start, bare: false) {
           return (value(span, form), start - index + length)
         }

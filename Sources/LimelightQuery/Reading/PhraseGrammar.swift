@@ -177,9 +177,9 @@ struct Reading {
       let (big, small) = SizeWords.thresholds(for: kinds.count == 1 ? kinds[0] : nil)
       switch sizeWord {
       case .big: filters.append("size:>=" + SizeWords.text(big))
-      case .huge: filters.append("size:>=" + SizeWords.text(big * 10))
+      case .huge: filters.append("size:>=" + SizeWords.text(big * 4))
       case .small: filters.append("size:<" + SizeWords.text(small))
-      default: filters.append("size:<" + SizeWords.text(small / 10))
+      default: filters.append("size:<" + SizeWords.text(small / 4))
       }
       result.largestFirst = sizeWord == .big || sizeWord == .huge
     }

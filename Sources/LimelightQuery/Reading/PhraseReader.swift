@@ -79,11 +79,26 @@ public struct PhraseReader {
       guard !trimmed.isEmpty else { continue }
       if trimmed.unicodeScalars.contains(where: SearchText.isCJK) {
         units += segments(of: trimmed)
+      } else if let (article, word) = elision(trimmed) {
+        // French "d'hier", "l'année": the article a word of its own.
+        units.append(Unit(folded: fold(article), typed: article))
+        units.append(Unit(folded: fold(word), typed: word))
       } else {
         units.append(Unit(folded: fold(trimmed), typed: trimmed))
       }
     }
     return units
+  }
+
+  /// An elided article and the word after it ("d'" and "hier").
+  static func elision(_ token: String) -> (String, String)? {
+    guard let mark = token.firstIndex(where: { $0 == "'" || $0 == "\u{2019}" }) else { return nil }
+    let article = token[..<mark].lowercased()
+    let word = token[token.index(after: mark)...]
+    guard ["l", "d", "j", "qu", "n", "s", "c", "m", "t"].contains(article), !word.isEmpty else {
+      return nil
+    }
+    return (String(token[..<mark]), String(word))
   }
 
   /// Tokens at spaces, a quoted phrase (alone or as a filter's value) one token.
