@@ -42,7 +42,9 @@ public struct PickerScreen: Equatable, Sendable {
   static func listHeight(rows: Int) -> Int { max(1, rows - 3) }
 
   /// The rows of results with the reading's line, when there is one.
-  func listHeight(rows: Int) -> Int { max(1, Self.listHeight(rows: rows) - (reading == nil ? 0 : 1)) }
+  func listHeight(rows: Int) -> Int {
+    max(1, Self.listHeight(rows: rows) - (reading == nil ? 0 : 1))
+  }
 
   /// Scrolls so that the selected row is in view.
   public mutating func scroll(screenRows: Int) {

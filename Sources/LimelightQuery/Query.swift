@@ -133,7 +133,9 @@ public struct QueryParser {
     if PredicateParser.looksLikePredicate(query) {
       // `kind:audio authors == "Miles Davis"`: the filter words apart.
       let words = PhraseReader.rawTokens(query)
-      let filters = words.filter { PhraseReader.isSyntax($0) && $0.contains(":") && !$0.hasPrefix("\"") }
+      let filters = words.filter {
+        PhraseReader.isSyntax($0) && $0.contains(":") && !$0.hasPrefix("\"")
+      }
       var predicate = PredicateParser(now: now, calendar: calendar)
       let rest = words.filter { !filters.contains($0) }.joined(separator: " ")
       let node = try predicate.parse(filters.isEmpty ? query : rest)

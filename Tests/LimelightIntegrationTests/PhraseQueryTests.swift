@@ -12,16 +12,23 @@ import Testing
     try instance.write("Documents/report.pdf", Self.pdf)
     try instance.write("Documents/old-report.pdf", Self.pdf)
     try instance.write("Documents/yesterday.txt", "A note named for a day.\n")
-    try instance.write("Documents/asyncio-guide.md", "# Asyncio\n\nHow to use asyncio event loops.\n")
+    try instance.write(
+      "Documents/asyncio-guide.md", "# Asyncio\n\nHow to use asyncio event loops.\n")
     try instance.write("Documents/loops.md", "Event loops without the library.\n")
     try instance.write(
-      "Mail/budget.eml", Self.mail(from: "Anna Berg <anna@example.org>", to: "Bob <bob@example.org>",
+      "Mail/budget.eml",
+      Self.mail(
+        from: "Anna Berg <anna@example.org>", to: "Bob <bob@example.org>",
         subject: "The budget for 2027"))
     try instance.write(
-      "Mail/reply.eml", Self.mail(from: "Bob <bob@example.org>", to: "Anna Berg <anna@example.org>",
+      "Mail/reply.eml",
+      Self.mail(
+        from: "Bob <bob@example.org>", to: "Anna Berg <anna@example.org>",
         subject: "Re: the budget for 2027"))
     try instance.write(
-      "Mail/party.eml", Self.mail(from: "Anna Berg <anna@example.org>", to: "Bob <bob@example.org>",
+      "Mail/party.eml",
+      Self.mail(
+        from: "Anna Berg <anna@example.org>", to: "Bob <bob@example.org>",
         subject: "Party on Friday"))
     try setModified("Documents/report.pdf", "2026-11-18T10:00:00Z")
     try setModified("Documents/old-report.pdf", "2025-03-02T10:00:00Z")
@@ -107,7 +114,8 @@ import Testing
     let plain = try instance.run("find-in", Self.now + ["--explain", "pdfs from last week"])
     #expect(plain.status == 0)
     #expect(plain.stdout == "kind:pdf modified:2026-11-16..2026-11-22\n")
-    let json = try instance.run("find-in", Self.now + ["--explain", "--json", "how to use asyncio"])
+    let json = try instance.run(
+      "find-in", Self.now + ["--explain", "--json", "how to use asyncio"])
     let object = try #require(
       try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
     #expect(object["query"] as? String == "asyncio")

@@ -133,7 +133,8 @@ import Testing
   }
 
   @Test func wordsThatCarryNoMeaningAreLeftOut() throws {
-    var parser = QueryParser(home: RawPath("/home/me"), now: Self.clock.now, calendar: Self.clock.calendar)
+    var parser = QueryParser(
+      home: RawPath("/home/me"), now: Self.clock.now, calendar: Self.clock.calendar)
     let read = try parser.read("how to use asyncio")
     #expect(read.line == "asyncio")
     #expect(read.ignored == ["how", "to", "use"])
@@ -155,7 +156,8 @@ import Testing
     ])
     // The typed words still find names: "yesterday" reads as a date, and
     // the names holding it come too.
-    var parser = QueryParser(home: RawPath("/home/me"), now: Self.clock.now, calendar: Self.clock.calendar)
+    var parser = QueryParser(
+      home: RawPath("/home/me"), now: Self.clock.now, calendar: Self.clock.calendar)
     let read = try parser.read("yesterday")
     #expect(read.literal == .text("yesterday", prefix: true, column: .name))
     #expect(try parser.read("lighthouse").literal == nil)
@@ -164,7 +166,8 @@ import Testing
   @Test func impossibleDatesAreErrorsNamingTheWords() throws {
     for (query, words) in [
       ("February 30", "February 30"), ("from 22 to 4 January", "22 to 4 January"),
-      ("31 April 2025", "31 April 2025"), ("modified:2026-05..2026-01", "modified:2026-05..2026-01"),
+      ("31 April 2025", "31 April 2025"),
+      ("modified:2026-05..2026-01", "modified:2026-05..2026-01"),
     ] {
       #expect(throws: QueryError.self) { try line(query) }
       do { _ = try line(query) } catch let error as QueryError {
@@ -174,14 +177,18 @@ import Testing
   }
 
   @Test func theFilterLanguageSaysEveryReading() throws {
-    var parser = QueryParser(home: RawPath("/home/me"), now: Self.clock.now, calendar: Self.clock.calendar)
+    var parser = QueryParser(
+      home: RawPath("/home/me"), now: Self.clock.now, calendar: Self.clock.calendar)
     #expect(try parser.parse("kind:email") == .filter(.kind(.email)))
     #expect(
       try parser.parse("from:anna")
-        == .and([.text("anna", prefix: true, column: .keywords), .filter(.person(.author, "anna"))]))
+        == .and([.text("anna", prefix: true, column: .keywords), .filter(.person(.author, "anna"))])
+    )
     #expect(
       try parser.parse("to:bill")
-        == .and([.text("bill", prefix: true, column: .keywords), .filter(.person(.recipient, "bill"))]))
+        == .and([
+          .text("bill", prefix: true, column: .keywords), .filter(.person(.recipient, "bill")),
+        ]))
     let may = try #require(QueryClock.moment("2026-05-01", calendar: Self.clock.calendar))
     let june = try #require(QueryClock.moment("2026-06-01", calendar: Self.clock.calendar))
     #expect(
@@ -190,14 +197,18 @@ import Testing
           .range(.created, lower: may.timeIntervalSince1970, upper: june.timeIntervalSince1970)))
     let combined = try parser.parse("kind:audio authors == \"Miles Davis\"")
     #expect(
-      combined == .and([.filter(.kind(.audio)), .filter(.match(.authors, pattern: "Miles Davis", flags: ""))]))
+      combined
+        == .and([
+          .filter(.kind(.audio)), .filter(.match(.authors, pattern: "Miles Davis", flags: "")),
+        ]))
     #expect(throws: QueryError.self) { try parser.parse("sort:name") }
     #expect(throws: QueryError.self) { try parser.parse("author:...") }
   }
 
   @Test func everyReadingParses() throws {
     // Each line `--explain` prints is a query find-in takes as it is.
-    var parser = QueryParser(home: RawPath("/home/me"), now: Self.clock.now, calendar: Self.clock.calendar)
+    var parser = QueryParser(
+      home: RawPath("/home/me"), now: Self.clock.now, calendar: Self.clock.calendar)
     for query in [
       "pdfs from last week", "big videos", "songs by Miles Davis", "email from david to bill",
       "先週の写真", "between March and May", "over 50 MB",

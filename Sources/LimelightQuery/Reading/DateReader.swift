@@ -124,7 +124,8 @@ struct DateReader {
     var length = 0
     if index < units.count, let day = Int(units[index].folded.trimmingCharacters(in: ["."])),
       (1...31).contains(day), index + 1 < units.count,
-      !Reading(units: units, dates: self).meanings(at: index + 1).contains(where: Self.isUnitMeaning),
+      !Reading(units: units, dates: self).meanings(at: index + 1).contains(
+        where: Self.isUnitMeaning),
       Self.months[units[index + 1].folded] == nil
     {
       firstDay = day
@@ -274,7 +275,9 @@ struct DateReader {
         return (try recentDay(month: month, day: day, units, index..<index + 2), 2)
       }
       let yearAt = skipOf(index + 1)
-      if let year = isYear(yearAt) { return (monthSpan(year: year, month: month), yearAt + 1 - index) }
+      if let year = isYear(yearAt) {
+        return (monthSpan(year: year, month: month), yearAt + 1 - index)
+      }
       if bare && !cjk { return nil }
       return (recentMonth(month, strictlyBefore: false), 1)
     }
@@ -289,7 +292,9 @@ struct DateReader {
             yearAt + 1 - index
           )
         }
-        return (try recentDay(month: month, day: day, units, index..<monthAt + 1), monthAt + 1 - index)
+        return (
+          try recentDay(month: month, day: day, units, index..<monthAt + 1), monthAt + 1 - index
+        )
       }
     }
     if let year = isYear(index) {
@@ -313,7 +318,8 @@ struct DateReader {
   }
 
   func day(_ components: DateComponents) -> String {
-    String(format: "%04d-%02d-%02d", components.year ?? 0, components.month ?? 1, components.day ?? 1)
+    String(
+      format: "%04d-%02d-%02d", components.year ?? 0, components.month ?? 1, components.day ?? 1)
   }
 
   var today: Date { calendar.startOfDay(for: now) }
@@ -385,12 +391,14 @@ struct DateReader {
   }
 
   /// The latest such day that has come, this year or last.
-  private func recentDay(month: Int, day: Int, _ units: Units, _ range: Range<Int>) throws(QueryError)
+  private func recentDay(month: Int, day: Int, _ units: Units, _ range: Range<Int>)
+    throws(QueryError)
     -> Span
   {
     let year = components(today).year!
     let words = units[range].map(\.typed).joined(separator: " ")
-    let this = try dayOrThrow(DateComponents(year: year, month: month, day: day), words, leapOK: true)
+    let this = try dayOrThrow(
+      DateComponents(year: year, month: month, day: day), words, leapOK: true)
     if let date = calendar.date(from: this.first), date <= today { return this }
     return try dayOrThrow(DateComponents(year: year - 1, month: month, day: day), words)
   }

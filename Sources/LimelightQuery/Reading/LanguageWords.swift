@@ -133,7 +133,10 @@ enum LanguageWords {
 
   static let german: [(WordMeaning, [String])] = [
     (.kind(.pdf), ["pdf", "pdfs"]),
-    (.kind(.image), ["foto", "fotos", "bild", "bilder", "photo", "photos", "bildschirmfoto", "bildschirmfotos"]),
+    (
+      .kind(.image),
+      ["foto", "fotos", "bild", "bilder", "photo", "photos", "bildschirmfoto", "bildschirmfotos"]
+    ),
     (.kind(.video), ["video", "videos", "film", "filme"]),
     (.kind(.audio), ["lied", "lieder", "musik", "song", "songs", "aufnahme", "aufnahmen"]),
     (.kind(.document), ["dokument", "dokumente", "dokumenten"]),
@@ -158,7 +161,10 @@ enum LanguageWords {
     (.until, ["bis", "zum"]),
     (.during, ["im", "am", "in", "aus"]),
     (.and, ["und"]),
-    (.last, ["letzte", "letzten", "letzter", "letztes", "vergangene", "vergangenen", "vorigen", "vorige"]),
+    (
+      .last,
+      ["letzte", "letzten", "letzter", "letztes", "vergangene", "vergangenen", "vorigen", "vorige"]
+    ),
     (.few, ["paar", "einige", "wenigen"]),
     (.unit(.day), ["tag", "tage", "tagen"]),
     (.unit(.week), ["woche", "wochen"]),
@@ -188,15 +194,24 @@ enum LanguageWords {
     (.kind(.audio), ["chanson", "chansons", "musique", "morceau", "morceaux", "audio"]),
     (.kind(.document), ["document", "documents"]),
     (.kind(.text), ["texte", "textes"]),
-    (.kind(.spreadsheet), ["tableur", "tableurs", "classeur", "classeurs", "feuille de calcul", "feuilles de calcul"]),
+    (
+      .kind(.spreadsheet),
+      ["tableur", "tableurs", "classeur", "classeurs", "feuille de calcul", "feuilles de calcul"]
+    ),
     (.kind(.presentation), ["présentation", "présentations", "diapositives", "diaporama"]),
-    (.kind(.email), ["courriel", "courriels", "e-mail", "e-mails", "email", "emails", "mail", "mails"]),
+    (
+      .kind(.email),
+      ["courriel", "courriels", "e-mail", "e-mails", "email", "emails", "mail", "mails"]
+    ),
     (.kind(.archive), ["archive", "archives"]),
     (.kind(.code), ["code", "source", "sources"]),
     (.kind(.folder), ["dossier", "dossiers", "répertoire", "répertoires"]),
     (.kind(.app), ["application", "applications", "appli", "applis", "programme", "programmes"]),
     (.files, ["fichier", "fichiers"]),
-    (.dateField(.modified), ["modifié", "modifiés", "modifiée", "modifiées", "enregistré", "enregistrés"]),
+    (
+      .dateField(.modified),
+      ["modifié", "modifiés", "modifiée", "modifiées", "enregistré", "enregistrés"]
+    ),
     (.dateField(.created), ["créé", "créés", "créée", "créées"]),
     (.dateField(.used), ["ouvert", "ouverts", "ouverte", "ouvertes", "utilisé", "utilisés"]),
     (.dateField(.taken), ["prise", "prises", "pris"]),
@@ -208,7 +223,10 @@ enum LanguageWords {
     (.until, ["au", "à", "jusqu'au", "jusqu'à"]),
     (.during, ["en", "le", "la", "dans", "pendant"]),
     (.and, ["et"]),
-    (.last, ["dernier", "dernière", "derniers", "dernières", "passé", "passée", "passés", "passées"]),
+    (
+      .last,
+      ["dernier", "dernière", "derniers", "dernières", "passé", "passée", "passés", "passées"]
+    ),
     (.few, ["quelques"]),
     (.unit(.day), ["jour", "jours"]),
     (.unit(.week), ["semaine", "semaines"]),
@@ -236,18 +254,33 @@ enum LanguageWords {
     (.kind(.pdf), ["pdf", "pdfs"]),
     (.kind(.image), ["foto", "fotos", "imagen", "imágenes", "captura", "capturas"]),
     (.kind(.video), ["vídeo", "vídeos", "video", "videos", "película", "películas"]),
-    (.kind(.audio), ["canción", "canciones", "música", "audio", "audios", "grabación", "grabaciones"]),
+    (
+      .kind(.audio),
+      ["canción", "canciones", "música", "audio", "audios", "grabación", "grabaciones"]
+    ),
     (.kind(.document), ["documento", "documentos"]),
     (.kind(.text), ["texto", "textos"]),
     (.kind(.spreadsheet), ["hoja de cálculo", "hojas de cálculo", "planilla", "planillas"]),
     (.kind(.presentation), ["presentación", "presentaciones", "diapositivas"]),
-    (.kind(.email), ["correo", "correos", "correo electrónico", "correos electrónicos", "e-mail", "e-mails", "email", "emails"]),
+    (
+      .kind(.email),
+      [
+        "correo", "correos", "correo electrónico", "correos electrónicos", "e-mail", "e-mails",
+        "email", "emails",
+      ]
+    ),
     (.kind(.archive), ["archivo comprimido", "archivos comprimidos", "zip"]),
     (.kind(.code), ["código", "fuente", "fuentes"]),
     (.kind(.folder), ["carpeta", "carpetas", "directorio", "directorios"]),
     (.kind(.app), ["aplicación", "aplicaciones", "programa", "programas"]),
     (.files, ["archivo", "archivos", "fichero", "ficheros"]),
-    (.dateField(.modified), ["modificado", "modificados", "modificada", "modificadas", "editado", "editados", "guardado", "guardados"]),
+    (
+      .dateField(.modified),
+      [
+        "modificado", "modificados", "modificada", "modificadas", "editado", "editados", "guardado",
+        "guardados",
+      ]
+    ),
     (.dateField(.created), ["creado", "creados", "creada", "creadas", "hecho", "hechos"]),
     (.dateField(.used), ["abierto", "abiertos", "abierta", "abiertas", "usado", "usados"]),
     (.dateField(.taken), ["tomada", "tomadas", "tomado", "tomados", "sacada", "sacadas"]),

@@ -5,7 +5,8 @@ extension PhraseReader {
   /// Reads a query; an impossible date ("February 30") or an empty range
   /// ("from 22 to 4 January") throws, naming the words.
   public func read(_ query: String) throws(QueryError) -> PhraseReading {
-    var reader = Reading(units: Self.units(of: query), dates: DateReader(now: now, calendar: calendar))
+    var reader = Reading(
+      units: Self.units(of: query), dates: DateReader(now: now, calendar: calendar))
     try reader.read()
     return reader.result
   }
@@ -170,7 +171,8 @@ struct Reading {
     switch kinds.count {
     case 0: break
     case 1: filters.append("kind:" + kinds[0].rawValue)
-    default: filters.append("(" + kinds.map { "kind:" + $0.rawValue }.joined(separator: " OR ") + ")")
+    default:
+      filters.append("(" + kinds.map { "kind:" + $0.rawValue }.joined(separator: " OR ") + ")")
     }
     filters += datesRead.map { field.rawValue + ":" + $0 }
     if let sizeWord {

@@ -136,7 +136,8 @@ public struct PhraseReader {
 
   /// The words the tables know that a CJK run may hold, longest first.
   static let cjkVocabulary: [String] = {
-    var words = Set(LanguageWords.all.keys.filter { $0.unicodeScalars.contains(where: SearchText.isCJK) })
+    var words = Set(
+      LanguageWords.all.keys.filter { $0.unicodeScalars.contains(where: SearchText.isCJK) })
     for language in ["ja", "zh"] {
       guard let calendar = CalendarWords.cldr[language] else { continue }
       words.formUnion(calendar.months.joined().map(fold))

@@ -12,7 +12,9 @@ public struct QueryClock: Sendable {
   /// ISO 8601 moment (``moment(_:calendar:)``) that must be valid.
   public init(environment: [String: String], now text: String? = nil) {
     var calendar = Calendar(identifier: .gregorian)
-    if let zone = environment["TZ"].flatMap({ TimeZone(identifier: $0.hasPrefix(":") ? String($0.dropFirst()) : $0) }) {
+    if let zone = environment["TZ"].flatMap({
+      TimeZone(identifier: $0.hasPrefix(":") ? String($0.dropFirst()) : $0)
+    }) {
       calendar.timeZone = zone
     } else {
       calendar.timeZone = .current

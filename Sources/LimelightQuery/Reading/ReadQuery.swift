@@ -34,7 +34,11 @@ public struct ReadQuery: Equatable, Sendable {
     var words: [(String, QueryNode)] = []
     var filters: [QueryNode] = []
     for part in top {
-      if case .text(let text, _, nil) = part { words.append((text, part)) } else { filters.append(part) }
+      if case .text(let text, _, nil) = part {
+        words.append((text, part))
+      } else {
+        filters.append(part)
+      }
     }
     return (words, filters)
   }
@@ -143,7 +147,8 @@ public struct ReadingSearch<Result> {
       if size < words.count {
         for kept in Self.subsets(of: matching, size: size) {
           guard remaining() != 0, searches < Self.mostSearches else { break }
-          let lacking = missing + matching.filter { m in !kept.contains { $0.text == m.text } }.map(\.text)
+          let lacking =
+            missing + matching.filter { m in !kept.contains { $0.text == m.text } }.map(\.text)
           add(try run(kept, limit: remaining()), lacking)
         }
       }
