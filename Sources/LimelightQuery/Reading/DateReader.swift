@@ -219,6 +219,8 @@ struct DateReader {
         next += 1
       }
       if let unit = unitAt(units, next, reading) {
+        // No number: the calendar's last one ("letzter Woche", "past month").
+        if next == index + 1 { return (span(of: unit, back: 1), 2) }
         return (lastRun(count, unit), next + 1 - index)
       }
       // "last sept", "last Friday"

@@ -219,7 +219,7 @@ enum LanguageWords {
     (.before, ["avant"]),
     (.after, ["après"]),
     (.between, ["entre"]),
-    (.from, ["du", "de", "à partir de"]),
+    (.from, ["du", "de", "d", "à partir de"]),
     (.until, ["au", "à", "jusqu'au", "jusqu'à"]),
     (.during, ["en", "le", "la", "dans", "pendant"]),
     (.and, ["et"]),
