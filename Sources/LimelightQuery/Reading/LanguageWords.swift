@@ -288,7 +288,7 @@ enum LanguageWords {
     (.before, ["antes de", "antes del", "antes"]),
     (.after, ["después de", "después del", "después"]),
     (.between, ["entre"]),
-    (.from, ["de", "del", "desde el", "a partir de"]),
+    (.from, ["de", "del", "a partir de"]),
     (.until, ["a", "al", "hasta", "hasta el"]),
     (.during, ["en", "el", "la", "durante"]),
     (.and, ["y"]),

@@ -79,6 +79,9 @@ public struct PhraseReader {
       guard !trimmed.isEmpty else { continue }
       if trimmed.unicodeScalars.contains(where: SearchText.isCJK) {
         units += segments(of: trimmed)
+      } else if let parts = compoundParts(trimmed) {
+        // "PDF-Dateien": a compound of words the tables know.
+        units += parts.map { Unit(folded: fold($0), typed: $0) }
       } else if let (article, word) = elision(trimmed) {
         // French "d'hier", "l'année": the article a word of its own.
         units.append(Unit(folded: fold(article), typed: article))
@@ -88,6 +91,17 @@ public struct PhraseReader {
       }
     }
     return units
+  }
+
+  /// The parts of a hyphenated word the tables do not know whole but know
+  /// each part of ("PDF-Dateien"; "e-mail" is a word of its own).
+  static func compoundParts(_ token: String) -> [String]? {
+    guard token.contains("-"), LanguageWords.all[fold(token)] == nil else { return nil }
+    let parts = token.split(separator: "-").map(String.init)
+    guard parts.count > 1, parts.allSatisfy({ LanguageWords.all[fold($0)] != nil }) else {
+      return nil
+    }
+    return parts
   }
 
   /// An elided article and the word after it ("d'" and "hier").
