@@ -305,14 +305,72 @@ def main():
             misses.append(("en", "literal name", words, [first], paths[:3]))
     print(f"\nA name a reading would hide comes first: {literal_ok}/{len(LITERALS)}")
 
-    # What reading costs: --explain runs the reader and the parser, and no search.
-    phrases = [words for _, _, _, p in INTENTS for words in p.values()]
-    started = time.perf_counter()
-    for words in phrases:
-        run(args.bin, env, "--explain", words)
-    per_process = (time.perf_counter() - started) / len(phrases) * 1000
-    print(f"find-in-direct --explain, whole process: {per_process:.1f} ms a phrase "
-          f"({len(phrases)} phrases); the reader alone is timed by the unit benchmark below")
+    # The reader alone, in process: the first phrase of a process makes the
+    # tables (the watcher's query service keeps them), the rest reuse them.
+    cold, warm = [], []
+    for _, _, _, p in INTENTS:
+        for words in p.values():
+            r = subprocess.run([os.path.join(args.bin, "find-in-direct"), "--now", NOW, "--explain", words],
+                               env=dict(env, LIMELIGHT_TRACE_SQL="1"), capture_output=True, text=True)
+            for line in r.stderr.splitlines():
+                if line.startswith("[reading "):
+                    parts = line[len("[reading "):].split(" ms, again ")
+                    cold.append(float(parts[0]))
+                    warm.append(float(parts[1].split(" ms]")[0]))
+    warm.sort()
+    cold.sort()
+    print(f"\nReading a phrase, in process ({len(warm)} phrases): median {warm[len(warm) // 2]:.3f} ms, "
+          f"slowest {warm[-1]:.3f} ms; the first of a process (its tables made) median "
+          f"{cold[len(cold) // 2]:.1f} ms")
+
+    # What reading and searching cost as a person meets them: find-in served
+    # by the watcher's query service (process start included), the natural
+    # words beside the same intents in the filter language, and --explain
+    # (reading alone) beside --explain of plain words (reading nothing).
+    watcher = subprocess.Popen([os.path.join(args.bin, "limelightd"), "--quiet"], env=env)
+    try:
+        while True:
+            st = subprocess.run([os.path.join(args.bin, "limelight"), "status", "--json"], env=env,
+                                capture_output=True, text=True)
+            try:
+                status = json.loads(st.stdout)
+                if status.get("crawlDone") and status.get("running"):
+                    break
+            except ValueError:
+                pass
+            time.sleep(0.2)
+        find_in = os.path.join(args.bin, "find-in")
+
+        slowest = []
+
+        def served(arguments, rounds=5):
+            times = []
+            for _ in range(rounds):
+                for words in arguments:
+                    started = time.perf_counter()
+                    subprocess.run([find_in, "--now", NOW, *words], env=env, capture_output=True)
+                    times.append((time.perf_counter() - started) * 1000)
+                    slowest.append((times[-1], " ".join(words)))
+            times.sort()
+            return times[len(times) // 2], times[min(len(times) - 1, int(len(times) * 0.99))]
+
+        phrases = [[words] for _, _, _, p in INTENTS for words in p.values()]
+        filters = [[filters] for _, _, filters, p in INTENTS for _ in p]
+        plain = [[w] for w in ["report", "beach", "asyncio", "budget", "minutes", "lease", "clip", "party"]]
+        rows = [
+            ("natural words, searched", served(phrases)),
+            ("the same intents in the filter language", served(filters)),
+            ("--explain of the natural words (reading, no search)", served([["--explain"] + p for p in phrases])),
+            ("--explain of single plain words", served([["--explain"] + p for p in plain])),
+        ]
+        print("\nServed by the watcher, process start included (median / p99, ms):\n")
+        print("| what | median | p99 |\n| --- | --- | --- |")
+        for name, (median, p99) in rows:
+            print(f"| {name} | {median:.1f} | {p99:.1f} |")
+        print("\nSlowest: " + "; ".join(f"{q} {t:.0f} ms" for t, q in sorted(slowest, reverse=True)[:6]))
+    finally:
+        watcher.terminate()
+        watcher.wait()
 
     if misses:
         print("\nMisses:")

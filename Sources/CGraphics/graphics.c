@@ -21,6 +21,7 @@
   X(poppler, int, poppler_document_get_n_pages, (void *a), (a))                             \
   X(poppler, void *, poppler_document_get_page, (void *a, int b), (a, b))                   \
   X(poppler, char *, poppler_page_get_text, (void *a), (a))                                 \
+  X(poppler, char *, poppler_page_get_text_for_area, (void *a, LimelightRectangle * b), (a, b)) \
   X(poppler, void, poppler_page_get_size, (void *a, double *b, double *c), (a, b, c))       \
   X(poppler, void, poppler_page_render, (void *a, void *b), (a, b))                         \
   X(cairo, void *, cairo_image_surface_create, (int a, int b, int c), (a, b, c))            \

@@ -43,8 +43,13 @@ public struct AudioImporter: ContentImporter {
       if year > 0 { attributes.extra["recordingYear"] = .number(Double(year)) }
     }
     var seconds: Int32 = 0
+    // A stream under a second long is 0 seconds to TagLib, but has a rate.
+    var hasStream = false
     if let properties = taglib_file_audioproperties(file) {
       seconds = taglib_audioproperties_length(properties)
+      hasStream =
+        seconds > 0 || taglib_audioproperties_samplerate(properties) > 0
+        || taglib_audioproperties_channels(properties) > 0
       if seconds > 0 { attributes.extra["duration"] = .number(Double(seconds)) }
       let rate = taglib_audioproperties_samplerate(properties)
       if rate > 0 { attributes.extra["audioSampleRate"] = .number(Double(rate)) }
@@ -54,7 +59,7 @@ public struct AudioImporter: ContentImporter {
       if bitrate > 0 { attributes.extra["audioBitRate"] = .number(Double(bitrate)) }
     }
     // TagLib accepts a file of the right name with nothing in it.
-    if seconds <= 0 && attributes.title == nil && attributes.extra["artist"] == nil {
+    if !hasStream && attributes.title == nil && attributes.extra["artist"] == nil {
       throw ImportFailure.malformed("no audio stream and no tags")
     }
   }

@@ -20,6 +20,10 @@ public struct PDFImporter: ContentImporter {
     guard let document = limelight_poppler_document_new_from_file(uri, nil, &error) else {
       let message = error.map { String(cString: $0.pointee.message) } ?? "unreadable"
       if let error { limelight_g_error_free(error) }
+      // poppler's "Document is encrypted": a password is needed, nothing is wrong.
+      if message.localizedCaseInsensitiveContains("encrypted") {
+        throw ImportFailure.locked("the document is encrypted")
+      }
       throw ImportFailure.malformed(message)
     }
     defer { limelight_g_object_unref(document) }
@@ -56,7 +60,18 @@ public struct PDFImporter: ContentImporter {
     let budget = request.limits.maxTextBytes
     for index in 0..<min(pages, request.limits.maxMembers) where text.utf8.count < budget {
       guard let page = limelight_poppler_document_get_page(document, Int32(index)) else { continue }
-      if let pageText = take(limelight_poppler_page_get_text(page)) { text += pageText + "\n" }
+      // An area well past the page: poppler drops the lines under one that
+      // runs past the page's edge when asked for the page alone (reportlab's
+      // overlong lines, 14 points apart), and keeps them this way.
+      var width = 0.0
+      var height = 0.0
+      limelight_poppler_page_get_size(page, &width, &height)
+      var area = LimelightRectangle(
+        x1: -4 * max(width, 1), y1: -4 * max(height, 1), x2: 5 * max(width, 1),
+        y2: 5 * max(height, 1))
+      if let pageText = take(limelight_poppler_page_get_text_for_area(page, &area)) {
+        text += pageText + "\n"
+      }
       limelight_g_object_unref(page)
     }
     if !text.isEmpty {

@@ -35,7 +35,11 @@ struct Status: ParsableCommand {
   )
   var watch = false
 
-  @Flag(name: .shortAndLong, help: "Also print the size of each table and index of the file.")
+  @Flag(
+    name: .shortAndLong,
+    help:
+      "Also list the files of each kind of trouble, and print the size of each table and index of the file."
+  )
   var verbose = false
 
   func run() throws {
@@ -56,7 +60,10 @@ struct Status: ParsableCommand {
         if shown > 0 { print("\u{1B}[\(shown)F\u{1B}[J", terminator: "") }
         print(lines.joined(separator: "\n"))
         shown = lines.count
-        if verbose && finished { try printTableSizes(store, entries: status.items) }
+        if verbose && finished {
+          try printTroubles(store, status)
+          try printTableSizes(store, entries: status.items)
+        }
       }
       if finished { return }
       Thread.sleep(forTimeInterval: 0.5)
@@ -74,6 +81,18 @@ struct Status: ParsableCommand {
       status.sharedHosts = try PostgresIndex(reading: name).hosts()
     } catch {
       status.sharedHostsError = error.description
+    }
+  }
+
+  /// `--verbose`: the files of each kind of trouble, the first 200 of each.
+  func printTroubles(_ store: IndexStore, _ status: IndexStatus) throws {
+    for kind in Trouble.allCases {
+      guard let count = status.troubles[kind.rawValue], count > 0 else { continue }
+      print("\n\(kind.label): \(count)")
+      for failure in try store.failures(of: kind, limit: 200) {
+        print("  \(failure.path): \(failure.message)")
+      }
+      if count > 200 { print("  … and \(count - 200) more") }
     }
   }
 
@@ -141,7 +160,17 @@ struct Status: ParsableCommand {
     if status.overflows > 0 { lines.append(("overflows", "\(status.overflows) (each rescanned)")) }
     if let frontEnds = status.frontEnds { lines.append(("front ends", frontEnds.summary)) }
     lines += sharedStoreLines(status)
-    lines.append(("errors", "\(status.failures)"))
+    // Errors are real ones, each kind counted apart; a locked document is none.
+    let kinds = Trouble.allCases.filter { $0 != .locked }.compactMap { kind in
+      status.troubles[kind.rawValue].flatMap { $0 > 0 ? "\($0) \(kind.label)" : nil }
+    }
+    lines.append(
+      ("errors", "\(status.failures)" + (kinds.isEmpty ? "" : ": " + kinds.joined(separator: ", ")))
+    )
+    if let locked = status.troubles[Trouble.locked.rawValue], locked > 0 {
+      lines.append(
+        ("locked", "\(locked) encrypted document\(locked == 1 ? "" : "s"), indexed by name"))
+    }
     for failure in status.recentFailures {
       lines.append(("", "\(failure.path): \(failure.message)"))
     }

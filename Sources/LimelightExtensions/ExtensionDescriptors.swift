@@ -51,8 +51,15 @@ public enum ExtensionDescriptors {
   public static func load(from folders: [RawPath]) -> ([ReindexExtension], [Problem]) {
     var extensions: [ReindexExtension] = []
     var problems: [Problem] = []
-    for (path, file) in KeyFile.files(endingIn: ".extension", in: folders) {
+    for (path, read) in KeyFile.readFiles(endingIn: ".extension", in: folders) {
       let name = String(path.lastComponent.string.dropLast(".extension".count))
+      let file: KeyFile
+      switch read {
+      case .success(let whole): file = whole
+      case .failure(let error):
+        problems.append(Problem(path: path, reason: error.description))
+        continue
+      }
       switch parse(file, name: name, path: path) {
       case .success(let found):
         if let other = extensions.first(where: { $0.domain == found.domain }) {

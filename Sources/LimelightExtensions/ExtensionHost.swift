@@ -55,8 +55,21 @@ public final class ExtensionHost: Sendable {
   /// one that went away is forgotten. Returns the descriptors that are wrong.
   @discardableResult
   public func reload() -> [ExtensionDescriptors.Problem] {
-    let (extensions, problems) = ExtensionDescriptors.load(from: folders)
-    for problem in problems { logger.warning("extension descriptor ignored: \(problem)") }
+    var (extensions, problems) = ExtensionDescriptors.load(from: folders)
+    // A descriptor read right before that now reads wrong (a read racing a
+    // write, a read cut short): its extension is kept as it was, not
+    // forgotten, and the next reload reads it again.
+    let before = state.withLock { $0.extensions }
+    for problem in problems {
+      if let kept = before.first(where: { $0.descriptor == problem.path }),
+        !extensions.contains(where: { $0.domain == kept.domain })
+      {
+        extensions.append(kept)
+        logger.warning("extension descriptor kept as it was read before: \(problem)")
+      } else {
+        logger.warning("extension descriptor ignored: \(problem)")
+      }
+    }
     do {
       let known = Dictionary(
         try store.extensionRuns().map { ($0.domain, $0) }, uniquingKeysWith: { a, _ in a })

@@ -37,6 +37,9 @@ public struct ImportLimits: Sendable {
 public enum ImportFailure: Error, CustomStringConvertible {
   case tooLarge(Int64, limit: Int)
   case malformed(String)
+  /// A document that needs a password (an encrypted PDF): not damaged,
+  /// indexed by its name and what the file system tells.
+  case locked(String)
   /// An importer program failed: its name and how.
   case program(String, String)
   /// The reason an importer in another process gave, as it described it.
@@ -47,6 +50,7 @@ public enum ImportFailure: Error, CustomStringConvertible {
     case .tooLarge(let size, let limit):
       return "\(size) bytes is over the \(limit)-byte limit for this type"
     case .malformed(let why): return "malformed: \(why)"
+    case .locked(let why): return "locked: \(why)"
     case .program(let name, let why): return "importer \(name) \(why)"
     case .reported(let why): return why
     }

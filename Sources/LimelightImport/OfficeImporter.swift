@@ -101,7 +101,12 @@ public struct OfficeImporter: ContentImporter {
     parts += sheets
     parts += names.filter { $0.hasPrefix("ppt/slides/slide") && $0.hasSuffix(".xml") }
       .sorted { $0.slideNumber < $1.slideNumber }
-    guard !parts.isEmpty else { throw ImportFailure.malformed("no document part") }
+    // A presentation with no slides, a workbook with no cells: valid, and
+    // without text. A package without its main part is not one.
+    let mainParts = ["word/document.xml", "xl/workbook.xml", "ppt/presentation.xml"]
+    guard !parts.isEmpty || mainParts.contains(where: names.contains) else {
+      throw ImportFailure.malformed("no document part")
+    }
     var text = ""
     for part in parts {
       guard let xml = try reader.text(part) else { continue }

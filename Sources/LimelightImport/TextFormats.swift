@@ -26,7 +26,12 @@ enum TextFormats {
     if types.contains("application/x-subrip") || types.contains("text/vtt") {
       return Reading(text: subtitles(text))
     }
-    if types.contains("application/rtf") { return Reading(text: rtf(text)) }
+    if types.contains("application/rtf") {
+      let (body, info) = rtfWithInfo(text)
+      let authors = info["author"].map { [$0] } ?? []
+      return Reading(
+        text: body, title: info["title"], authors: authors, description: info["subject"])
+    }
     if types.contains("application/x-ipynb+json") { return notebook(text) }
     if types.contains("application/x-fictionbook+xml") { return fictionBook(text) }
     return nil
@@ -66,12 +71,23 @@ enum TextFormats {
     "latentstyles", "datastore", "object", "fldinst",
   ]
 
+  /// The document information an RTF `\info` group names, read apart
+  /// from the body.
+  static let rtfInfoFields: Set<String> = ["title", "author", "subject", "keywords"]
+
   /// The text of an RTF document: control words and hidden groups out,
   /// `\par` a line, `\'hh` a Windows-1252 character, `\uN` a Unicode one.
-  static func rtf(_ source: String) -> String {
+  static func rtf(_ source: String) -> String { rtfWithInfo(source).text }
+
+  /// The text of an RTF document and the fields of its `\info` group
+  /// (`{\info{\title …}{\author …}}`), trimmed.
+  static func rtfWithInfo(_ source: String) -> (text: String, info: [String: String]) {
     var out = String.UnicodeScalarView()
-    // Per open group: whether its text is hidden.
+    // Per open group: whether its text is hidden, and the information
+    // field it holds, if any.
     var hidden: [Bool] = [false]
+    var field: [String?] = [nil]
+    var info: [String: String.UnicodeScalarView] = [:]
     var skipAfterUnicode = 0
     let scalars = Array(source.unicodeScalars)
     var i = 0
@@ -80,16 +96,24 @@ enum TextFormats {
         skipAfterUnicode -= 1
         return
       }
-      if !(hidden.last ?? false) { out.append(scalar) }
+      if let name = field.last ?? nil {
+        info[name, default: String.UnicodeScalarView()].append(scalar)
+      } else if !(hidden.last ?? false) {
+        out.append(scalar)
+      }
     }
     while i < scalars.count {
       let c = scalars[i]
       switch c {
       case "{":
         hidden.append(hidden.last ?? false)
+        field.append(field.last ?? nil)
         i += 1
       case "}":
-        if hidden.count > 1 { hidden.removeLast() }
+        if hidden.count > 1 {
+          hidden.removeLast()
+          field.removeLast()
+        }
         i += 1
       case "\\":
         i += 1
@@ -130,6 +154,7 @@ enum TextFormats {
             }
           default:
             if rtfHiddenGroups.contains(word) { hidden[hidden.count - 1] = true }
+            if rtfInfoFields.contains(word), hidden.count > 2 { field[field.count - 1] = word }
           }
         } else {
           // An escaped character: `\\`, `\{`, `\}`, `\~` (a space).
@@ -143,7 +168,12 @@ enum TextFormats {
         i += 1
       }
     }
-    return String(out)
+    var fields: [String: String] = [:]
+    for (name, value) in info {
+      let text = String(value).trimmingCharacters(in: .whitespacesAndNewlines)
+      if !text.isEmpty { fields[name] = text }
+    }
+    return (String(out), fields)
   }
 
   /// A byte of Windows-1252, the code page RTF's `\'hh` escapes are

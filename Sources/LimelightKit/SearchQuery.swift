@@ -56,7 +56,7 @@ public struct SearchQuery: Sendable {
     }
     let engine = SearchEngine(store: store)
     let found = try ReadingSearch<SearchResult>(
-      search: { try engine.search($0, limit: $1) }, key: \.uri, size: \.size
+      search: { try engine.search($0, limit: $1, typos: $2) }, key: \.uri, size: \.size
     ).run(query, limit: limit).map(\.result)
     return try found.map { result in
       var set = SearchableItemAttributeSet(contentType: result.contentType)

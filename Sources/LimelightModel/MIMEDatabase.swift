@@ -112,18 +112,25 @@ public final class MIMEDatabase: @unchecked Sendable {
   public func type(forFileName name: String) -> String? {
     if let glob = literalGlobs[name] ?? literalGlobs[name.lowercased()] { return glob.type }
     var best: Glob?
-    var bestLength = 0
+    // Longer suffixes first, then weight, then a glob that matches the
+    // name's own case: `util.c` is `*.c` (C), not `*.C` (C++), which
+    // shared-mime-info also lists without its case-sensitive flag.
+    var bestRank = (length: 0, weight: 0, sameCase: false)
     let lower = name.lowercased()
     var index = lower.firstIndex(of: ".")
     while let dot = index {
       let suffix = String(lower[dot...])
       if let globs = suffixGlobs[suffix] {
         for glob in globs {
-          if glob.caseSensitive && !name.hasSuffix(String(glob.pattern.dropFirst())) { continue }
-          if suffix.count > bestLength || (suffix.count == bestLength && glob.weight > best!.weight)
+          let sameCase = name.hasSuffix(String(glob.pattern.dropFirst()))
+          if glob.caseSensitive && !sameCase { continue }
+          let rank = (length: suffix.count, weight: glob.weight, sameCase: sameCase)
+          if best == nil
+            || (rank.length, rank.weight, rank.sameCase ? 1 : 0)
+              > (bestRank.length, bestRank.weight, bestRank.sameCase ? 1 : 0)
           {
             best = glob
-            bestLength = suffix.count
+            bestRank = rank
           }
         }
         if best != nil { break }

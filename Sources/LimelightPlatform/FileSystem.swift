@@ -170,30 +170,76 @@ public enum FileSystem {
     }
   }
 
-  /// Reads at most `limit` bytes from the start of a regular file.
+  /// Reads at most `limit` bytes from the start of a regular file: whole,
+  /// whatever interrupts the reads (a signal, a short read), and read again
+  /// when the file changed while it was read (its size or times moved), so
+  /// that a read racing a write is never taken for the file's content.
   public static func readPrefix(_ path: RawPath, limit: Int) throws(SystemError) -> [UInt8] {
-    let fd = path.withCString { open($0, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK) }
+    try readPrefix(path, limit: limit) { fd, buffer, count in read(fd, buffer, count) }
+  }
+
+  /// The times a file that keeps changing while it is read is read again.
+  static let rereads = 5
+
+  /// ``readPrefix(_:limit:)`` with its `read(2)` given: the seam a test
+  /// interrupts reads through.
+  static func readPrefix(
+    _ path: RawPath, limit: Int,
+    read readSome: (Int32, UnsafeMutableRawPointer, Int) -> Int
+  ) throws(SystemError) -> [UInt8] {
+    var fd: Int32 = -1
+    repeat {
+      fd = path.withCString { open($0, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK) }
+    } while fd < 0 && errno == EINTR
     guard fd >= 0 else { throw SystemError("cannot open", path: path) }
     defer { close(fd) }
-    // Size the buffer by the file, not the cap: most files are far smaller.
-    var st = stat()
-    let known = fstat(fd, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG ? Int(st.st_size) : limit
-    var buffer = [UInt8](repeating: 0, count: max(0, min(limit, known + 1)))
+    var attempt = 0
+    while true {
+      var before = stat()
+      let regular = fstat(fd, &before) == 0 && (before.st_mode & S_IFMT) == S_IFREG
+      // Size the buffer by the file, not the cap: most files are far smaller.
+      let known = regular ? Int(before.st_size) : limit
+      var buffer = [UInt8](repeating: 0, count: max(0, min(limit, known + 1)))
+      let filled = try readAll(fd, into: &buffer, path: path, read: readSome)
+      buffer.removeSubrange(filled...)
+      var after = stat()
+      let changed =
+        regular && fstat(fd, &after) == 0
+        && (after.st_size != before.st_size || after.st_mtim.tv_sec != before.st_mtim.tv_sec
+          || after.st_mtim.tv_nsec != before.st_mtim.tv_nsec
+          || after.st_ctim.tv_nsec != before.st_ctim.tv_nsec)
+      attempt += 1
+      guard changed, attempt < rereads, lseek(fd, 0, SEEK_SET) == 0 else { return buffer }
+      usleep(UInt32(2_000 * attempt))
+    }
+  }
+
+  /// Fills `buffer` from `fd` until it is full or the file ends, reading
+  /// again after an interrupted (`EINTR`, `EAGAIN`) or short read.
+  static func readAll(
+    _ fd: Int32, into buffer: inout [UInt8], path: RawPath,
+    read readSome: (Int32, UnsafeMutableRawPointer, Int) -> Int
+  ) throws(SystemError) -> Int {
     let limit = buffer.count
     var filled = 0
+    var waits = 0
     while filled < limit {
       let n = buffer.withUnsafeMutableBytes { raw in
-        read(fd, raw.baseAddress! + filled, limit - filled)
+        readSome(fd, raw.baseAddress! + filled, limit - filled)
       }
       if n < 0 {
         if errno == EINTR { continue }
+        if errno == EAGAIN && waits < 100 {
+          waits += 1
+          usleep(1_000)
+          continue
+        }
         throw SystemError("cannot read", path: path)
       }
       if n == 0 { break }
       filled += n
     }
-    buffer.removeSubrange(filled...)
-    return buffer
+    return filled
   }
 
   /// Writes a whole file (used for small state files), replacing it atomically.

@@ -113,6 +113,29 @@ public struct KeyFile: Sendable, Equatable {
     }
   }
 
+  /// The key files named `*suffix` in these folders, as ``files(endingIn:in:)``
+  /// gives them, each read whole or with the reason it could not be: a
+  /// file that cannot be read is never taken for an empty one.
+  public static func readFiles(endingIn suffix: String, in folders: [RawPath]) -> [(
+    path: RawPath, file: Result<KeyFile, SystemError>
+  )] {
+    var byName: [String: RawPath] = [:]
+    for folder in folders {
+      for name in (try? FileSystem.entries(of: folder)) ?? [] where name.string.hasSuffix(suffix) {
+        byName[name.string] = folder.appending(name.string)
+      }
+    }
+    return byName.keys.sorted().map { name in
+      let path = byName[name]!
+      do throws(SystemError) {
+        let bytes = try FileSystem.readPrefix(path, limit: 64 << 10)
+        return (path, .success(KeyFile(text: String(decoding: bytes, as: UTF8.self))))
+      } catch {
+        return (path, .failure(error))
+      }
+    }
+  }
+
   /// A `;`-separated list value (`MimeType=a;b;`), empty items left out.
   public func list(_ group: String, _ key: String) -> [String] {
     groups[group]?.list(key) ?? []

@@ -301,10 +301,13 @@ public final class PostgresIndex {
   /// above texts that do, then the newest (`limit` nil: all of them). When
   /// its words find nothing, each is tried again with the words of names
   /// it may be a typo or an abbreviation of (`NearWords`).
-  public func search(_ query: QueryNode, limit: Int?) throws(PostgresError) -> [Hit] {
-    let strict = try search(query, limit: limit, typos: false)
-    guard strict.isEmpty else { return strict }
-    return try search(query, limit: limit, typos: true)
+  /// `typos` false: the words as typed alone.
+  public func search(_ query: QueryNode, limit: Int?, typos: Bool = true) throws(PostgresError)
+    -> [Hit]
+  {
+    let strict = try searchOnce(query, limit: limit, typos: false)
+    guard strict.isEmpty, typos else { return strict }
+    return try searchOnce(query, limit: limit, typos: true)
   }
 
   /// How many entries `query` finds (typos as ``search(_:limit:)`` takes them).
@@ -362,7 +365,9 @@ public final class PostgresIndex {
     return (matching, touched)
   }
 
-  private func search(_ query: QueryNode, limit: Int?, typos: Bool) throws(PostgresError) -> [Hit] {
+  private func searchOnce(_ query: QueryNode, limit: Int?, typos: Bool) throws(PostgresError)
+    -> [Hit]
+  {
     var compiled = PostgresQuery(closeWords: typos ? closeWords : nil)
     let condition = try compiled.condition(query)
     var parameters = compiled.parameters

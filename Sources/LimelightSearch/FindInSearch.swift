@@ -206,8 +206,8 @@ public struct FindInSearch {
     }
     var shownQuery = query.node
     let search = ReadingSearch<SearchResult>(
-      search: { node, limit in
-        let (results, ran) = try engine.searchAsRun(node, limit: limit)
+      search: { node, limit, typos in
+        let (results, ran) = try engine.searchAsRun(node, limit: limit, typos: typos)
         if node == query.node { shownQuery = ran }
         return results
       }, key: \.uri, size: \.size)
@@ -259,7 +259,9 @@ extension FindInSearch {
         directory ?? RawPath.absolute(".")
       }, now: clock.now, calendar: clock.calendar)
     do {
-      var query = try parser.read(options.words.joined(separator: " "))
+      let typed = options.words.joined(separator: " ")
+      if context.environment["LIMELIGHT_TRACE_SQL"] == "1" { Self.traceReading(typed, parser) }
+      var query = try parser.read(typed)
       if let folder = options.folder {
         let inFolder = try parser.parse("in:" + folder)
         query.node = .and([query.node, inFolder])
@@ -270,6 +272,19 @@ extension FindInSearch {
     } catch {
       throw CommandFailure(error.message)
     }
+  }
+
+  /// What reading a query costs, the first time in this process (the
+  /// tables made) and again: for the benchmarks, with the SQL trace.
+  static func traceReading(_ typed: String, _ parser: QueryParser) {
+    var times: [String] = []
+    for _ in 0..<2 {
+      var copy = parser
+      let started = Date()
+      _ = try? copy.read(typed)
+      times.append(String(format: "%.3f", Date().timeIntervalSince(started) * 1000))
+    }
+    printError("[reading \(times[0]) ms, again \(times[1]) ms] \(typed)", to: STDERR_FILENO)
   }
 
   /// `--explain`: the reading on one line (or as a JSON object).

@@ -61,8 +61,8 @@ public final class SearchSession {
     if let index = try sharedIndex() {
       var byURI: [String: PostgresIndex.Hit] = [:]
       let search = ReadingSearch<SearchResult>(
-        search: { node, limit in
-          let hits = try index.search(node, limit: limit)
+        search: { node, limit, typos in
+          let hits = try index.search(node, limit: limit, typos: typos)
           for hit in hits { byURI[hit.uri] = hit }
           return hits.map(SharedSearch.result)
         }, key: \.uri, size: \.size)
@@ -85,8 +85,8 @@ public final class SearchSession {
     let engine = try engine()
     var shownQuery = query.node
     let search = ReadingSearch<SearchResult>(
-      search: { node, limit in
-        let (results, ran) = try engine.searchAsRun(node, limit: limit)
+      search: { node, limit, typos in
+        let (results, ran) = try engine.searchAsRun(node, limit: limit, typos: typos)
         if node == query.node { shownQuery = ran }
         return results
       }, key: \.uri, size: \.size)

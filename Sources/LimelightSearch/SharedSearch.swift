@@ -41,8 +41,8 @@ struct SharedSearch {
     }
     var hitsByURI: [String: PostgresIndex.Hit] = [:]
     let search = ReadingSearch<SearchResult>(
-      search: { node, limit in
-        let hits = try index.search(node, limit: limit)
+      search: { node, limit, typos in
+        let hits = try index.search(node, limit: limit, typos: typos)
         for hit in hits { hitsByURI[hit.uri] = hit }
         return hits.map(Self.result)
       }, key: \.uri, size: \.size)

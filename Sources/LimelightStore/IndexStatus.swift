@@ -43,7 +43,10 @@ public struct IndexStatus: Sendable, Codable {
   public var contentDone: Bool
   public var paused: Bool
   public var roots: [String]
+  /// Files whose reading failed, locked documents left out (they are not
+  /// errors), and each kind of trouble's count, locked documents included.
   public var failures: Int
+  public var troubles: [String: Int] = [:]
   public var recentFailures: [Failure]
   public var lastError: String?
   /// Writes to the index fail, and the watcher keeps what it would write.
@@ -68,6 +71,31 @@ public struct IndexStatus: Sendable, Codable {
 }
 
 extension IndexStore {
+  /// The kind of trouble (``Trouble``) of a row of `failure`, as SQL.
+  static let troubleExpression =
+    "CASE "
+    + Trouble.patterns.map { kind, patterns in
+      "WHEN " + patterns.map { "message LIKE '\($0)'" }.joined(separator: " OR ")
+        + " THEN '\(kind.rawValue)'"
+    }.joined(separator: " ") + " ELSE '\(Trouble.other.rawValue)' END"
+  static let isLocked = "message LIKE 'locked: %'"
+
+  /// Every failure of one kind of trouble, paths and messages, at most `limit`.
+  public func failures(of kind: Trouble, limit: Int) throws -> [IndexStatus.Failure] {
+    try read { db in
+      try Row.fetchAll(
+        db,
+        sql: """
+          SELECT path, message FROM failure WHERE \(Self.troubleExpression) = ?
+            ORDER BY path LIMIT ?
+          """, arguments: [kind.rawValue, limit]
+      ).map {
+        IndexStatus.Failure(
+          path: RawPath(bytes: Array($0["path"] as Data)).string, message: $0["message"])
+      }
+    }
+  }
+
   /// The status of this index; `watcherPID` is the process holding the watcher's
   /// lock (see ``IndexLocation/watcherPID()``), nil when none runs.
   public func status(watcherPID: Int?) throws -> IndexStatus {
@@ -95,9 +123,20 @@ extension IndexStore {
       }
       let extensions = try Row.fetchOne(
         db, sql: "SELECT count(*) AS known, sum(failures > 0) AS failing FROM extension_run")
-      let failures = try Int.fetchOne(db, sql: "SELECT count(*) FROM failure") ?? 0
+      var troubles: [String: Int] = [:]
+      for row in try Row.fetchAll(
+        db,
+        sql: "SELECT \(Self.troubleExpression) AS kind, count(*) AS n FROM failure GROUP BY kind")
+      {
+        troubles[row["kind"]] = row["n"]
+      }
+      let failures = troubles.filter { $0.key != Trouble.locked.rawValue }.values.reduce(0, +)
       let recent = try Row.fetchAll(
-        db, sql: "SELECT path, message FROM failure ORDER BY time DESC LIMIT 5"
+        db,
+        sql: """
+          SELECT path, message FROM failure WHERE NOT (\(Self.isLocked))
+            ORDER BY time DESC LIMIT 5
+          """
       ).map {
         IndexStatus.Failure(
           path: RawPath(bytes: Array($0["path"] as Data)).string, message: $0["message"])
@@ -143,7 +182,8 @@ extension IndexStore {
         contentSecondsLeft: rate.map { Double(waiting) / max($0, 0.001) },
         // Not done while changes wait to be written.
         contentDone: crawlDone && waiting == 0 && blocked == nil,
-        paused: paused, roots: report.roots, failures: failures, recentFailures: recent,
+        paused: paused, roots: report.roots, failures: failures, troubles: troubles,
+        recentFailures: recent,
         lastError: report.lastError, writeBlocked: blocked,
         rebuilt: IndexRebuild.fromStored(try meta(IndexRebuild.key)), databaseBytes: size,
         updated: report.updated, sharedStore: shared,

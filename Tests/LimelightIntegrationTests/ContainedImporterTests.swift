@@ -208,6 +208,41 @@ import Testing
     #expect(try instance.show("Docs/quarterly.pdf")["pageCount"] as? Int == 2)
   }
 
+  /// reportlab's `drawString` of a line of a hundred words, far past the
+  /// page's right edge, with two short lines 14 points under it, on two
+  /// pages: the lines under it are read (poppler asked for the page alone
+  /// dropped them).
+  @Test func theLinesUnderAHundredWordLineAreRead() throws {
+    let path = instance.path("Docs/overlong.pdf")
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+    process.arguments = [
+      "-c",
+      """
+      import sys
+      from reportlab.lib.pagesizes import A4
+      from reportlab.pdfgen import canvas
+      words = " ".join("budget committee proposal spring agreed".split()[i % 5] for i in range(100))
+      page = canvas.Canvas(sys.argv[1], pagesize=A4)
+      for number, word in ((1, "guillemot"), (2, "shearwater")):
+          page.setFont("Helvetica", 12)
+          page.drawString(72, 700, words)
+          page.drawString(72, 686, "the %s of page %d" % (word, number))
+          page.drawString(72, 672, "and the lighthouse beacon%d" % number)
+          page.showPage()
+      page.save()
+      """,
+      path,
+    ]
+    try process.run()
+    process.waitUntilExit()
+    try #require(process.terminationStatus == 0, "reportlab (python3-reportlab) wrote no PDF")
+    try instance.indexOnce()
+    for word in ["guillemot", "shearwater", "beacon1", "beacon2", "committee"] {
+      #expect(try instance.findPaths(word) == ["Docs/overlong.pdf"], "\(word)")
+    }
+  }
+
   /// Compresses files with Python's standard modules: (source, module, target).
   static func compress(_ files: [(String, String, String)], in instance: Instance) throws {
     let script = files.map { source, module, target in

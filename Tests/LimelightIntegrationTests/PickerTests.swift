@@ -113,6 +113,22 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: opened))
   }
 
+  @Test func theReadingShowsUnderTheQueryAsItIsTyped() throws {
+    try start("text")
+    var shown = try screen { $0.contains("= kind:text") }
+    #expect(lines(shown)[1] == "  = kind:text", "\(shown)")
+    try tmux.run(["send-keys", "-t", "picker", " from today"])
+    shown = try screen { $0.contains("modified:today") || $0.contains("modified:20") }
+    #expect(lines(shown)[1].hasPrefix("  = kind:text modified:"), "\(shown)")
+    #expect(shown.contains("lighthouse-report.txt"))
+    // Words that read as nothing show no reading.
+    try tmux.run(["send-keys", "-t", "picker", "C-u", "lighthouse"])
+    shown = try screen { $0.contains("3 results") }
+    #expect(!shown.contains("  = "), "\(shown)")
+    try tmux.run(["send-keys", "-t", "picker", "Escape"])
+    #expect(try status() == 1)
+  }
+
   @Test func aScreenOfResultsAtATimeMoreAsTheSelectionGoesDown() throws {
     for n in 1...30 { try instance.write("Ledgers/ledger \(n).txt", "accounts\n") }
     try instance.indexOnce()

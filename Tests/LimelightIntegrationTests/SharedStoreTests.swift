@@ -91,6 +91,41 @@ import Testing
     #expect(try beta.find("wombat") == [both[0]])
   }
 
+  /// The store searches a person's words as the local index does: the
+  /// reading, the names first, e-mail and its sender, words that carry
+  /// no meaning left out, and what holds most of the words.
+  @Test func theStoreSearchesAPersonsWords() throws {
+    let mail = """
+      Return-Path: <x@example.org>
+      From: Anna Berg <anna@example.org>
+      To: Bob <bob@example.org>
+      Subject: The budget for 2027
+      Message-ID: <budget@example.org>
+      Content-Type: text/plain; charset=utf-8
+
+      The budget figures.
+
+      """
+    let (_, alpha, beta) = try twoHosts(
+      alpha: ("Mail/budget.eml", mail), beta: ("Notes/asyncio.md", "How to use asyncio loops.\n"))
+    try beta.write("Notes/yesterday.txt", "a note named for a day\n")
+    try beta.indexOnce()
+    let now = ["--now", "2026-11-27T12:00:00Z"]
+    #expect(
+      try alpha.run("find-in", now + ["emails from anna about the budget"]).lines == [
+        uri("alpha", alpha, "Mail/budget.eml")
+      ])
+    #expect(
+      try alpha.run("find-in", now + ["how to use asyncio"]).lines == [
+        uri("beta", beta, "Notes/asyncio.md")
+      ])
+    #expect(
+      try alpha.run("find-in", now + ["yesterday"]).lines.first
+        == uri("beta", beta, "Notes/yesterday.txt"))
+    let partial = try alpha.run("find-in", now + ["--json", "asyncio", "zorblatpgalpha"])
+    #expect(partial.stdout.contains("\"unmatched\":[\"zorblatpgalpha\"]"), "\(partial.stdout)")
+  }
+
   /// What applications give a watcher's index goes to the store with the
   /// files, under its own URI, found by domain and followed while the
   /// watcher runs (another program wrote it); deleted, it goes.

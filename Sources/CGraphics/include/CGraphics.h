@@ -18,6 +18,11 @@ typedef struct {
   char *message;
 } LimelightGError;
 
+/// poppler's PopplerRectangle: an area of a page, in points.
+typedef struct {
+  double x1, y1, x2, y2;
+} LimelightRectangle;
+
 enum { LIMELIGHT_CAIRO_FORMAT_ARGB32 = 0, LIMELIGHT_CAIRO_STATUS_SUCCESS = 0 };
 
 /// Loads the libraries; NULL when loaded, else why they could not be.
@@ -40,6 +45,7 @@ time_t limelight_poppler_document_get_creation_date(void *document);
 int limelight_poppler_document_get_n_pages(void *document);
 void *limelight_poppler_document_get_page(void *document, int index);
 char *limelight_poppler_page_get_text(void *page);
+char *limelight_poppler_page_get_text_for_area(void *page, LimelightRectangle *area);
 void limelight_poppler_page_get_size(void *page, double *width, double *height);
 void limelight_poppler_page_render(void *page, void *cairo);
 

@@ -7,6 +7,14 @@ import LimelightModel
 struct DateReader {
   let now: Date
   let calendar: Calendar
+  /// The start of the day `now` is in, reckoned once.
+  let startOfToday: Date
+
+  init(now: Date, calendar: Calendar) {
+    self.now = now
+    self.calendar = calendar
+    startOfToday = calendar.startOfDay(for: now)
+  }
 
   /// A span of days: its first day and its last (inclusive), and the
   /// period it is, when one (`2026-11`, `2024`, `2026-11-20`).
@@ -28,7 +36,7 @@ struct DateReader {
       for (text, unit, offset) in words.named where table[PhraseReader.fold(text)] == nil {
         table[PhraseReader.fold(text)] = (unit, offset)
         // As the query's units hold an elision: "l annee derniere".
-        let apart = PhraseReader.fold(text).replacingOccurrences(of: "'", with: " ")
+        let apart = String(PhraseReader.fold(text).map { $0 == "'" ? " " : $0 })
         if table[apart] == nil { table[apart] = (unit, offset) }
       }
     }
@@ -44,12 +52,13 @@ struct DateReader {
     // "#" apart, also where CJK writes it against its unit ("#天前").
     $0.ago.map {
       (
-        PhraseReader.fold($0.0).replacingOccurrences(of: "#", with: " # ").split(separator: " ")
-          .map(String.init), $0.1
+        PhraseReader.fold($0.0).flatMap { $0 == "#" ? [" ", "#", " "] : [$0] }
+          .split(separator: " ").map { String($0) }, $0.1
       )
     }
   }
-  static let longestNamed = named.keys.map { $0.split(separator: " ").count }.max() ?? 1
+  static let longestNamed =
+    named.keys.map { $0.utf8.count { $0 == UInt8(ascii: " ") } + 1 }.max() ?? 1
 
   private static func names(_ path: KeyPath<CalendarWords, [[String]]>) -> [String: Int] {
     var table: [String: Int] = [:]
@@ -320,11 +329,18 @@ struct DateReader {
   }
 
   func day(_ components: DateComponents) -> String {
-    String(
-      format: "%04d-%02d-%02d", components.year ?? 0, components.month ?? 1, components.day ?? 1)
+    Self.padded(components.year ?? 0, 4) + "-" + Self.padded(components.month ?? 1, 2) + "-"
+      + Self.padded(components.day ?? 1, 2)
   }
 
-  var today: Date { calendar.startOfDay(for: now) }
+  /// A number with zeros before it to `width` digits (no `String(format:)`,
+  /// which costs more than the rest of a reading).
+  static func padded(_ number: Int, _ width: Int) -> String {
+    let digits = String(number)
+    return String(repeating: "0", count: max(0, width - digits.count)) + digits
+  }
+
+  var today: Date { startOfToday }
 
   private func adding(_ unit: Calendar.Component, _ value: Int, to date: Date) -> Date {
     calendar.date(byAdding: unit, value: value, to: date) ?? date
@@ -367,13 +383,13 @@ struct DateReader {
     let days = calendar.date(from: first).flatMap { calendar.range(of: .day, in: .month, for: $0) }
     return Span(
       first: first, last: DateComponents(year: year, month: month, day: days?.count ?? 28),
-      period: String(format: "%04d-%02d", year, month))
+      period: Self.padded(year, 4) + "-" + Self.padded(month, 2))
   }
 
   func yearSpan(_ year: Int) -> Span {
     Span(
       first: DateComponents(year: year, month: 1, day: 1),
-      last: DateComponents(year: year, month: 12, day: 31), period: String(format: "%04d", year))
+      last: DateComponents(year: year, month: 12, day: 31), period: Self.padded(year, 4))
   }
 
   /// The latest such month that has begun (before this one, when `strictlyBefore`).
@@ -451,7 +467,7 @@ struct DateReader {
     }
     let at = index + length
     guard at < units.count else { return nil }
-    let word = units[at].folded.replacingOccurrences(of: ",", with: ".")
+    let word = String(units[at].folded.map { $0 == "," ? "." : $0 })
     if RangeParser.bytes(word) != nil, word.contains(where: \.isLetter) {
       return (op + word.uppercased(), length + 1)
     }

@@ -62,7 +62,8 @@ enum LanguageWords {
   }()
 
   /// The longest phrase of the table, in words.
-  static let longestPhrase = all.keys.map { $0.split(separator: " ").count }.max() ?? 1
+  static let longestPhrase =
+    all.keys.map { $0.utf8.count { $0 == UInt8(ascii: " ") } + 1 }.max() ?? 1
 
   /// Named days ICU gives as a number in a language ("2 days ago").
   static let namedSpans: [(String, CalendarWords.Unit, Int)] = [

@@ -128,7 +128,8 @@ struct Reading {
         continue
       }
       let ignorable: [WordMeaning] = [.function, .files, .during, .and, .from, .until, .to, .by]
-      if meanings.contains(.function) || !meanings.isEmpty && meanings.allSatisfy(ignorable.contains)
+      if meanings.contains(.function)
+        || !meanings.isEmpty && meanings.allSatisfy(ignorable.contains)
       {
         result.ignored.append(units[index..<index + length].map(\.typed).joined(separator: " "))
         index += length

@@ -47,11 +47,39 @@ public struct PhraseReader {
 
   /// A word as the tables hold it: lower case, no accents, typographic
   /// apostrophes as plain ones.
+  ///
+  /// Without Foundation's folding, whose first use loads ICU's data (tens
+  /// of milliseconds a process): the languages read write their accents
+  /// on Latin letters, which ``baseLetters`` maps, and full-width forms
+  /// are shifted to ASCII.
   static func fold(_ text: String) -> String {
-    text.lowercased().replacingOccurrences(of: "\u{2019}", with: "'")
-      .folding(options: [.diacriticInsensitive, .widthInsensitive], locale: nil)
-      .precomposedStringWithCanonicalMapping
+    if text.utf8.allSatisfy({ $0 < 0x80 }) { return text.lowercased() }
+    var out = String.UnicodeScalarView()
+    for scalar in text.lowercased().unicodeScalars {
+      switch scalar.value {
+      case 0x2019, 0x2018: out.append("'")
+      case 0xFF01...0xFF5E: out.append(Unicode.Scalar(scalar.value - 0xFEE0)!)
+      case 0x300...0x36F: continue  // A combining accent.
+      default: out.append(baseLetters[scalar] ?? scalar)
+      }
+    }
+    return String(out)
   }
+
+  /// Latin letters with accents, lower case, and the letter without.
+  static let baseLetters: [Unicode.Scalar: Unicode.Scalar] = {
+    let groups = [
+      ("a", "àáâãäåāăą"), ("c", "çćĉċč"), ("d", "ď"), ("e", "èéêëēĕėęě"), ("g", "ĝğġģ"),
+      ("h", "ĥ"), ("i", "ìíîïĩīĭįı"), ("j", "ĵ"), ("k", "ķ"), ("l", "ĺļľŀł"), ("n", "ñńņňŉ"),
+      ("o", "òóôõöøōŏő"), ("r", "ŕŗř"), ("s", "śŝşš"), ("t", "ţťŧ"), ("u", "ùúûüũūŭůűų"),
+      ("w", "ŵ"), ("y", "ýÿŷ"), ("z", "źżž"),
+    ]
+    var table: [Unicode.Scalar: Unicode.Scalar] = [:]
+    for (base, accented) in groups {
+      for scalar in accented.unicodeScalars { table[scalar] = base.unicodeScalars.first! }
+    }
+    return table
+  }()
 
   // MARK: Units
 
@@ -75,7 +103,7 @@ public struct PhraseReader {
         units.append(Unit(folded: raw, typed: raw, isSyntax: true))
         continue
       }
-      let trimmed = raw.trimmingCharacters(in: CharacterSet(charactersIn: ",.;!?¿¡\"'()、。，？！"))
+      let trimmed = trimmedPunctuation(raw)
       guard !trimmed.isEmpty else { continue }
       if trimmed.unicodeScalars.contains(where: SearchText.isCJK) {
         units += segments(of: trimmed)
@@ -115,6 +143,18 @@ public struct PhraseReader {
     return (String(token[..<mark]), String(word))
   }
 
+  /// A token without the punctuation around it (a sentence's commas and
+  /// question marks).
+  static func trimmedPunctuation(_ token: String) -> String {
+    let marks: Set<Character> = [
+      ",", ".", ";", "!", "?", "¿", "¡", "\"", "'", "(", ")", "、", "。", "，", "？", "！",
+    ]
+    guard let first = token.firstIndex(where: { !marks.contains($0) }),
+      let last = token.lastIndex(where: { !marks.contains($0) })
+    else { return "" }
+    return String(token[first...last])
+  }
+
   /// Tokens at spaces, a quoted phrase (alone or as a filter's value) one token.
   static func rawTokens(_ query: String) -> [String] {
     var tokens: [String] = []
@@ -148,8 +188,9 @@ public struct PhraseReader {
     return false
   }
 
-  /// The words the tables know that a CJK run may hold, longest first.
-  static let cjkVocabulary: [String] = {
+  /// The words the tables know that a CJK run may hold, by their first
+  /// character, longest first.
+  static let cjkVocabulary: [Character: [[Character]]] = {
     var words = Set(
       LanguageWords.all.keys.filter { $0.unicodeScalars.contains(where: SearchText.isCJK) })
     for language in ["ja", "zh"] {
@@ -158,38 +199,57 @@ public struct PhraseReader {
       words.formUnion(calendar.weekdays.joined().map(fold))
       words.formUnion(calendar.named.map { fold($0.0) })
       for (pattern, _) in calendar.ago {
-        words.formUnion(fold(pattern).split(separator: " ").map(String.init).filter { $0 != "#" })
+        words.formUnion(fold(pattern).split { $0 == " " || $0 == "#" }.map(String.init))
       }
     }
-    return words.sorted { $0.count > $1.count }
+    var table: [Character: [[Character]]] = [:]
+    for word in words.sorted(by: { $0.count > $1.count }) {
+      guard let first = word.first else { continue }
+      table[first, default: []].append(Array(word))
+    }
+    return table
   }()
 
   /// A CJK run cut at the longest known word at each place; digits apart;
   /// what is left between known words is one unit.
   static func segments(of text: String) -> [Unit] {
     var units: [Unit] = []
-    var rest = Substring(text)
+    // Folded once (folding keeps the characters' count: lower case, an
+    // accent off, a full-width form to ASCII).
+    let folded = Array(fold(text))
+    let typed = Array(text)
+    guard folded.count == typed.count else {
+      return [Unit(folded: fold(text), typed: text)]
+    }
+    var position = 0
     var unknown = ""
     func flushUnknown() {
       guard !unknown.isEmpty else { return }
       units.append(Unit(folded: fold(unknown), typed: unknown, joined: !units.isEmpty))
       unknown = ""
     }
-    while let first = rest.first {
-      let folded = fold(String(rest))
-      if let word = cjkVocabulary.first(where: { folded.hasPrefix($0) }) {
+    while position < folded.count {
+      let first = folded[position]
+      let word = cjkVocabulary[first]?.first { word in
+        word.count <= folded.count - position
+          && zip(word, folded[position...]).allSatisfy { $0 == $1 }
+      }
+      if let word {
         flushUnknown()
         let length = word.count
-        units.append(Unit(folded: word, typed: String(rest.prefix(length)), joined: !units.isEmpty))
-        rest = rest.dropFirst(length)
+        units.append(
+          Unit(
+            folded: String(word), typed: String(typed[position..<position + length]),
+            joined: !units.isEmpty))
+        position += length
       } else if first.isASCII && first.isNumber {
         flushUnknown()
-        let digits = rest.prefix { $0.isASCII && $0.isNumber }
+        let digits = folded[position...].prefix { $0.isASCII && $0.isNumber }
         units.append(Unit(folded: String(digits), typed: String(digits), joined: !units.isEmpty))
-        rest = rest.dropFirst(digits.count)
+        position += digits.count
       } else {
-        unknown.append(first)
-        rest = rest.dropFirst()
+        unknown.append(typed[position])
+        position += 1
       }
     }
     flushUnknown()

@@ -1,7 +1,11 @@
 import Foundation
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// The moment and the calendar a query's dates are read in: now (or
-/// `--now`), the asker's time zone (`TZ`), and the first day of the week of
+/// `--now`), the process's time zone (`TZ`), and the first day of the week of
 /// their `LC_TIME` locale — Monday, as ISO 8601 has it, for the C and POSIX
 /// locales and when none is set.
 public struct QueryClock: Sendable {
@@ -11,11 +15,16 @@ public struct QueryClock: Sendable {
   /// The clock of a process with this environment; `now`, when given, an
   /// ISO 8601 moment (``moment(_:calendar:)``) that must be valid.
   public init(environment: [String: String], now text: String? = nil) {
+    // The process's own zone unless the environment names another (the
+    // query service serves only clients whose `TZ` is its own): naming a
+    // zone loads ICU's data, which a query need not wait for.
     var calendar = Calendar(identifier: .gregorian)
-    if let zone = environment["TZ"].flatMap({
-      TimeZone(identifier: $0.hasPrefix(":") ? String($0.dropFirst()) : $0)
-    }) {
-      calendar.timeZone = zone
+    let own = getenv("TZ").map { String(cString: $0) }
+    let zone = environment["TZ"].map { $0.hasPrefix(":") ? String($0.dropFirst()) : $0 }
+    if let zone, zone != own {
+      calendar.timeZone =
+        ["UTC", "UTC0", "GMT", "Etc/UTC"].contains(zone)
+        ? TimeZone(secondsFromGMT: 0)! : TimeZone(identifier: zone) ?? .current
     } else {
       calendar.timeZone = .current
     }

@@ -15,8 +15,8 @@ public struct ReadQuery: Equatable, Sendable {
   public var line: String
   /// The reading as a query.
   public var node: QueryNode
-  /// The typed words in names, when the reading is not the words as
-  /// typed: a file named `yesterday.txt` is still found by "yesterday".
+  /// The typed words in paths (names and their folders), when the reading
+  /// has filters: a file named `yesterday.txt` is still found by "yesterday".
   public var literal: QueryNode?
   /// Words that carry no meaning, left out.
   public var ignored: [String]
@@ -59,12 +59,22 @@ extension QueryParser {
     let node = try parse(line)
     let largest = largestFirst
     var literal: QueryNode?
-    if reading.isRead {
-      let words = PhraseReader.rawTokens(query).map { token in
-        PhraseReader.isSyntax(token) ? token : "name:" + token
+    // Only a reading with filters can leave out a name holding every typed
+    // word: words left out alone give a superset of those names.
+    if reading.isRead && !reading.filters.isEmpty {
+      // Each typed word in the path (which ends with the name): a file
+      // named so, or in a folder named so (`Documents/report.csv` for
+      // "documents report"), as the words found it before they were read.
+      var parts: [QueryNode] = []
+      for token in PhraseReader.rawTokens(query) {
+        if PhraseReader.isSyntax(token) {
+          parts.append(try parse(token))
+        } else {
+          parts.append(QueryParser.textNode(token, prefix: true, column: .path))
+        }
       }
-      literal = try? parse(words.joined(separator: " "))
-      if literal == .nothing { literal = nil }
+      let node = QueryParser.simplify(.and(parts))
+      literal = node == .and([]) ? nil : node
     }
     return ReadQuery(
       typed: query, line: line, node: node, literal: literal, ignored: reading.ignored,
@@ -78,8 +88,10 @@ extension QueryParser {
 /// lacks; the largest first when asked. The store is a function: the
 /// local index and the shared store search alike.
 public struct ReadingSearch<Result> {
-  /// A store's search: the best results for a query, at most a number of them.
-  public var search: (QueryNode, Int?) throws -> [Result]
+  /// A store's search: the best results for a query, at most a number of
+  /// them, typos forgiven or (false) the words as typed: a name holding
+  /// the typed words is found as they were typed.
+  public var search: (QueryNode, Int?, Bool) throws -> [Result]
   /// What tells two results apart (their URI).
   public var key: (Result) -> String
   /// A result's size in bytes, for the largest first.
@@ -93,7 +105,8 @@ public struct ReadingSearch<Result> {
   public static var largestFirstWindow: Int { 5_000 }
 
   public init(
-    search: @escaping (QueryNode, Int?) throws -> [Result], key: @escaping (Result) -> String,
+    search: @escaping (QueryNode, Int?, Bool) throws -> [Result],
+    key: @escaping (Result) -> String,
     size: @escaping (Result) -> Int64?
   ) {
     self.search = search
@@ -114,8 +127,8 @@ public struct ReadingSearch<Result> {
       }
     }
     func remaining() -> Int? { asked.map { max(0, $0 - found.count) } }
-    if let literal = query.literal { add(try search(literal, asked), unmatched: []) }
-    if remaining() != 0 { add(try search(query.node, remaining()), unmatched: []) }
+    if let literal = query.literal { add(try search(literal, asked, false), unmatched: []) }
+    if remaining() != 0 { add(try search(query.node, remaining(), true), unmatched: []) }
     if found.isEmpty { try relax(query, add: add, remaining: remaining) }
     if query.largestFirst {
       found.sort { (size($0.result) ?? -1) > (size($1.result) ?? -1) }
@@ -135,7 +148,7 @@ public struct ReadingSearch<Result> {
     var searches = 0
     func run(_ kept: [(text: String, node: QueryNode)], limit: Int?) throws -> [Result] {
       searches += 1
-      return try search(QueryParser.simplify(.and(filters + kept.map(\.node))), limit)
+      return try search(QueryParser.simplify(.and(filters + kept.map(\.node))), limit, true)
     }
     var matching: [(text: String, node: QueryNode)] = []
     for word in words where try !run([word], limit: 1).isEmpty { matching.append(word) }

@@ -50,23 +50,28 @@ public struct SearchEngine: Sendable {
 
   public init(store: IndexStore) { self.store = store }
 
-  /// The best matches first; `limit` nil for all of them.
-  public func search(_ query: QueryNode, limit: Int? = nil) throws -> [SearchResult] {
-    try searchAsRun(query, limit: limit).results
+  /// The best matches first; `limit` nil for all of them. `typos`: a word
+  /// that matches nothing is read as a typo (false: the words as typed).
+  public func search(_ query: QueryNode, limit: Int? = nil, typos: Bool = true) throws
+    -> [SearchResult]
+  {
+    try searchAsRun(query, limit: limit, typos: typos).results
   }
 
   /// The best matches first, and the query as it ran (typos replaced by the
   /// words they stand for), which snippets are cut for.
-  public func searchAsRun(_ query: QueryNode, limit: Int? = nil) throws -> (
+  public func searchAsRun(_ query: QueryNode, limit: Int? = nil, typos: Bool = true) throws -> (
     results: [SearchResult], query: QueryNode
   ) {
-    try store.read { db in try TextsRead.during { try searchAsRun(query, limit: limit, in: db) } }
+    try store.read { db in
+      try TextsRead.during { try searchAsRun(query, limit: limit, typos: typos, in: db) }
+    }
   }
 
-  private func searchAsRun(_ query: QueryNode, limit: Int?, in db: Database) throws -> (
-    results: [SearchResult], query: QueryNode
-  ) {
-    let expanded = try TypoExpander(db: db).expand(query)
+  private func searchAsRun(_ query: QueryNode, limit: Int?, typos: Bool, in db: Database) throws
+    -> (results: [SearchResult], query: QueryNode)
+  {
+    let expanded = typos ? try TypoExpander(db: db).expand(query) : query
     if expanded == .nothing { return ([], expanded) }
     let typeIDs = try FilterNarrowing.typeIDs(of: Self.filters(of: expanded), in: db)
     let run = SearchRun(
