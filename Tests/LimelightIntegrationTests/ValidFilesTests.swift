@@ -1,0 +1,153 @@
+import Foundation
+import Testing
+
+/// Valid files are never errors, whoever made them, and `limelight status`
+/// tells the kinds of trouble apart: damaged files, locked documents.
+@Suite struct ValidFilesTests {
+  let instance: Instance
+
+  init() throws {
+    instance = try Instance()
+  }
+
+  /// Runs a program of the system's, in the instance's home.
+  /// `succeeding`: the exit statuses that mean it worked (qpdf's 3: it
+  /// warned, and wrote the file).
+  @discardableResult
+  func system(_ program: String, _ arguments: [String], succeeding: Set<Int32> = [0]) throws
+    -> Int32
+  {
+    let result = try instance.run(program, arguments)
+    #expect(succeeding.contains(result.status), "\(program) \(arguments): \(result.stderr)")
+    return result.status
+  }
+
+  /// Half a second of silence as a WAV file, written by Python's own module.
+  func silence(_ relative: String) throws {
+    let script = """
+      import sys, wave
+      with wave.open(sys.argv[1], "wb") as w:
+          w.setnchannels(1); w.setsampwidth(2); w.setframerate(44100)
+          w.writeframes(b"\\0\\0" * 22050)
+      """
+    try instance.mkdir((relative as NSString).deletingLastPathComponent)
+    try system("/usr/bin/python3", ["-c", script, instance.path(relative)])
+  }
+
+  @Test func shortTaglessAudioOfTwoEncodersIsNoError() throws {
+    try silence("Sounds/silence.wav")
+    // oggenc (Vorbis) and opusenc (Opus), both without tags.
+    try system(
+      "/usr/bin/oggenc",
+      ["-Q", "-o", instance.path("Sounds/stamp.ogg"), instance.path("Sounds/silence.wav")])
+    try system(
+      "/usr/bin/opusenc",
+      ["--quiet", instance.path("Sounds/silence.wav"), instance.path("Sounds/stamp.opus")])
+    try instance.indexOnce()
+    for path in ["Sounds/stamp.ogg", "Sounds/stamp.opus"] {
+      let item = try instance.show(path)
+      #expect(item["extractionError"] as? String == nil, "\(path): \(item)")
+      #expect((item["contentType"] as? String)?.hasPrefix("audio/") == true, "\(path): \(item)")
+    }
+    let status = try instance.run("limelight", ["status"]).stdout
+    let errors = status.split(separator: "\n").first { $0.hasPrefix("errors:") }
+    #expect(
+      errors?.dropFirst("errors:".count).trimmingCharacters(in: .whitespaces) == "0", "\(status)")
+  }
+
+  @Test func rtfInformationIsRead() throws {
+    try instance.write(
+      "Docs/plans.rtf",
+      #"{\rtf1\ansi{\fonttbl{\f0 Times;}}{\info{\title Harbour Plans}{\author Grace Hopper}"#
+        + #"{\subject The new breakwater}}\f0 The quay is extended by forty metres.\par}"#)
+    try instance.indexOnce()
+    let item = try instance.show("Docs/plans.rtf")
+    #expect(item["title"] as? String == "Harbour Plans", "\(item)")
+    #expect(item["authors"] as? [String] == ["Grace Hopper"], "\(item)")
+    #expect(try instance.findPaths(["hopper"]) == ["Docs/plans.rtf"])
+    #expect(try instance.findPaths(["quay"]) == ["Docs/plans.rtf"])
+    // The information is not the body's text.
+    #expect((item["textContent"] as? String)?.contains("Hopper") != true)
+  }
+
+  @Test func aPlainCFileIsC() throws {
+    try instance.write(
+      "Code/util.c",
+      """
+      #include <stdio.h>
+
+      /* Adds two numbers. */
+      int add(int a, int b) { return a + b; }
+
+      int main(void) {
+        printf("%d\\n", add(2, 3));
+        return 0;
+      }
+
+      """)
+    try instance.write("Code/Widget.C", "class Widget {};\n")
+    try instance.indexOnce()
+    #expect(try instance.show("Code/util.c")["contentType"] as? String == "text/x-csrc")
+    #expect(try instance.show("Code/Widget.C")["contentType"] as? String == "text/x-c++src")
+  }
+
+  @Test func encryptedPDFsAreLockedNotDamaged() throws {
+    let pdf = """
+      %PDF-1.4
+      1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj
+      2 0 obj << /Type /Pages /Kids [3 0 R] /Count 1 >> endobj
+      3 0 obj << /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] >> endobj
+      trailer << /Root 1 0 R >>
+      %%EOF
+
+      """
+    try instance.write("Docs/plain.pdf", pdf)
+    // qpdf, as a person locks a PDF: a user password, AES-256.
+    try system(
+      "/usr/bin/qpdf",
+      [
+        "--encrypt", "secret", "owner", "256", "--", instance.path("Docs/plain.pdf"),
+        instance.path("Docs/salary.pdf"),
+      ], succeeding: [0, 3])
+    try instance.remove("Docs/plain.pdf")
+    try instance.write("Docs/broken.pdf", "%PDF-1.4\nnot really a PDF\n")
+    try instance.indexOnce()
+    let locked = try instance.show("Docs/salary.pdf")
+    #expect((locked["extractionError"] as? String)?.hasPrefix("locked:") == true, "\(locked)")
+    #expect(try instance.findPaths(["salary"]) == ["Docs/salary.pdf"])
+    let status = try instance.run("limelight", ["status"]).stdout
+    #expect(status.contains("1 damaged"), "\(status)")
+    #expect(status.contains("locked:") && status.contains("1 encrypted document"), "\(status)")
+    let lines = status.split(separator: "\n").filter { $0.hasPrefix("errors:") }
+    #expect(lines.count == 1 && lines[0].contains(" 1: 1 damaged"), "\(status)")
+    let json = try instance.run("limelight", ["status", "--json"]).stdout
+    #expect(json.contains("\"locked\":1") && json.contains("\"damaged\":1"), "\(json)")
+    let verbose = try instance.run("limelight", ["status", "--verbose"]).stdout
+    #expect(
+      verbose.contains("locked (encrypted): 1") && verbose.contains("salary.pdf"), "\(verbose)")
+  }
+
+  /// A presentation with no slides and a workbook with no cells, packaged
+  /// as Office writes them (the main part, no slide or sheet parts).
+  @Test func emptyOfficeDocumentsAreNoErrors() throws {
+    let script = """
+      import sys, zipfile
+      def package(path, main, body, title):
+          with zipfile.ZipFile(path, "w") as z:
+              z.writestr("[Content_Types].xml", '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>')
+              z.writestr("_rels/.rels", '<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"/>')
+              z.writestr("docProps/core.xml", '<?xml version="1.0"?><cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties" xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>' + title + '</dc:title></cp:coreProperties>')
+              z.writestr(main, body)
+      package(sys.argv[1] + "/no-slides.pptx", "ppt/presentation.xml", '<?xml version="1.0"?><p:presentation xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main"><p:sldSz cx="9144000" cy="6858000"/></p:presentation>', "Empty deck")
+      package(sys.argv[1] + "/no-cells.xlsx", "xl/workbook.xml", '<?xml version="1.0"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheets/></workbook>', "Blank ledger")
+      """
+    try instance.mkdir("Office")
+    try system("/usr/bin/python3", ["-c", script, instance.path("Office")])
+    try instance.indexOnce()
+    for path in ["Office/no-slides.pptx", "Office/no-cells.xlsx"] {
+      let item = try instance.show(path)
+      #expect(item["extractionError"] as? String == nil, "\(path): \(item)")
+    }
+    #expect(try instance.findPaths(["empty", "deck"]) == ["Office/no-slides.pptx"])
+  }
+}
