@@ -211,6 +211,19 @@ def time_queries(queries, ll, env, plocate_db, tool="find-in"):
     return ll_times, pl_times, ll_hits, pl_hits
 
 
+def wait_for_crawl(limelight, env):
+    """Until `limelight status` says the watcher runs and its first pass is done."""
+    while True:
+        st = subprocess.run([limelight, "status", "--json"], env=env, stdout=subprocess.PIPE)
+        try:
+            status = json.loads(st.stdout)
+            if status.get("crawlDone") and status.get("running"):
+                return
+        except ValueError:
+            pass
+        time.sleep(0.2)
+
+
 def rss_kib(pid, field):
     with open(f"/proc/{pid}/status") as f:
         for line in f:
@@ -285,15 +298,7 @@ def main():
     # searches to the watcher's query service.
     watcher = subprocess.Popen([ll("limelightd"), "--quiet", "--root", corpus], env=env)
     watch_started = time.perf_counter()
-    while True:
-        st = subprocess.run([ll("limelight"), "status", "--json"], env=env, stdout=subprocess.PIPE)
-        try:
-            status = json.loads(st.stdout)
-            if status.get("crawlDone") and status.get("running"):
-                break
-        except ValueError:
-            pass
-        time.sleep(0.2)
+    wait_for_crawl(ll("limelight"), env)
     log("queries, watcher idle …")
     ll_times, pl_times, ll_hits, pl_hits = time_queries(queries, ll, env, plocate_db)
     all_ll = [t for v in ll_times.values() for t in v]

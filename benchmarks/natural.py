@@ -25,6 +25,7 @@ import sys
 import tempfile
 import time
 
+from bench import wait_for_crawl
 from extraction import pdf
 
 NOW = "2026-11-27T12:00:00Z"
@@ -329,16 +330,7 @@ def main():
     # (reading alone) beside --explain of plain words (reading nothing).
     watcher = subprocess.Popen([os.path.join(args.bin, "limelightd"), "--quiet"], env=env)
     try:
-        while True:
-            st = subprocess.run([os.path.join(args.bin, "limelight"), "status", "--json"], env=env,
-                                capture_output=True, text=True)
-            try:
-                status = json.loads(st.stdout)
-                if status.get("crawlDone") and status.get("running"):
-                    break
-            except ValueError:
-                pass
-            time.sleep(0.2)
+        wait_for_crawl(os.path.join(args.bin, "limelight"), env)
         find_in = os.path.join(args.bin, "find-in")
 
         slowest = []

@@ -101,16 +101,21 @@ public struct KeyFile: Sendable, Equatable {
   public static func files(endingIn suffix: String, in folders: [RawPath]) -> [(
     path: RawPath, file: KeyFile
   )] {
+    paths(endingIn: suffix, in: folders).map { path in
+      (path, KeyFile(text: FileSystem.readText(path, limit: 64 << 10) ?? ""))
+    }
+  }
+
+  /// The paths of the files named `*suffix` in these folders, by file
+  /// name: a later folder's file replaces an earlier one of the same name.
+  static func paths(endingIn suffix: String, in folders: [RawPath]) -> [RawPath] {
     var byName: [String: RawPath] = [:]
     for folder in folders {
       for name in (try? FileSystem.entries(of: folder)) ?? [] where name.string.hasSuffix(suffix) {
         byName[name.string] = folder.appending(name.string)
       }
     }
-    return byName.keys.sorted().map { name in
-      let path = byName[name]!
-      return (path, KeyFile(text: FileSystem.readText(path, limit: 64 << 10) ?? ""))
-    }
+    return byName.keys.sorted().map { byName[$0]! }
   }
 
   /// The key files named `*suffix` in these folders, as ``files(endingIn:in:)``
@@ -119,14 +124,7 @@ public struct KeyFile: Sendable, Equatable {
   public static func readFiles(endingIn suffix: String, in folders: [RawPath]) -> [(
     path: RawPath, file: Result<KeyFile, SystemError>
   )] {
-    var byName: [String: RawPath] = [:]
-    for folder in folders {
-      for name in (try? FileSystem.entries(of: folder)) ?? [] where name.string.hasSuffix(suffix) {
-        byName[name.string] = folder.appending(name.string)
-      }
-    }
-    return byName.keys.sorted().map { name in
-      let path = byName[name]!
+    paths(endingIn: suffix, in: folders).map { path in
       do throws(SystemError) {
         let bytes = try FileSystem.readPrefix(path, limit: 64 << 10)
         return (path, .success(KeyFile(text: String(decoding: bytes, as: UTF8.self))))

@@ -204,16 +204,10 @@ public struct FindInSearch {
       if total == 0 { throw CommandFailure("", status: ExitStatus.notFound) }
       return
     }
-    var shownQuery = query.node
-    let search = ReadingSearch<SearchResult>(
-      search: { node, limit, typos in
-        let (results, ran) = try engine.searchAsRun(node, limit: limit, typos: typos)
-        if node == query.node { shownQuery = ran }
-        return results
-      }, key: \.uri, size: \.size)
+    let search = LocalReadingSearch(engine: engine, query: query)
     if options.open {
       let pick = options.pick
-      let results = try search.results(query, limit: pick)
+      let results = try search.results(limit: pick)
       guard results.count >= pick else {
         if results.isEmpty { throw CommandFailure("", status: ExitStatus.notFound) }
         throw CommandFailure("only \(results.count) results: nothing to open as number \(pick)")
@@ -226,11 +220,11 @@ public struct FindInSearch {
     // Followers start from the generation the results come from (read first,
     // so nothing committed meanwhile is missed); plain queries skip the read.
     let startGeneration = options.live ? try engine.store.generation() : 0
-    let results = try search.results(query, limit: shown.map { $0 + 1 })
+    let results = try search.results(limit: shown.map { $0 + 1 })
     let printed = shown.map { Array(results.prefix($0)) } ?? results
     // Only the terminal view shows snippets, which need the query as it ran.
     ResultPrinter(
-      format: format, engine: engine, query: shownQuery, home: location.home,
+      format: format, engine: engine, query: search.ran, home: location.home,
       output: OutputBuffer(fd: context.output, abandoned: context.abandoned)
     ).print(printed)
     if case .human = format, results.count > printed.count {

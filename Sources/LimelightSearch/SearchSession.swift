@@ -59,20 +59,14 @@ public final class SearchSession {
     results: [SearchResult], snippet: (SearchResult) -> String?
   ) {
     if let index = try sharedIndex() {
-      var byURI: [String: PostgresIndex.Hit] = [:]
-      let search = ReadingSearch<SearchResult>(
-        search: { node, limit, typos in
-          let hits = try index.search(node, limit: limit, typos: typos)
-          for hit in hits { byURI[hit.uri] = hit }
-          return hits.map(SharedSearch.result)
-        }, key: \.uri, size: \.size)
+      let search = SharedReadingSearch(index: index)
       let results: [SearchResult]
       do { results = try search.results(query, limit: limit) } catch let error as PostgresError {
         // Connected again at the next search.
         shared?.index = nil
         throw CommandFailure(error.description, status: ExitStatus.usage)
       }
-      let hits = byURI
+      let hits = search.hits
       return (
         results,
         { result in
@@ -82,16 +76,9 @@ public final class SearchSession {
         }
       )
     }
-    let engine = try engine()
-    var shownQuery = query.node
-    let search = ReadingSearch<SearchResult>(
-      search: { node, limit, typos in
-        let (results, ran) = try engine.searchAsRun(node, limit: limit, typos: typos)
-        if node == query.node { shownQuery = ran }
-        return results
-      }, key: \.uri, size: \.size)
-    let results = try search.results(query, limit: limit)
-    let ran = shownQuery
+    let search = LocalReadingSearch(engine: try engine(), query: query)
+    let results = try search.results(limit: limit)
+    let (engine, ran) = (search.engine, search.ran)
     return (results, { engine.snippet(for: $0, query: ran, open: "\u{1}", close: "\u{2}") })
   }
 

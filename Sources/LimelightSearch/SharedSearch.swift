@@ -39,13 +39,7 @@ struct SharedSearch {
       if total == 0 { throw CommandFailure("", status: ExitStatus.notFound) }
       return
     }
-    var hitsByURI: [String: PostgresIndex.Hit] = [:]
-    let search = ReadingSearch<SearchResult>(
-      search: { node, limit, typos in
-        let hits = try index.search(node, limit: limit, typos: typos)
-        for hit in hits { hitsByURI[hit.uri] = hit }
-        return hits.map(Self.result)
-      }, key: \.uri, size: \.size)
+    let search = SharedReadingSearch(index: index)
     if options.open {
       let results = try search.results(query, limit: options.pick)
       guard results.count >= options.pick else {
@@ -66,7 +60,7 @@ struct SharedSearch {
     var snippets: [String: String] = [:]
     if case .human = format {
       snippets = try index.snippets(
-        for: printed.compactMap { hitsByURI[$0.uri] }, query: query.node, open: "\u{1}",
+        for: printed.compactMap { search.hits[$0.uri] }, query: query.node, open: "\u{1}",
         close: "\u{2}")
     }
     let printer = ResultPrinter(format: format, home: location.home, output: output) {

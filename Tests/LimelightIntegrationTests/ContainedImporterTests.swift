@@ -175,11 +175,7 @@ import Testing
   /// line of every page is read.
   @Test func everyLineOfAReportlabPDFIsRead() throws {
     let path = instance.path("Docs/quarterly.pdf")
-    let process = Process()
-    // Debian's Python, which has Debian's reportlab.
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-    process.arguments = [
-      "-c",
+    try Self.reportlab(
       """
       import sys
       from reportlab.lib.pagesizes import A4
@@ -195,12 +191,7 @@ import Testing
           page.drawString(72, 710, "Closing words about the breakwater")
           page.showPage()
       page.save()
-      """,
-      path,
-    ]
-    try process.run()
-    process.waitUntilExit()
-    try #require(process.terminationStatus == 0, "reportlab (python3-reportlab) wrote no PDF")
+      """, path)
     try instance.indexOnce()
     for word in ["kittiwake", "cormorant", "breakwater", "committee"] {
       #expect(try instance.findPaths(word) == ["Docs/quarterly.pdf"], "\(word)")
@@ -214,10 +205,7 @@ import Testing
   /// dropped them).
   @Test func theLinesUnderAHundredWordLineAreRead() throws {
     let path = instance.path("Docs/overlong.pdf")
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-    process.arguments = [
-      "-c",
+    try Self.reportlab(
       """
       import sys
       from reportlab.lib.pagesizes import A4
@@ -231,16 +219,22 @@ import Testing
           page.drawString(72, 672, "and the lighthouse beacon%d" % number)
           page.showPage()
       page.save()
-      """,
-      path,
-    ]
-    try process.run()
-    process.waitUntilExit()
-    try #require(process.terminationStatus == 0, "reportlab (python3-reportlab) wrote no PDF")
+      """, path)
     try instance.indexOnce()
     for word in ["guillemot", "shearwater", "beacon1", "beacon2", "committee"] {
       #expect(try instance.findPaths(word) == ["Docs/overlong.pdf"], "\(word)")
     }
+  }
+
+  /// Runs a Python script with Debian's Python, which has Debian's
+  /// reportlab, to write the PDF at `path` (its first argument).
+  static func reportlab(_ script: String, _ path: String) throws {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+    process.arguments = ["-c", script, path]
+    try process.run()
+    process.waitUntilExit()
+    try #require(process.terminationStatus == 0, "reportlab (python3-reportlab) wrote no PDF")
   }
 
   /// Compresses files with Python's standard modules: (source, module, target).
