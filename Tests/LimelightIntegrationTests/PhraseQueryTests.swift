@@ -73,7 +73,18 @@ import Testing
       try instance.run("find-in", Self.now + words, environment: ["TZ": "UTC"]).lines)
   }
 
-  @Test func kindsAndDates() throws {
+  /// One instance for every shape (each indexes the same tree: the suite
+  /// runs beside many others on two cores).
+  @Test func everyShapeOverOneTree() throws {
+    try kindsAndDates()
+    try aReadingNeverHidesANameMatch()
+    try peopleAndEmail()
+    try wordsThatCarryNoMeaningDoNotBlock()
+    try explainPrintsTheReading()
+    try badDatesAreErrorsWithExitTwo()
+  }
+
+  func kindsAndDates() throws {
     #expect(try find("pdfs from last week") == ["Documents/report.pdf"])
     #expect(try find("pdf files from March 2025") == ["Documents/old-report.pdf"])
     #expect(Set(try find("pdfs")) == ["Documents/report.pdf", "Documents/old-report.pdf"])
@@ -82,14 +93,14 @@ import Testing
     #expect(try find("先週のpdf") == ["Documents/report.pdf"])
   }
 
-  @Test func aReadingNeverHidesANameMatch() throws {
+  func aReadingNeverHidesANameMatch() throws {
     // "yesterday" is a date, and the file of that name comes first.
     let found = try find("yesterday")
     #expect(found.first == "Documents/yesterday.txt")
     #expect(found.contains("Documents/asyncio-guide.md"))
   }
 
-  @Test func peopleAndEmail() throws {
+  func peopleAndEmail() throws {
     #expect(try find("emails from anna about the budget") == ["Mail/budget.eml"])
     #expect(try find("emails to anna") == ["Mail/reply.eml"])
     #expect(Set(try find("kind:email", "from:annna")) == ["Mail/budget.eml", "Mail/party.eml"])
@@ -97,7 +108,7 @@ import Testing
     #expect(try find("E-Mails von Bob") == ["Mail/reply.eml"])
   }
 
-  @Test func wordsThatCarryNoMeaningDoNotBlock() throws {
+  func wordsThatCarryNoMeaningDoNotBlock() throws {
     #expect(try find("how to use asyncio") == ["Documents/asyncio-guide.md"])
     // Not every word matches: what holds most of them, saying what it lacks.
     let result = try instance.run(
@@ -110,7 +121,7 @@ import Testing
     #expect(lines.allSatisfy { ($0?["unmatched"] as? [String]) == ["zorblatpgalpha"] })
   }
 
-  @Test func explainPrintsTheReading() throws {
+  func explainPrintsTheReading() throws {
     let plain = try instance.run("find-in", Self.now + ["--explain", "pdfs from last week"])
     #expect(plain.status == 0)
     #expect(plain.stdout == "kind:pdf modified:2026-11-16..2026-11-22\n")
@@ -124,7 +135,7 @@ import Testing
     #expect(try find("kind:pdf", "modified:2026-11-16..2026-11-22") == ["Documents/report.pdf"])
   }
 
-  @Test func badDatesAreErrorsWithExitTwo() throws {
+  func badDatesAreErrorsWithExitTwo() throws {
     for query in ["pdfs from February 30", "from 22 to 4 January"] {
       let result = try instance.run("find-in", Self.now + [query])
       #expect(result.status == 2, "\(query)")
