@@ -4,10 +4,15 @@
 Builds one folder per format family from this system's own files (text and
 source code, web pages, images) and from documents made of their text (PDF,
 OpenDocument, Office Open XML, EPUB, e-mail, audio, archives, compressed
-text, manual pages, subtitles, notebooks, RTF), then indexes
+text, manual pages, subtitles, notebooks, RTF), and a family of valid but
+odd files (audio under a second with no tags, from oggenc and opusenc, a
+presentation with no slides, a workbook with no cells, an e-mail with no
+body, a PDF with no text layer, empty text, an RTF of its \\info alone, empty
+archives, a PDF locked by qpdf), then indexes
 each folder with `limelightd --once` and with `recollindex` (with the helpers
 Recoll needs for those formats installed) and prints files per second and
-megabytes per second side by side, with how many files each could not read.
+megabytes per second side by side, with how many files each reported it
+could not read (per 1,000 files over all).
 Then it runs the watcher over the image and PDF folders and reports how many
 thumbnails a second it draws in the background.
 
@@ -218,6 +223,113 @@ def rtf(text):
     return "{\\rtf1\\ansi{\\fonttbl{\\f0 Times New Roman;}}\\f0\\fs24 " + body + "}"
 
 
+def office_package(main, body, title):
+    """An Office Open XML package with its main part and nothing else: a
+    presentation with no slides, a workbook with no cells."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as z:
+        z.writestr("[Content_Types].xml", '<?xml version="1.0"?><Types xmlns="http://schemas.'
+                   'openxmlformats.org/package/2006/content-types"/>')
+        z.writestr("_rels/.rels", '<?xml version="1.0"?><Relationships xmlns="http://schemas.'
+                   'openxmlformats.org/package/2006/relationships"/>')
+        z.writestr("docProps/core.xml", '<?xml version="1.0"?><cp:coreProperties xmlns:cp="http://'
+                   'schemas.openxmlformats.org/package/2006/metadata/core-properties" xmlns:dc="http:'
+                   f'//purl.org/dc/elements/1.1/"><dc:title>{title}</dc:title></cp:coreProperties>')
+        z.writestr(main, body)
+    return out.getvalue()
+
+
+def short_clip(seconds, rate=44100):
+    """A tone of under a second, as a WAV with no tags."""
+    out = io.BytesIO()
+    with wave.open(out, "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(rate)
+        frames = int(seconds * rate)
+        w.writeframes(b"".join(struct.pack("<h", int(8000 * ((i // 50) % 2 * 2 - 1)))
+                               for i in range(frames)))
+    return out.getvalue()
+
+
+def encoded(tool, arguments, data, suffix):
+    """`data` through an encoder (oggenc, opusenc, qpdf); None when it is missing."""
+    if shutil.which(tool) is None:
+        return None
+    with tempfile.TemporaryDirectory() as folder:
+        source, target = os.path.join(folder, "in"), os.path.join(folder, "out" + suffix)
+        with open(source, "wb") as f:
+            f.write(data)
+        made = subprocess.run([tool, *arguments(source, target)], capture_output=True)
+        if made.returncode != 0 or not os.path.exists(target):
+            return None
+        with open(target, "rb") as f:
+            return f.read()
+
+
+def odd_files(i, text):
+    """Valid files that hold little: short tagless audio, a presentation with
+    no slides, a workbook with no cells, an e-mail with no body, a PDF with no
+    text layer, empty text, an RTF of nothing but its information group, an
+    empty archive, and a PDF that needs a password (locked, not an error)."""
+    seconds = 0.1 + (i % 9) / 10
+    clip = short_clip(seconds)
+    files = {
+        f"{i}-clip.wav": clip,
+        f"{i}-silence.wav": short_clip(0),
+        f"{i}-no-slides.pptx": office_package(
+            "ppt/presentation.xml", '<?xml version="1.0"?><p:presentation xmlns:p="http://schemas.'
+            'openxmlformats.org/presentationml/2006/main"><p:sldSz cx="9144000" cy="6858000"/>'
+            '</p:presentation>', f"Deck {i}"),
+        f"{i}-no-cells.xlsx": office_package(
+            "xl/workbook.xml", '<?xml version="1.0"?><workbook xmlns="http://schemas.openxmlformats'
+            '.org/spreadsheetml/2006/main"><sheets/></workbook>', f"Ledger {i}"),
+        f"{i}-no-body.eml": (f"From: Ann <ann{i}@example.org>\r\nTo: bo@example.org\r\n"
+                             f"Subject: note {i}\r\nDate: Mon, 2 Mar 2026 10:00:00 +0000\r\n\r\n").encode(),
+        f"{i}-no-text.pdf": pdf_without_text(i),
+        f"{i}-empty.txt": b"",
+        f"{i}-blank.md": b"\n\n",
+        f"{i}-info-only.rtf": ("{\\rtf1\\ansi{\\info{\\title Minutes " + str(i) +
+                                "}{\\author Ann}}}").encode(),
+        f"{i}-empty.tar.gz": tar_gz([]),
+        f"{i}-empty.zip": zip_empty(),
+    }
+    vorbis = encoded("oggenc", lambda a, b: ["-Q", "-o", b, a], clip, ".ogg")
+    opus = encoded("opusenc", lambda a, b: ["--quiet", a, b], clip, ".opus")
+    locked = encoded("qpdf", lambda a, b: ["--encrypt", f"user{i}", "owner", "256", "--", a, b],
+                     pdf(text, pages=1), ".pdf")
+    for name, data in ((f"{i}-clip.ogg", vorbis), (f"{i}-clip.opus", opus), (f"{i}-locked.pdf", locked)):
+        if data is not None:
+            files[name] = data
+    return files
+
+
+def pdf_without_text(i):
+    """A scanned-looking page: a drawing and no text layer."""
+    stream = f"0.{i % 9} g 50 50 {200 + i % 300} 300 re f"
+    objects = ["<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+               "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R >>",
+               f"<< /Length {len(stream)} >>\nstream\n{stream}\nendstream"]
+    out = io.BytesIO()
+    out.write(b"%PDF-1.4\n")
+    offsets = []
+    for n, body in enumerate(objects, 1):
+        offsets.append(out.tell())
+        out.write(f"{n} 0 obj\n{body}\nendobj\n".encode())
+    xref = out.tell()
+    out.write(f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode())
+    for offset in offsets:
+        out.write(f"{offset:010d} 00000 n \n".encode())
+    out.write(f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode())
+    return out.getvalue()
+
+
+def zip_empty():
+    out = io.BytesIO()
+    zipfile.ZipFile(out, "w").close()
+    return out.getvalue()
+
+
 def probe_word(text):
     """A word of the text that few others hold: its longest plain word."""
     words = [w for w in __import__("re").findall(r"[A-Za-z]{6,24}", text[:3000])]
@@ -277,6 +389,9 @@ def build(root, per):
         put("subtitles", f"{i}.srt", srt(text(i)))
         put("notebooks", f"{i}.ipynb", notebook(text(i)))
         put("rtf", f"{i}.rtf", rtf(text(i)))
+        if i < max(1, per // 10):
+            for name, data in odd_files(i, text(i)).items():
+                put("odd", name, data)
         shown = "\n".join([l for l in text(i).splitlines() if l.strip()][:200])
         probe("compressed", f"{i}-notes.txt.gz", text(i))
         probe("man", f"tool{i}.1", shown)
@@ -374,12 +489,28 @@ def run_recoll(folder, state):
     shutil.rmtree(state, ignore_errors=True)
     os.makedirs(state)
     with open(f"{state}/recoll.conf", "w") as f:
-        f.write(f"topdirs = {folder}\nloglevel = 2\nnoaspell = 1\nindexallfilenames = 1\n")
+        f.write(f"topdirs = {folder}\nloglevel = 2\nlogfilename = {state}/log\nnoaspell = 1\n"
+                "indexallfilenames = 1\n")
     start = time.perf_counter()
     subprocess.run(["recollindex", "-c", state], env=dict(os.environ, HOME=state),
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     seconds = time.perf_counter() - start
-    return seconds
+    return seconds, recoll_failures(f"{state}/log", folder)
+
+
+def recoll_failures(log_path, folder):
+    """Files Recoll's log names in an error line (level 1 or 2)."""
+    failed = set()
+    try:
+        with open(log_path, errors="replace") as f:
+            for line in f:
+                if line.startswith((":1:", ":2:")):
+                    for match in __import__("re").finditer(r"\[?(/[^\]\s:]+)", line):
+                        if match.group(1).startswith(folder + "/"):
+                            failed.add(match.group(1))
+    except OSError:
+        pass
+    return len(failed)
 
 
 def thumbnail_rate(binary, folders, state):
@@ -433,34 +564,42 @@ def main():
         ll, failures, env = run_limelight(args.bin, folder, os.path.join(work, "state", "ll-" + family))
         family_probes = probes.get(family, [])
         ll_found = found(family_probes, limelight_search(args.bin, env))
-        rc = rc_found = None
+        rc = rc_found = rc_failures = None
         if have_recoll:
             log(f"{family}: recollindex …")
             rc_state = os.path.join(work, "state", "rc-" + family)
-            rc = run_recoll(folder, rc_state)
+            rc, rc_failures = run_recoll(folder, rc_state)
             rc_found = found(family_probes, recoll_search(rc_state))
-        rows.append((family, count, size, ll, failures, rc, len(family_probes), ll_found, rc_found))
+        rows.append((family, count, size, ll, failures, rc, len(family_probes), ll_found, rc_found,
+                     rc_failures))
     print("\n## Extraction throughput per format family (one run, same files)\n")
-    print("| family | files | MB | limelight s | files/s | MB/s | unread | words found | "
-          "recollindex s | files/s | words found | ratio |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    print("| family | files | MB | limelight s | files/s | MB/s | errors | words found | "
+          "recollindex s | files/s | errors | words found | ratio |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     total = [0, 0, 0.0, 0.0]
-    for family, count, size, ll, failures, rc, probed, ll_found, rc_found in rows:
+    errors = [0, 0]
+    for family, count, size, ll, failures, rc, probed, ll_found, rc_found, rc_failures in rows:
+        errors[0] += failures
+        errors[1] += rc_failures or 0
         total[0] += count
         total[1] += size
         total[2] += ll
         total[3] += rc or 0
         words = lambda hits: f"{hits}/{probed}" if probed and hits is not None else "–"
-        rc_cells = (f"{rc:.2f} | {count / rc:.0f} | {words(rc_found)} | {rc / ll:.1f}x"
-                    if rc else "– | – | – | –")
+        rc_cells = (f"{rc:.2f} | {count / rc:.0f} | {rc_failures} | {words(rc_found)} | {rc / ll:.1f}x"
+                    if rc else "– | – | – | – | –")
         print(f"| {family} | {count} | {size / 1e6:.1f} | {ll:.2f} | {count / ll:.0f} | "
               f"{size / 1e6 / ll:.1f} | {failures} | {words(ll_found)} | {rc_cells} |")
     if total[2]:
-        rc_total = (f"{total[3]:.2f} | {total[0] / total[3]:.0f} | | {total[3] / total[2]:.1f}x"
-                    if total[3] else "– | – | | –")
+        per_mille = lambda n: f"{n} ({1000 * n / max(total[0], 1):.1f}/1,000)"
+        rc_total = (f"{total[3]:.2f} | {total[0] / total[3]:.0f} | {per_mille(errors[1])} | |"
+                    f" {total[3] / total[2]:.1f}x" if total[3] else "– | – | – | | –")
         print(f"| all | {total[0]} | {total[1] / 1e6:.1f} | {total[2]:.2f} | {total[0] / total[2]:.0f} | "
-              f"{total[1] / 1e6 / total[2]:.1f} | | | {rc_total} |")
+              f"{total[1] / 1e6 / total[2]:.1f} | {per_mille(errors[0])} | | {rc_total} |")
     print("\nratio: recollindex's time over limelightd's (above 1: Limelight is faster).")
+    print("errors: files each reported it could not read (Limelight: `limelight status`'s errors,"
+          " locked documents apart; Recoll: files its log names in an error line). The odd"
+          " family holds only valid files: every error there is a false one.")
     print("words found: of up to 10 files, how many a search for a word inside them finds "
           "(text that only a reader of the format sees); – where a family has no text to probe.")
     folders = [os.path.join(corpus, f) for f in ("images", "pdf") if os.path.isdir(os.path.join(corpus, f))]

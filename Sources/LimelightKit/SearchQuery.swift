@@ -47,7 +47,8 @@ public struct SearchQuery: Sendable {
   }
 
   func search(location: IndexLocation) throws -> [SearchableItem] {
-    var parser = QueryParser(home: location.home)
+    var parser = QueryParser(
+      home: location.home, clock: QueryClock(environment: ProcessInfo.processInfo.environment))
     let query: ReadQuery
     do { query = try parser.read(queryString) } catch { throw Failure(description: error.message) }
     let store: IndexStore

@@ -130,19 +130,23 @@ public struct QueryParser {
   /// throws ``QueryError``.
   public mutating func parse(_ query: String) throws(QueryError) -> QueryNode {
     largestFirst = false
-    if PredicateParser.looksLikePredicate(query) {
-      // `kind:audio authors == "Miles Davis"`: the filter words apart.
-      let words = PhraseReader.rawTokens(query)
-      let filters = words.filter {
-        PhraseReader.isSyntax($0) && $0.contains(":") && !$0.hasPrefix("\"")
-      }
-      var predicate = PredicateParser(now: now, calendar: calendar)
-      let rest = words.filter { !filters.contains($0) }.joined(separator: " ")
-      let node = try predicate.parse(filters.isEmpty ? query : rest)
-      guard !filters.isEmpty else { return node }
-      return Self.simplify(.and([try parseWords(filters.joined(separator: " ")), node]))
-    }
+    if PredicateParser.looksLikePredicate(query) { return try parsePredicate(query) }
     return try parseWords(query)
+  }
+
+  /// A query in the predicate language, with filter words beside it
+  /// (`kind:audio authors == "Miles Davis"`): the filter words apart.
+  mutating func parsePredicate(_ query: String) throws(QueryError) -> QueryNode {
+    largestFirst = false
+    let words = PhraseReader.rawTokens(query)
+    let filters = words.filter {
+      PhraseReader.isSyntax($0) && $0.contains(":") && !$0.hasPrefix("\"")
+    }
+    var predicate = PredicateParser(now: now, calendar: calendar)
+    let rest = words.filter { !filters.contains($0) }.joined(separator: " ")
+    let node = try predicate.parse(filters.isEmpty ? query : rest)
+    guard !filters.isEmpty else { return node }
+    return Self.simplify(.and([try parseWords(filters.joined(separator: " ")), node]))
   }
 
   private mutating func parseWords(_ query: String) throws(QueryError) -> QueryNode {

@@ -246,12 +246,11 @@ extension FindInSearch {
   /// The query the words make, read as a person's words and parsed, with
   /// `--in` and `--now` applied.
   func read(_ location: IndexLocation) throws -> ReadQuery {
-    let clock = QueryClock(environment: context.environment, now: options.now)
     var parser = QueryParser(
       home: location.home,
       currentDirectory: { [directory = context.currentDirectory] in
         directory ?? RawPath.absolute(".")
-      }, now: clock.now, calendar: clock.calendar)
+      }, clock: QueryClock(environment: context.environment, now: options.now))
     do {
       let typed = options.words.joined(separator: " ")
       if context.environment["LIMELIGHT_TRACE_SQL"] == "1" { Self.traceReading(typed, parser) }

@@ -104,8 +104,7 @@ public final class SearchSession {
   /// The query the words make, read as a person's words (``PhraseReader``)
   /// in this session's environment, or the reason they make none.
   public func query(_ words: [String]) throws -> ReadQuery {
-    let clock = QueryClock(environment: environment)
-    var parser = QueryParser(home: location.home, now: clock.now, calendar: clock.calendar)
+    var parser = QueryParser(home: location.home, clock: QueryClock(environment: environment))
     do {
       return try parser.read(words.joined(separator: " "))
     } catch {

@@ -76,7 +76,7 @@ struct DateReader {
   /// it took; nil when none starts there.
   func expression(_ units: Units, at index: Int) throws(QueryError) -> (String, Int)? {
     // A preposition may be several words ("antes de", "older than").
-    let found = Reading(units: units, dates: self).phrase(at: index)
+    let found = units.phrase(at: index)
     let meanings = found?.meanings ?? []
     let prepositionLength = found?.length ?? 1
     // "between P and Q", "from P to Q"
@@ -96,7 +96,7 @@ struct DateReader {
         if let (span, length) = try point(units, at: start, bare: false) {
           return (value(span, form), start - index + length)
         }
-        guard Reading(units: units, dates: self).meanings(at: start).contains(.function) else {
+        guard units.meanings(at: start).contains(.function) else {
           break
         }
         start += 1
@@ -106,7 +106,7 @@ struct DateReader {
     // A Chinese or Japanese postposition: 先週から, 2020年以前.
     let after = index + length
     if after < units.count, units[after].joined {
-      let next = Reading(units: units, dates: self).meanings(at: after)
+      let next = units.meanings(at: after)
       for (meaning, form) in [(WordMeaning.since, ">="), (.before, "<"), (.until, "<=")]
       where next.contains(meaning) {
         return (value(span, form), length + 1)
@@ -133,7 +133,7 @@ struct DateReader {
     var length = 0
     if index < units.count, let day = Int(units[index].folded.trimmingCharacters(in: ["."])),
       (1...31).contains(day), index + 1 < units.count,
-      !Reading(units: units, dates: self).meanings(at: index + 1).contains(
+      !units.meanings(at: index + 1).contains(
         where: Self.isUnitMeaning),
       Self.months[units[index + 1].folded] == nil
     {
@@ -147,7 +147,7 @@ struct DateReader {
     }
     let joint = index + length
     guard joint < units.count else { return nil }
-    let jointMeanings = Reading(units: units, dates: self).meanings(at: joint)
+    let jointMeanings = units.meanings(at: joint)
     guard jointMeanings.contains(.and) || jointMeanings.contains(.until) else { return nil }
     guard let (last, lastLength) = try point(units, at: joint + 1, bare: false) else { return nil }
     let words = units[index..<joint + 1 + lastLength].map(\.typed).joined(separator: " ")
@@ -187,7 +187,6 @@ struct DateReader {
   /// "March 2024", "3 days ago", not "may" or "2019" alone).
   func point(_ units: Units, at index: Int, bare: Bool) throws(QueryError) -> (Span, Int)? {
     guard index < units.count, !units[index].isSyntax else { return nil }
-    let reading = Reading(units: units, dates: self)
     // Named: the longest phrase first.
     var length = min(Self.longestNamed, units.count - index)
     while length > 0 {
@@ -215,7 +214,7 @@ struct DateReader {
         return (span(of: unit, back: count), pattern.count)
       }
     }
-    let meanings = reading.meanings(at: index)
+    let meanings = units.meanings(at: index)
     // "last 3 days", "past few weeks", "letzten 2 Wochen", "過去3日間"
     if meanings.contains(.last) {
       var next = index + 1
@@ -223,11 +222,11 @@ struct DateReader {
       if next < units.count, let n = Int(units[next].folded), n > 0, n < 10_000 {
         count = n
         next += 1
-      } else if reading.meanings(at: next).contains(.few) {
+      } else if units.meanings(at: next).contains(.few) {
         count = 3
         next += 1
       }
-      if let unit = unitAt(units, next, reading) {
+      if let unit = unitAt(units, next) {
         // No number: the calendar's last one ("letzter Woche", "past month").
         if next == index + 1 { return (span(of: unit, back: 1), 2) }
         return (lastRun(count, unit), next + 1 - index)
@@ -244,15 +243,15 @@ struct DateReader {
     }
     // "les 3 derniers jours", "3 past days"
     if let n = Int(units[index].folded), n > 0, n < 10_000, index + 2 < units.count,
-      reading.meanings(at: index + 1).contains(.last), let unit = unitAt(units, index + 2, reading)
+      units.meanings(at: index + 1).contains(.last), let unit = unitAt(units, index + 2)
     {
       return (lastRun(n, unit), 3)
     }
     return try calendarPoint(units, at: index, bare: bare)
   }
 
-  private func unitAt(_ units: Units, _ index: Int, _ reading: Reading) -> CalendarWords.Unit? {
-    for case .unit(let unit) in reading.meanings(at: index) { return unit }
+  private func unitAt(_ units: Units, _ index: Int) -> CalendarWords.Unit? {
+    for case .unit(let unit) in units.meanings(at: index) { return unit }
     return nil
   }
 

@@ -32,18 +32,11 @@ struct Reading {
     self.dates = dates
   }
 
-  /// The meanings of the longest phrase the tables know at `index`, and its length.
   func phrase(at index: Int) -> (meanings: [WordMeaning], length: Int)? {
-    var length = min(LanguageWords.longestPhrase, units.count - index)
-    while length > 0 {
-      let slice = units[index..<index + length]
-      if !slice.contains(where: \.isSyntax), let meanings = LanguageWords.all[Self.key(slice)] {
-        return (meanings, length)
-      }
-      length -= 1
-    }
-    return nil
+    units.phrase(at: index)
   }
+
+  func meanings(at index: Int) -> [WordMeaning] { units.meanings(at: index) }
 
   /// Units as a table key: words apart, CJK segments together.
   static func key(_ units: ArraySlice<PhraseReader.Unit>) -> String {
@@ -53,11 +46,6 @@ struct Reading {
       key += unit.folded
     }
     return key
-  }
-
-  func meanings(at index: Int) -> [WordMeaning] {
-    guard index < units.count, let found = phrase(at: index), found.length == 1 else { return [] }
-    return found.meanings
   }
 
   /// Whether the query names e-mail (`kind:email` read, or typed).
@@ -225,5 +213,26 @@ enum SizeWords {
       return String(Int(bytes / factor)) + unit
     }
     return String(Int(bytes))
+  }
+}
+
+extension [PhraseReader.Unit] {
+  /// The meanings of the longest phrase the tables know at `index`, and its length.
+  func phrase(at index: Int) -> (meanings: [WordMeaning], length: Int)? {
+    var length = Swift.min(LanguageWords.longestPhrase, count - index)
+    while length > 0 {
+      let slice = self[index..<index + length]
+      if !slice.contains(where: \.isSyntax), let meanings = LanguageWords.all[Reading.key(slice)] {
+        return (meanings, length)
+      }
+      length -= 1
+    }
+    return nil
+  }
+
+  /// The meanings of the word at `index` alone (none past the end).
+  func meanings(at index: Int) -> [WordMeaning] {
+    guard index < count, let found = phrase(at: index), found.length == 1 else { return [] }
+    return found.meanings
   }
 }

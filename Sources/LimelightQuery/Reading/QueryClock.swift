@@ -1,4 +1,5 @@
 import Foundation
+import LimelightPlatform
 
 #if canImport(Glibc)
   import Glibc
@@ -84,5 +85,17 @@ public struct QueryClock: Sendable {
       calendar.component(.day, from: date) == dayOfMonth
     else { return nil }
     return date
+  }
+}
+
+extension QueryParser {
+  /// A parser that reads dates by `clock` (a process's `TZ`, `LC_TIME` and
+  /// `--now`): what every front end that reads a person's words uses.
+  public init(
+    home: RawPath, currentDirectory: @escaping () -> RawPath = { RawPath.absolute(".") },
+    clock: QueryClock
+  ) {
+    self.init(
+      home: home, currentDirectory: currentDirectory, now: clock.now, calendar: clock.calendar)
   }
 }

@@ -50,7 +50,7 @@ extension QueryParser {
   /// itself.
   public mutating func read(_ query: String) throws(QueryError) -> ReadQuery {
     if PredicateParser.looksLikePredicate(query) {
-      let node = try parse(query)
+      let node = try parsePredicate(query)
       return ReadQuery(
         typed: query, line: query, node: node, literal: nil, ignored: [], largestFirst: false)
     }
