@@ -39,8 +39,9 @@ final class Extractor: @unchecked Sendable {
 
   /// The records of `jobs`, in order; with a `deadline` (monotonic seconds),
   /// of those begun before it and before their texts reached `textBudget`
-  /// bytes: a prefix of the jobs, at least one. `background`: read at the
-  /// lowest CPU and I/O priority (the second pass).
+  /// bytes: a prefix of the jobs, at least one. Read at the caller's
+  /// priority, or with `background` at the lowest CPU and I/O priority
+  /// (the second pass).
   func extract(
     _ jobs: [ImportJob], until deadline: Double? = nil, textBudget: Int = .max,
     background: Bool = false
@@ -61,28 +62,25 @@ final class Extractor: @unchecked Sendable {
         results.store(record, at: index)
       }
     }
-    if background {
-      // Threads of their own: a thread's priority, once lowered, stays so,
-      // and the shared pool also reads the user's changes as they come.
-      let group = DispatchGroup()
-      for worker in 0..<workers {
-        group.enter()
-        let thread = Thread {
+    // Threads of their own, which start at the caller's priority: the
+    // watcher's own for the user's changes, the crawl's (lowered) for a
+    // crawl; the second pass lowers its threads further. A thread's
+    // priority, once lowered, stays so: pool threads would carry one
+    // caller's priority to the next.
+    let group = DispatchGroup()
+    for worker in 0..<workers {
+      group.enter()
+      let thread = Thread {
+        if background {
           limelight_lower_thread_priority(Watcher.backgroundNice)
           limelight_idle_io_priority()
-          work(worker)
-          group.leave()
         }
-        thread.start()
-      }
-      group.wait()
-    } else {
-      DispatchQueue.concurrentPerform(iterations: workers) { worker in
-        // Indexing yields to searches, which the query service runs at normal priority.
-        limelight_lower_thread_priority(Watcher.indexingNice)
         work(worker)
+        group.leave()
       }
+      thread.start()
     }
+    group.wait()
     return results.values()
   }
 }

@@ -49,10 +49,15 @@ struct Settling {
     }
   }
 
-  /// The changes whose time has come, taken out, with whether each is forced.
-  mutating func takeReady(now: Double) -> [RawPath: Bool] {
-    let ready = due.filter { $0.value.deadline <= now }
+  /// The changes whose time has come (at most `limit` of them), taken out,
+  /// with whether each is forced.
+  mutating func takeReady(now: Double, limit: Int = .max) -> [RawPath: Bool] {
+    var ready: [RawPath: Bool] = [:]
+    for (path, change) in due where change.deadline <= now {
+      ready[path] = change.force
+      if ready.count >= limit { break }
+    }
     for path in ready.keys { due[path] = nil }
-    return ready.mapValues(\.force)
+    return ready
   }
 }

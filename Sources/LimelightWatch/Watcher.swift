@@ -32,6 +32,8 @@ public final class Watcher: ReconcileSink {
   /// The folders inotify watches (and those it cannot).
   var watches: WatchTable
   var wakeInotify: Inotify?
+  /// Reads the watches' events as they come (while watching).
+  var drain: EventDrain?
   let thumbnails: ThumbnailQueue?
   /// The installed applications, when the configuration indexes them.
   let applications: ApplicationWatch?
@@ -63,6 +65,8 @@ public final class Watcher: ReconcileSink {
   var moves = MovePairing()
   /// Folders to reconcile with the disk (new folders, marker changes, overflows).
   var rescanQueue: [RawPath] = []
+  /// Files the user's changes named first, their content read next.
+  var liveContent = LiveContent()
   var batch: [IndexOperation] = []
   var paused = false
   var crawlSeen = 0
@@ -173,9 +177,13 @@ public final class Watcher: ReconcileSink {
     // when freed: glibc otherwise raises its threshold past each one freed,
     // and the heap kept the largest text's room after it.
     _ = mallopt(M_MMAP_THRESHOLD, 256 * 1024)
-    limelight_lower_thread_priority(Self.indexingNice)
+    // The watcher's own thread keeps the process's priority for the user's
+    // changes; a crawl runs lowered (``atIndexingPriority(_:)``).
+    if !watching { limelight_lower_thread_priority(Self.indexingNice) }
     if watching {
-      watches = WatchTable(inotify: try Inotify(), maxWatches: configuration.maxWatches)
+      let inotify = try Inotify()
+      watches = WatchTable(inotify: inotify, maxWatches: configuration.maxWatches)
+      drain = try EventDrain(inotify)
       let wake = try Inotify()
       try? FileSystem.makeDirectories(location.runtimeDirectory, mode: 0o700)
       _ = wake.addWatch(location.runtimeDirectory, mask: Self.wakeMask)
@@ -210,7 +218,7 @@ public final class Watcher: ReconcileSink {
     // A first crawl stopped before its end left them out.
     makeDeferredIndexes()
     processRequests()
-    if !paused || !watching { initialCrawl() }
+    if !paused || !watching { atIndexingPriority { self.initialCrawl() } }
     if !watching {
       // Its queue is read on an index that could not be made: the run
       // ends with the reason.
@@ -232,6 +240,7 @@ public final class Watcher: ReconcileSink {
       purgeExpiredIfDue()
     }
     extensions.stop()
+    drain?.stop()
     flush()
     if let retry = writeRetry {
       // Stopped before the index could be written: the next start's crawl
@@ -384,8 +393,8 @@ public final class Watcher: ReconcileSink {
       if let wake = wakeInotify {
         fds.append(pollfd(fd: wake.fd, events: Int16(POLLIN), revents: 0))
       }
-      if !paused, let inotify = watches.inotify {
-        fds.append(pollfd(fd: inotify.fd, events: Int16(POLLIN), revents: 0))
+      if !paused, let drain {
+        fds.append(pollfd(fd: drain.wakeFD, events: Int16(POLLIN), revents: 0))
       }
       if !paused, let launchers = applications?.inotify {
         fds.append(pollfd(fd: launchers.fd, events: Int16(POLLIN), revents: 0))
@@ -404,8 +413,8 @@ public final class Watcher: ReconcileSink {
         extensions.reload()
         processRequests()
       }
-      if !paused, let inotify = watches.inotify {
-        let events = inotify.readEvents()
+      if !paused, let drain {
+        let events = drain.take()
         if !events.isEmpty { handle(events) }
       }
       // Emptied even while paused: a pipe left full would wake the loop again at once.
@@ -418,13 +427,17 @@ public final class Watcher: ReconcileSink {
       }
       processDue()
       processRescans()
+      readLiveContent()
       expireRecencyIfDue()
       purgeExpiredIfDue()
       if monotonicNow() >= nextIntegrityCheck { startIntegrityCheck() }
       flush()
       HelperPool.shared.stopIdle()
-      // What was due is done: the second pass reads on between events.
-      if crawlDone && contentPass.isDue(now: monotonicNow()) { readContentSlice() }
+      // What was due is done: the second pass reads on between events,
+      // after what the user just made.
+      if crawlDone && liveContent.isEmpty && contentPass.isDue(now: monotonicNow()) {
+        readContentSlice()
+      }
     }
   }
 
@@ -462,7 +475,7 @@ public final class Watcher: ReconcileSink {
     if !watches.unwatched.isEmpty || roots.contains(where: { !watches.isWatched($0) }) {
       next = min(next, nextUnwatchedRescan)
     }
-    if !rescanQueue.isEmpty { return 0 }
+    if !rescanQueue.isEmpty || !liveContent.isEmpty { return 0 }
     if crawlDone, let content = contentPass.nextDue { next = min(next, content) }
     // Failing writes: tried again when due, and the free space looked at
     // every second.
@@ -480,6 +493,10 @@ public final class Watcher: ReconcileSink {
   }
 
   func emit(_ operation: IndexOperation) {
+    // A folder that arrived while watching: named now, read next.
+    if crawlDone, case .importFile(let job) = operation, job.nameOnly, job.status.kind == .regular {
+      liveContent.append(job.path)
+    }
     batch.append(operation)
     guard batch.count >= (writesAhead ? Self.namesBatchSize : Self.batchSize) else { return }
     if writesAhead {

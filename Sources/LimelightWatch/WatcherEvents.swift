@@ -120,15 +120,23 @@ extension Watcher {
   func processDue() {
     let now = monotonicNow()
     for move in moves.takeExpired(now: now) { removeNow(move.path, isFolder: move.isFolder) }
-    let ready = settling.takeReady(now: now)
+    let ready = settling.takeReady(now: now, limit: Self.readyPerTurn)
     guard !ready.isEmpty else { return }
     flush()  // moves and removals first, so stored states below are current
     let stored = (try? store.fileStates(at: Array(ready.keys))) ?? [:]
-    for (path, force) in ready { consider(path, stored: stored[path], force: force) }
+    // A burst is named at once and read in slices after (``LiveContent``).
+    let burst = ready.count > Self.burstSize
+    for (path, force) in ready {
+      consider(path, stored: stored[path], force: force, namesFirst: burst)
+    }
   }
 
-  /// Decides what a path needs, comparing the disk with what the index remembers.
-  func consider(_ path: RawPath, stored: StoredFileState?, force: Bool) {
+  /// Decides what a path needs, comparing the disk with what the index
+  /// remembers; with `namesFirst`, a file to read is named now (if new) and
+  /// read with the next slice of ``liveContent``.
+  func consider(
+    _ path: RawPath, stored: StoredFileState?, force: Bool, namesFirst: Bool = false
+  ) {
     guard let status = FileSystem.status(path) else {
       if stored != nil { batch.append(.remove(path)) }
       return
@@ -151,7 +159,16 @@ extension Watcher {
       }
       return
     }
-    batch.append(.importFile(ImportJob(path: path, status: status, hidden: isHidden(path))))
+    let job = ImportJob(path: path, status: status, hidden: isHidden(path))
+    if namesFirst, status.kind == .regular, liveContent.append(path) {
+      // A file the index knows keeps its item until its slice is read.
+      if stored == nil {
+        batch.append(
+          .importFile(ImportJob(path: path, status: status, hidden: job.hidden, nameOnly: true)))
+      }
+      return
+    }
+    batch.append(.importFile(job))
   }
 
   func processRescans() {

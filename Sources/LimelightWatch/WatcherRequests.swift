@@ -27,7 +27,7 @@ extension Watcher {
         let wasPaused = paused
         paused = false
         setPaused(false, completing: request)
-        if wasPaused && !crawlDone { initialCrawl() }
+        if wasPaused && !crawlDone { atIndexingPriority { self.initialCrawl() } }
       case .erase:
         if paused && watching { continue }
         flush()

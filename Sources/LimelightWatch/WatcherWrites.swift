@@ -101,7 +101,7 @@ extension Watcher {
     report.pid = Int(getpid())
     report.state = state ?? (paused ? .paused : (crawlDone ? .watching : .crawling))
     report.roots = roots.map(\.string)
-    report.queue = settling.count + rescanQueue.count + moves.count
+    report.queue = settling.count + rescanQueue.count + moves.count + liveContent.count
     report.watchedFolders = watches.count
     report.unwatchedFolders = watches.unwatched.count
     report.watchLimitReached = watches.limitReached

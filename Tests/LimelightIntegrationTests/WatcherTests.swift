@@ -152,13 +152,14 @@ import Testing
     #expect(status.stdout.contains("stopped"))
   }
 
-  @Test func burstThatOverflowsTheQueueEndsMatchingTheDisk() throws {
+  @Test func aBurstLargerThanTheKernelsQueueEndsMatchingTheDisk() throws {
     let instance = try Instance()
     try instance.mkdir("burst")
     try instance.write("burst/keep.txt", "survivor\n")
     try instance.startWatcher()
-    // While paused the watcher reads no events, so the kernel's queue
-    // (fs.inotify.max_queued_events, 16384 by default) overflows.
+    // More events than the kernel's queue holds (fs.inotify.max_queued_events,
+    // 16384 by default), made while the watcher is paused: it reads them on a
+    // thread of its own into memory, so none is lost and no rescan is needed.
     #expect(try instance.run("limelight", ["pause"]).status == 0)
     let queued =
       Int(
@@ -177,7 +178,7 @@ import Testing
     }
     #expect(try instance.findPaths("survivor").isEmpty)
     let status = try instance.run("limelight", ["status", "--json"]).stdout
-    #expect(!status.contains("\"overflows\":0"), "the queue was expected to overflow: \(status)")
+    #expect(status.contains("\"overflows\":0"), "\(status)")
   }
 
   @Test func watchLimitIsReportedAndUnwatchedFoldersStayCurrent() throws {
