@@ -13,12 +13,13 @@ public struct AudioImporter: ContentImporter {
   public func importContent(_ request: ImportRequest, into attributes: inout AttributeSet) throws {
     taglib_set_strings_unicode(1)
     taglib_set_string_management_enabled(0)
-    guard let file = request.path.withCString({ taglib_file_new($0) }) else {
-      throw ImportFailure.malformed("not an audio file TagLib reads")
-    }
+    // A format TagLib does not know (MIDI, DSF, E-AC-3, Ogg FLAC or Theora
+    // by their names): a valid file, found by its name and type, no error.
+    // One it knows but cannot read is damaged.
+    guard let file = request.path.withCString({ taglib_file_new($0) }) else { return }
     defer { taglib_file_free(file) }
     guard taglib_file_is_valid(file) != 0 else {
-      throw ImportFailure.malformed("not an audio file TagLib reads")
+      throw ImportFailure.malformed("an audio file TagLib cannot read")
     }
     func take(_ text: UnsafeMutablePointer<CChar>?) -> String? {
       guard let text else { return nil }

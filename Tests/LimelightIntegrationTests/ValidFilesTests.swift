@@ -91,6 +91,40 @@ import Testing
     #expect(try instance.show("Code/Widget.C")["contentType"] as? String == "text/x-c++src")
   }
 
+  /// Key files that share the launchers' type but describe themes (as the
+  /// icon and sound themes Debian ships them): found by their name, no error.
+  @Test func themeDescriptorsAreNoErrors() throws {
+    try instance.write(
+      "Icons/Quokka/index.theme",
+      "[Icon Theme]\nName=Quokka Glyphs\nComment=Round icons\nDirectories=16x16\n\n[16x16]\nSize=16\n"
+    )
+    try instance.write("Icons/Quokka/cursor.theme", "[Icon Theme]\nInherits=Quokka\n")
+    try instance.write(
+      "Sounds/Wombat/index.theme", "[Sound Theme]\nName=Wombat\nDirectories=stereo\n")
+    try instance.indexOnce()
+    for path in [
+      "Icons/Quokka/index.theme", "Icons/Quokka/cursor.theme", "Sounds/Wombat/index.theme",
+    ] {
+      #expect(try instance.show(path)["extractionError"] as? String == nil, "\(path)")
+    }
+    #expect(try instance.findPaths(["quokka", "glyphs"]) == ["Icons/Quokka/index.theme"])
+  }
+
+  /// A MIDI file, which TagLib does not read: a valid file, found by its
+  /// name and type, no error.
+  @Test func audioTagLibDoesNotKnowIsNoError() throws {
+    // A format-0 file: one track, one note on and off, the end of the track.
+    let track: [UInt8] = [0x00, 0x90, 0x3C, 0x40, 0x60, 0x80, 0x3C, 0x40, 0x00, 0xFF, 0x2F, 0x00]
+    let midi: [UInt8] =
+      Array("MThd".utf8) + [0, 0, 0, 6, 0, 0, 0, 1, 0, 0x60] + Array("MTrk".utf8)
+      + [0, 0, 0, UInt8(track.count)] + track
+    try instance.write("Music/numbat tune.mid", bytes: midi)
+    try instance.indexOnce()
+    let item = try instance.show("Music/numbat tune.mid")
+    #expect(item["extractionError"] as? String == nil, "\(item)")
+    #expect(try instance.findPaths(["numbat", "tune"]) == ["Music/numbat tune.mid"])
+  }
+
   @Test func encryptedPDFsAreLockedNotDamaged() throws {
     let pdf = """
       %PDF-1.4
