@@ -19,23 +19,15 @@ public struct DesktopEntryImporter: ContentImporter, Sendable {
     guard !bytes.contains(0), let text = String(validating: bytes, as: UTF8.self) else {
       throw ImportFailure.malformed("not a key file (binary or not UTF-8)")
     }
-    let file = KeyFile(text: text)
-    if let entry = file.groups["Desktop Entry"], entry["Type"] != nil || entry["Name"] != nil {
-      reader.read(entry, into: &attributes)
-      return
+    let groups = KeyFile(text: text).groups
+    // Key files that share the type but describe something else (an icon or
+    // sound theme's `index.theme`, a cursor theme, a folder's `.directory`)
+    // are valid too, and found by the name of their first named group.
+    let launcher = groups["Desktop Entry"].flatMap {
+      $0["Type"] != nil || $0["Name"] != nil ? $0 : nil
     }
-    // Key files that share the type but describe something else: an icon
-    // or sound theme's `index.theme` ([Icon Theme], [Sound Theme]), a
-    // cursor theme, a folder's `.directory`. Valid, and found by their name.
-    let named = file.groups.keys.sorted().compactMap { file.groups[$0] }.first { $0["Name"] != nil }
-    if let named { Self.readNamed(named, into: &attributes) }
-  }
-
-  /// The name and comment of a key file's group.
-  static func readNamed(_ group: KeyFile.Group, into attributes: inout AttributeSet) {
-    attributes.title = group["Name"].map { String($0.prefix(AttributeSet.descriptionLimit)) }
-    attributes.contentDescription = group["Comment"].flatMap(AttributeSet.summary)
-    attributes.textContent = [attributes.title, attributes.contentDescription].compactMap { $0 }
-      .joined(separator: "\n")
+    let entry =
+      launcher ?? groups.keys.sorted().lazy.compactMap { groups[$0] }.first { $0["Name"] != nil }
+    if let entry { reader.read(entry, into: &attributes) }
   }
 }

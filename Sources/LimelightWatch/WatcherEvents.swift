@@ -159,13 +159,11 @@ extension Watcher {
       }
       return
     }
-    let job = ImportJob(path: path, status: status, hidden: isHidden(path))
+    var job = ImportJob(path: path, status: status, hidden: isHidden(path))
     if namesFirst, status.kind == .regular, liveContent.append(path) {
       // A file the index knows keeps its item until its slice is read.
-      if stored == nil {
-        batch.append(
-          .importFile(ImportJob(path: path, status: status, hidden: job.hidden, nameOnly: true)))
-      }
+      job.nameOnly = true
+      if stored == nil { batch.append(.importFile(job)) }
       return
     }
     batch.append(.importFile(job))
