@@ -59,9 +59,14 @@ public struct AudioImporter: ContentImporter {
       let bitrate = taglib_audioproperties_bitrate(properties)
       if bitrate > 0 { attributes.extra["audioBitRate"] = .number(Double(bitrate)) }
     }
-    // TagLib accepts a file of the right name with nothing in it.
-    if !hasStream && attributes.title == nil && attributes.extra["artist"] == nil {
-      throw ImportFailure.malformed("no audio stream and no tags")
+    guard !hasStream && attributes.title == nil && attributes.extra["artist"] == nil else { return }
+    // A WAVE file with a format and no frames is silence, not damage.
+    if let header = WaveHeader(request.head) {
+      attributes.extra["audioSampleRate"] = .number(Double(header.sampleRate))
+      attributes.extra["audioChannelCount"] = .number(Double(header.channels))
+      return
     }
+    // TagLib accepts a file of the right name with nothing in it.
+    throw ImportFailure.malformed("no audio stream and no tags")
   }
 }

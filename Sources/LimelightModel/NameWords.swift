@@ -33,7 +33,16 @@ public enum NameWords {
     {
       stem = stem[..<dot]
     }
-    return humps(String(stem)).split { !$0.isLetter && !$0.isNumber }
+    let split = humps(String(stem))
+    // A crawl splits every name: an ASCII one byte by byte, not by grapheme.
+    if split.utf8.allSatisfy({ $0 < 0x80 }) {
+      return split.utf8.split { !Self.isASCIIAlphanumeric($0) }.map { Substring($0) }
+    }
+    return split.split { !$0.isLetter && !$0.isNumber }
+  }
+
+  static func isASCIIAlphanumeric(_ byte: UInt8) -> Bool {
+    (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A)
   }
 
   static func initials(of words: [Substring], skippingNumbers: Bool) -> String? {

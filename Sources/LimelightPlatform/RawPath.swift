@@ -109,9 +109,12 @@ public struct RawPath: Hashable, Comparable, Sendable, CustomStringConvertible {
 
   /// Calls `body` with a NUL-terminated copy for system calls.
   public func withCString<R>(_ body: (UnsafePointer<CChar>) throws -> R) rethrows -> R {
-    var copy = bytes.map { CChar(bitPattern: $0) }
-    copy.append(0)
-    return try copy.withUnsafeBufferPointer { try body($0.baseAddress!) }
+    // On the stack for a path of usual length: this runs for every entry a crawl meets.
+    try withUnsafeTemporaryAllocation(of: CChar.self, capacity: bytes.count + 1) { copy in
+      bytes.withUnsafeBytes { UnsafeMutableRawBufferPointer(copy).copyMemory(from: $0) }
+      copy[bytes.count] = 0
+      return try body(UnsafePointer(copy.baseAddress!))
+    }
   }
 
   public static func < (lhs: RawPath, rhs: RawPath) -> Bool {

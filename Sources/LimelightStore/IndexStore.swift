@@ -20,6 +20,8 @@ public final class IndexStore: Sendable {
   public let texts: TextPacker
   /// Signalled after each of this process's write transactions commits.
   public let commits = CommitSignal()
+  /// The name terms and content types committed transactions wrote.
+  let committedTerms = CommittedTerms()
 
   /// Why the index could not be opened.
   public enum OpenError: Error, CustomStringConvertible {
@@ -313,16 +315,23 @@ public final class IndexStore: Sendable {
 
   private func writeTransaction<T>(_ body: (IndexWriter) throws -> T) throws -> T {
     defer { commits.signal() }
-    return try pool.write { db in
+    var seen: SeenTerms?
+    let result = try pool.write { db in
       let generation =
         try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'generation'")
         ?? 0
       try db.execute(
         sql: "UPDATE meta SET value = ? WHERE key = 'generation'", arguments: [generation + 1])
-      let result = try body(IndexWriter(db: db, generation: generation + 1, texts: texts))
+      let writer = IndexWriter(
+        db: db, generation: generation + 1, texts: texts, committed: committedTerms)
+      let result = try body(writer)
       try texts.trainIfReady(db)
+      seen = writer.seenTerms
       return result
     }
+    // Committed: later transactions need not look its terms up again.
+    if let seen { committedTerms.add(seen) }
+    return result
   }
 
   /// Runs `body` on a consistent snapshot of the index.

@@ -52,7 +52,16 @@ public struct IndexWriter {
   /// How the index packs the texts it stores.
   let texts: TextPacker
   /// The name terms this transaction has put in the deletion index.
-  let seenTerms = SeenTerms()
+  let seenTerms: SeenTerms
+
+  init(
+    db: Database, generation: Int64, texts: TextPacker, committed: CommittedTerms = CommittedTerms()
+  ) {
+    self.db = db
+    self.generation = generation
+    self.texts = texts
+    seenTerms = SeenTerms(committed: committed)
+  }
 
   /// What `upsert` did.
   public enum UpsertOutcome: Sendable { case inserted, updated }
@@ -477,7 +486,9 @@ public struct IndexWriter {
   /// `item.typeID`.
   func typeColumn(_ attributes: AttributeSet) throws -> ItemColumn {
     let pair = [attributes.contentType ?? "", Self.spaced(attributes.contentTypeTree)]
-    if let known = seenTerms.contentTypes[pair] { return ("typeID", known) }
+    if let known = seenTerms.contentTypes[pair] ?? seenTerms.committed.contentType(pair) {
+      return ("typeID", known)
+    }
     try db.cachedStatement(sql: "INSERT OR IGNORE INTO content_type (type, tree) VALUES (?, ?)")
       .execute(arguments: StatementArguments(pair))
     let id = try Int64.fetchOne(

@@ -1,5 +1,6 @@
 import GRDB
 import LimelightModel
+import Synchronization
 
 /// The SymSpell deletion index over name terms: each term is stored under its
 /// first seven letters and under every string one deleted letter makes of
@@ -25,7 +26,7 @@ public struct TermDeletions {
 
   /// Records a term (and its deletions) unless it is known already.
   func add(term: String) throws {
-    guard seen.terms.insert(term).inserted else { return }
+    guard seen.terms.insert(term).inserted, !seen.committed.holds(term) else { return }
     let letters = Array(term)
     guard Self.termLengths.contains(letters.count), letters.allSatisfy(\.isLetter) else { return }
     if try Bool.fetchOne(
@@ -50,9 +51,40 @@ public struct TermDeletions {
 }
 
 /// The terms one transaction has handled (see ``TermDeletions/seen``), and
-/// the rows of the content types it has written (``IndexWriter/typeColumn(_:)``).
+/// the rows of the content types it has written (``IndexWriter/typeColumn(_:)``),
+/// beside those earlier transactions committed.
 public final class SeenTerms {
   var terms: Set<String> = []
   var contentTypes: [[String]: Int64?] = [:]
-  public init() {}
+  let committed: CommittedTerms
+  init(committed: CommittedTerms = CommittedTerms()) { self.committed = committed }
+}
+
+/// The terms and content types whose rows committed transactions hold, kept
+/// by the store from one transaction to the next: a crawl writes a batch a
+/// transaction and meets `txt` and `readme` in every one. Rows of either
+/// are never deleted, so what a committed transaction wrote stays true; a
+/// transaction that rolls back adds nothing. Bounded: past `limit` terms
+/// it starts again.
+final class CommittedTerms: Sendable {
+  private struct Known {
+    var terms: Set<String> = []
+    var contentTypes: [[String]: Int64] = [:]
+  }
+  private let known = Mutex(Known())
+  /// About 6 MB of short words.
+  static let limit = 100_000
+
+  func holds(_ term: String) -> Bool { known.withLock { $0.terms.contains(term) } }
+
+  func contentType(_ pair: [String]) -> Int64? { known.withLock { $0.contentTypes[pair] } }
+
+  /// Keeps what a transaction that has just committed handled.
+  func add(_ seen: SeenTerms) {
+    known.withLock { known in
+      if known.terms.count + seen.terms.count > Self.limit { known.terms.removeAll() }
+      known.terms.formUnion(seen.terms)
+      for (pair, id) in seen.contentTypes { if let id { known.contentTypes[pair] = id } }
+    }
+  }
 }

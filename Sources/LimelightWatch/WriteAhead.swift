@@ -22,14 +22,16 @@ final class BatchInFlight: @unchecked Sendable {
   /// The thread the batches are written on, one after another.
   private static let queue = DispatchQueue(label: "limelight.write-ahead")
 
-  /// Starts writing `operations`, with `report` as the watcher's status.
-  /// Their files are read here, on the walk's side: the thread that writes
-  /// is the busier one.
-  init(_ operations: [IndexOperation], writer: BatchWriter, report: WatcherReport) {
+  /// Starts writing `operations`, whose files `records` holds as read
+  /// (``BatchWriter/read(_:)``), with `report` as the watcher's status.
+  init(
+    _ operations: [IndexOperation], records: [FileRecord], writer: BatchWriter,
+    report: WatcherReport
+  ) {
     self.operations = operations
     self.writer = writer
     self.report = report
-    records = writer.read(operations)
+    self.records = records
     done.enter()
     Self.queue.async { [self] in
       // Indexing yields to searches, as the walk does.
@@ -55,20 +57,26 @@ extension Watcher {
   /// one before is written. A write that fails, or one kept for later,
   /// turns the crawl back to writing in place and waiting, as ``flush()``.
   func flushAhead() {
+    // This batch's files are read (on the walk's side: the thread that
+    // writes is the busier one) while the batch before is still written.
+    let operations = batch
+    batch.removeAll(keepingCapacity: true)
+    let records = writeRetry == nil ? batchWriter.read(operations) : nil
     settleBatchInFlight()
     rebuildIfDamaged()
-    guard writeRetry == nil else {
+    guard writeRetry == nil, let records else {
+      // Behind what failed, in order; read again when it is written.
+      batch += operations
       flush()
       waitForWrites()
       return
     }
-    guard !batch.isEmpty else { return }
-    let operations = batch
-    batch.removeAll(keepingCapacity: true)
+    guard !operations.isEmpty else { return }
     // The report goes with this batch; a later change of status is saved
     // with a later one. It is marked unsaved again if this one fails.
     statusChanged = false
-    batchInFlight = BatchInFlight(operations, writer: batchWriter, report: report())
+    batchInFlight = BatchInFlight(
+      operations, records: records, writer: batchWriter, report: report())
   }
 
   /// Waits for the batch on its way, if any, and takes its outcome as

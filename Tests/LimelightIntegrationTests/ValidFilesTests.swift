@@ -125,6 +125,31 @@ import Testing
     #expect(try instance.findPaths(["numbat", "tune"]) == ["Music/numbat tune.mid"])
   }
 
+  @Test func silentWavesAreNoErrors() throws {
+    // The 44 bytes Python's `wave` module writes for no frames (mono,
+    // 16 bits, 44.1 kHz) and those `sox -n -c 2 x.wav trim 0 0` writes.
+    func wave(channels: UInt8, blockAlign: UInt8) -> [UInt8] {
+      Array("RIFF".utf8) + [0x24, 0, 0, 0] + Array("WAVEfmt ".utf8)
+        + [0x10, 0, 0, 0, 1, 0, channels, 0, 0x44, 0xAC, 0, 0]
+        + le32(44_100 * Int(blockAlign)) + [blockAlign, 0, 0x10, 0]
+        + Array("data".utf8) + [0, 0, 0, 0]
+    }
+    func le32(_ value: Int) -> [UInt8] { (0..<4).map { UInt8((value >> (8 * $0)) & 0xFF) } }
+    try instance.write("Sounds/quiet python.wav", bytes: wave(channels: 1, blockAlign: 2))
+    try instance.write("Sounds/quiet sox.wav", bytes: wave(channels: 2, blockAlign: 4))
+    // A header cut before its format is damaged.
+    try instance.write(
+      "Sounds/cut short.wav", bytes: Array(wave(channels: 1, blockAlign: 2)[..<16]))
+    try instance.indexOnce()
+    for name in ["quiet python", "quiet sox"] {
+      let item = try instance.show("Sounds/\(name).wav")
+      #expect(item["extractionError"] as? String == nil, "\(item)")
+      #expect(item["audioSampleRate"] as? Int == 44_100, "\(item)")
+    }
+    let cut = try instance.show("Sounds/cut short.wav")
+    #expect((cut["extractionError"] as? String)?.hasPrefix("malformed") == true, "\(cut)")
+  }
+
   @Test func encryptedPDFsAreLockedNotDamaged() throws {
     let pdf = """
       %PDF-1.4

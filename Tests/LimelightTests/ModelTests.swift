@@ -4,6 +4,10 @@ import Testing
 
 @testable import LimelightModel
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 @Suite struct RawPathTests {
   @Test func componentsAndNesting() {
     let path = RawPath("/home/me/docs/a.txt")
@@ -124,6 +128,35 @@ import Testing
     #expect(!hiddenOn.excludes(RawPath("/home/me/.config"), root: root))
     #expect(hiddenOn.excludes(RawPath("/home/me/.local/share/Trash"), root: root))
     #expect(hiddenOn.excludes(RawPath("/home/me/.git"), root: root))
+  }
+
+  @Test func exclusionPatternsOfEveryShapeMatchAsFnmatchDoes() {
+    let names = [
+      "node_modules", ".Trash-1000", "Trash-talk", "a.o", ".o", "main.c~", "abc", "axc", "ac",
+      "Build", "build", "xray", "x", "y", "pack.tar.gz", "tar", "notes.txt", "núcleo.o",
+    ]
+    let patterns = ["node_modules", ".Trash-*", "*.o", "*~", "a?c", "[Bb]uild", "x*y", "*.tar.*"]
+    var configuration = Configuration.defaults
+    configuration.excludes = patterns
+    configuration.indexHidden = true
+    let rules = ExclusionRules(configuration: configuration, alwaysExcluded: [])
+    for name in names {
+      let expected = patterns.contains { fnmatch($0, name, 0) == 0 }
+      #expect(
+        rules.excludes(RawPath("/home/me/dir/" + name), root: RawPath("/home/me")) == expected,
+        "\(name)")
+    }
+    configuration.excludes = ["docs/*.tmp", "cache/thumbs/"]
+    let tails = ExclusionRules(configuration: configuration, alwaysExcluded: [])
+    let home = RawPath("/home/me")
+    #expect(tails.excludes(RawPath("/home/me/a/cache/thumbs"), root: home))
+    #expect(tails.excludes(RawPath("/cache/thumbs"), root: RawPath("/")))
+    #expect(!tails.excludes(RawPath("/home/me/a/mycache/thumbs"), root: home))
+    // A tail is matched below the root, not into it.
+    #expect(!tails.excludes(RawPath("/cache/thumbs"), root: RawPath("/cache/thumbs")))
+    #expect(!tails.excludes(RawPath("/home/me/cache/thumbs"), root: RawPath("/home/me/cache")))
+    #expect(tails.excludes(RawPath("/home/me/docs/a.tmp"), root: home))
+    #expect(!tails.excludes(RawPath("/home/me/docs/a.txt"), root: home))
   }
 
   @Test func sizes() {
