@@ -3,8 +3,9 @@ import Dispatch
 import Foundation
 import LimelightPlatform
 
-/// Files the user's changes named first — a burst of new files, a folder
-/// that arrived with files in it — whose content the watcher reads next, at
+/// Files the user's changes named first — the larger files of a burst (a
+/// small one is read with its name, ``Watcher/readAtOnceBytes``), of a
+/// folder that arrived with files in it — whose content the watcher reads next, at
 /// its own priority, a slice per turn of its loop: every name is found at
 /// once, the text follows within seconds, and inotify's queue is read
 /// between slices, so that a burst does not overflow it.
@@ -52,6 +53,8 @@ extension Watcher {
   /// Settled changes taken in one turn of the loop, at most: inotify's
   /// queue is read between turns.
   static let readyPerTurn = 2048
+  /// A file of a burst this small is read with its name, not after it.
+  static let readAtOnceBytes: Int64 = 16 * 1024
 
   /// Reads the next slice of ``liveContent``, at the watcher's own priority.
   func readLiveContent() {

@@ -160,7 +160,11 @@ extension Watcher {
       return
     }
     var job = ImportJob(path: path, status: status, hidden: isHidden(path))
-    if namesFirst, status.kind == .regular, liveContent.append(path) {
+    // A small file is read at once: naming it first and reading it after
+    // would write its item twice for a read that costs less than a write.
+    if namesFirst, status.kind == .regular, status.size > Self.readAtOnceBytes,
+      liveContent.append(path)
+    {
       // A file the index knows keeps its item until its slice is read.
       job.nameOnly = true
       if stored == nil { batch.append(.importFile(job)) }
