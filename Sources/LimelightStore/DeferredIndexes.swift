@@ -1,7 +1,8 @@
 import GRDB
 import LimelightModel
 
-/// The indexes a first crawl goes without (``Schema/deferredIndexes``):
+/// The indexes a first crawl goes without (``Schema/deferredIndexes``, and
+/// the typo index of name terms, ``TermDeletions``):
 /// set aside when a crawl starts on an index that holds no files, made
 /// once it ends, and made at any start that finds them missing (a first
 /// crawl stopped before its end).
@@ -19,10 +20,19 @@ extension IndexStore {
         for index in Schema.deferredIndexes {
           try db.execute(sql: "DROP INDEX IF EXISTS \(index.name)")
         }
+        // The typo index too: its terms are added once the crawl ends.
+        try db.execute(
+          sql: "INSERT OR REPLACE INTO meta (key, value) VALUES (?, 1)",
+          arguments: [Self.termsDeferredKey])
+        committedTerms.isDeferring = true
         return true
       }
     }
   }
+
+  /// The meta key that says the typo index waits for the terms of a first
+  /// crawl (kept across a stop: the next start adds them).
+  static let termsDeferredKey = "termDeletionsDeferred"
 
   /// Makes the deferred indexes that are missing. Returns how many it made.
   @discardableResult
@@ -32,6 +42,13 @@ extension IndexStore {
         let present = Set(try db.indexes(on: "item").map(\.name))
         let missing = Schema.deferredIndexes.filter { !present.contains($0.name) }
         for index in missing { try db.execute(sql: index.sql) }
+        let termsDeferred = try Bool.fetchOne(
+          db, sql: "SELECT EXISTS (SELECT 1 FROM meta WHERE key = ?)",
+          arguments: [Self.termsDeferredKey])
+        committedTerms.isDeferring = false
+        guard termsDeferred == true else { return missing.count }
+        try TermDeletions(db: db).addAll()
+        try db.execute(sql: "DELETE FROM meta WHERE key = ?", arguments: [Self.termsDeferredKey])
         return missing.count
       }
     }

@@ -27,6 +27,13 @@ public struct TermDeletions {
   /// Records a term (and its deletions) unless it is known already.
   func add(term: String) throws {
     guard seen.terms.insert(term).inserted, !seen.committed.holds(term) else { return }
+    // A first crawl's terms are added once it ends (``addAll()``).
+    if seen.committed.isDeferring { return }
+    try insert(term)
+  }
+
+  /// Records a term's deletions unless the index has them.
+  private func insert(_ term: String) throws {
     let letters = Array(term)
     guard Self.termLengths.contains(letters.count), letters.allSatisfy(\.isLetter) else { return }
     if try Bool.fetchOne(
@@ -46,6 +53,21 @@ public struct TermDeletions {
   /// Adds the terms of a name-like text (already folded).
   func add(text: String) throws {
     for word in SearchText.terms(of: text) { try add(term: word) }
+  }
+
+  /// Adds the terms of every item's names and keywords, as one pass after a
+  /// first crawl that went without (a few seconds for a home, against a
+  /// look-up for each term of each name while the crawl writes).
+  func addAll() throws {
+    var terms: Set<String> = []
+    let rows = try Row.fetchCursor(db, sql: "SELECT name, keywords FROM item_words_stored")
+    while let row = try rows.next() {
+      for column in ["name", "keywords"] {
+        guard let text: String = row[column] else { continue }
+        terms.formUnion(SearchText.terms(of: text))
+      }
+    }
+    for term in terms.sorted() { try insert(term) }
   }
 
 }
@@ -70,12 +92,19 @@ final class CommittedTerms: Sendable {
   private struct Known {
     var terms: Set<String> = []
     var contentTypes: [[String]: Int64] = [:]
+    var deferring = false
   }
   private let known = Mutex(Known())
   /// About 6 MB of short words.
   static let limit = 100_000
 
   func holds(_ term: String) -> Bool { known.withLock { $0.terms.contains(term) } }
+
+  /// Whether name terms wait for the end of a first crawl (``TermDeletions/addAll()``).
+  var isDeferring: Bool {
+    get { known.withLock { $0.deferring } }
+    set { known.withLock { $0.deferring = newValue } }
+  }
 
   func contentType(_ pair: [String]) -> Int64? { known.withLock { $0.contentTypes[pair] } }
 

@@ -159,8 +159,15 @@ public final class TextPacker: Sendable {
   /// content decides: one id, one dictionary, whichever index it is from).
   private static let unpackers = Mutex<[UInt32: Unpacker]>([:])
 
-  /// Forgets the dictionaries met, as a process that has met none (tests).
-  static func forgetDictionaries() { unpackers.withLock { $0.removeAll() } }
+  /// Forgets the dictionaries of an index, as a process that has not met
+  /// them (tests: only that index's, since tests running beside it read
+  /// their own).
+  static func forgetDictionaries(of db: Database) throws {
+    let ids = try Int64.fetchAll(db, sql: "SELECT id FROM text_dictionary")
+    unpackers.withLock { known in
+      for id in ids { known[UInt32(truncatingIfNeeded: id)] = nil }
+    }
+  }
 
   private static func register(_ dictionary: [UInt8]) {
     let id = ZDICT_getDictID(dictionary, dictionary.count)

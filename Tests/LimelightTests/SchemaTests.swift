@@ -326,10 +326,18 @@ import Testing
     }
     #expect(try sized(over: 1_000_000) == ["big.iso"])
     #expect(try store.status(watcherPID: nil).contentWaiting == 2)
+    // The words kept for typos wait for the crawl's end too.
+    func typoTerms() throws -> [String] {
+      try store.read { db in
+        try String.fetchAll(db, sql: "SELECT DISTINCT term FROM term_deletion ORDER BY term")
+      }
+    }
+    #expect(try typoTerms().isEmpty)
     // A start that finds files keeps the index as it is.
     #expect(try !store.deferIndexesForFirstCrawl())
     #expect(try store.makeDeferredIndexes() == 3)
     #expect(try indexes() == migrated)
+    #expect(try typoTerms() == ["big", "iso", "small", "txt"])
     #expect(try store.makeDeferredIndexes() == 0)
     #expect(try sized(over: 1_000_000) == ["big.iso"])
     #expect(

@@ -518,7 +518,7 @@ import Testing
     #expect(try names("heron lands softly") == ["after.txt"])
     try expectWholeIndexes("packing")
     // A process that has not met the dictionary loads it from the index.
-    TextPacker.forgetDictionaries()
+    try store.read { db in try TextPacker.forgetDictionaries(of: db) }
     let reader = try IndexStore.open(store.location, create: false, readOnly: true)
     let found = try SearchEngine(store: reader).search(
       .text("zebra crossing", prefix: false, column: nil))
