@@ -4,7 +4,7 @@
 /// empty (Python's `wave` module and `sox … trim 0 0` write such files: a
 /// 44-byte header and no frames), yet the file is valid: silence of no
 /// length. This tells such a file from a damaged one.
-struct WaveHeader: Equatable {
+struct WaveHeader {
   var channels: Int
   var sampleRate: Int
 

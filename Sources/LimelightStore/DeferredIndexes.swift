@@ -11,7 +11,7 @@ extension IndexStore {
   /// whether it did: the caller then makes them again when its crawl ends
   /// (``makeDeferredIndexes()``).
   public func deferIndexesForFirstCrawl() throws -> Bool {
-    try damageReported {
+    let deferred = try damageReported {
       try pool.write { db in
         let holdsFiles = try Bool.fetchOne(
           db, sql: "SELECT EXISTS (SELECT 1 FROM item WHERE domain = ?)",
@@ -24,10 +24,12 @@ extension IndexStore {
         try db.execute(
           sql: "INSERT OR REPLACE INTO meta (key, value) VALUES (?, 1)",
           arguments: [Self.termsDeferredKey])
-        committedTerms.isDeferring = true
         return true
       }
     }
+    // Only once committed: a mark that did not land defers nothing.
+    if deferred { committedTerms.isDeferring = true }
+    return deferred
   }
 
   /// The meta key that says the typo index waits for the terms of a first

@@ -67,7 +67,7 @@ public struct TermDeletions {
         terms.formUnion(SearchText.terms(of: text))
       }
     }
-    for term in terms.sorted() { try insert(term) }
+    for term in terms { try insert(term) }
   }
 
 }
