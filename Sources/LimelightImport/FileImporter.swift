@@ -66,7 +66,8 @@ public final class FileImporter {
     attributes.contentType = type
     attributes.contentTypeTree = given ?? mime.ancestors(of: type)
     attributes.kind = mime.comment(for: type)
-    if status.kind == .regular, let head,
+    // An empty file holds nothing to read and nothing to be damaged.
+    if status.kind == .regular, let head, !head.isEmpty,
       let importer = registry.importer(for: attributes.contentTypeTree)
     {
       let request = ImportRequest(
@@ -120,6 +121,7 @@ public final class FileImporter {
   /// text/plain is Markdown; a `.docx` it calls application/zip is a Word document).
   /// How much of a file is read to type it.
   static let headSize = 8192
+  static let goObject = Array("go object ".utf8)
 
   func contentType(of path: RawPath, status: FileStatus, name: String, head: [UInt8]?) -> String {
     switch status.kind {
@@ -138,6 +140,9 @@ public final class FileImporter {
     }
     let glob = mime.type(forFileName: name).map(mime.canonical)
     if status.size == 0 { return glob ?? "application/x-zerosize" }
+    // Go's compiler writes objects that start with this line and names
+    // them `.a` like archives; libmagic sees only data.
+    if let head, head.starts(with: Self.goObject) { return "application/x-object" }
     // libmagic's text checks cost milliseconds a file: when the name says text,
     // checking that the content is not binary is enough to trust it.
     var nameClaimsText = false

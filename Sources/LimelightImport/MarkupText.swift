@@ -97,7 +97,15 @@ public struct MarkupText {
       // Text up to the next tag, entities decoded.
       let next = chars[i...].firstIndex(of: "<") ?? chars.endIndex
       let decoded = Self.decodeEntities(chars[i..<next])
-      if inTitle { titleText += decoded } else { out += decoded }
+      if inTitle {
+        titleText += decoded
+      } else if decoded.allSatisfy(\.isWhitespace) {
+        // Indentation between tags (LibreOffice's OOXML, pretty-printed
+        // XML) is layout, not text: at most one space keeps words apart.
+        if let last = out.last, !last.isWhitespace { out.append(" ") }
+      } else {
+        out += decoded
+      }
       i = next
     }
     self.text = out

@@ -209,4 +209,31 @@ import Testing
     }
     #expect(try instance.findPaths(["empty", "deck"]) == ["Office/no-slides.pptx"])
   }
+
+  /// An empty file holds nothing to be damaged, whatever its name (a test
+  /// suite's `emptyfile.mp3`, `fake-image.jpg`); Go's compiler objects,
+  /// which it names `.a`, are object code, not damaged archives. A damaged
+  /// archive is still damaged.
+  @Test func emptyAndMisnamedFilesAreNoErrors() throws {
+    try instance.mkdir("Odd")
+    try instance.write("Odd/emptyfile.mp3", "")
+    try instance.write("Odd/fake-image.jpg", "")
+    try instance.write(
+      "Odd/test_go1.8_4.a",
+      "go object darwin amd64 devel +5101231425 X:framepointer\n"
+        + String(repeating: "\u{1}\u{7f}", count: 400))
+    try instance.write(
+      "Odd/damaged.a",
+      "!<arch>\n\u{1}\u{2}garbage that is no member header at all, none whatsoever, not one\n")
+    try instance.indexOnce()
+    for path in ["Odd/emptyfile.mp3", "Odd/fake-image.jpg", "Odd/test_go1.8_4.a"] {
+      let item = try instance.show(path)
+      #expect(item["extractionError"] as? String == nil, "\(path): \(item)")
+    }
+    #expect(
+      try instance.show("Odd/test_go1.8_4.a")["contentType"] as? String
+        == "application/x-object")
+    #expect(try instance.show("Odd/emptyfile.mp3")["contentType"] as? String == "audio/mpeg")
+    #expect(try instance.show("Odd/damaged.a")["extractionError"] as? String != nil)
+  }
 }

@@ -217,3 +217,26 @@ import Testing
     #expect(HelperWire.Reply(body: Array("T\u{0}\u{0}".utf8)) == nil)
   }
 }
+
+@Suite struct MarkupTextTests {
+  /// LibreOffice writes OOXML slides indented: the indentation between
+  /// tags is layout, not text (a slide's text read as 90 spaces and its line).
+  @Test func indentationBetweenTagsIsNotText() {
+    let slide = """
+      <p:sld><p:cSld><p:spTree><p:nvGrpSpPr>        <p:cNvPr id="1" name=""/>        \
+      <p:nvPr/>      </p:nvGrpSpPr>      <p:sp><p:txBody><a:p><a:r><a:t>Quarterly zebrafish \
+      review</a:t></a:r></a:p><a:p><a:r><a:t>second</a:t></a:r>   <a:r><a:t>run</a:t></a:r>\
+      </a:p></p:txBody></p:sp></p:spTree></p:cSld></p:sld>
+      """
+    let text = MarkupText(slide).text
+    #expect(
+      text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        == ["Quarterly zebrafish review", "second run"])
+    #expect(!text.contains("  "))
+  }
+
+  /// Whitespace between inline elements still keeps their words apart.
+  @Test func spaceBetweenInlineElementsKeepsWordsApart() {
+    #expect(MarkupText("<p><b>bold</b> <i>italic</i></p>").text.contains("bold italic"))
+  }
+}
