@@ -139,13 +139,18 @@ let package = Package(
         "LimelightModel", "LimelightStore", "LimelightSubprocess",
         .product(name: "Logging", package: "swift-log"),
       ]),
+    // Meaning search's embedding model, loaded with dlopen from the folder
+    // scripts/install-meaning fills: everything runs without it.
+    .target(
+      name: "LimelightMeaning", dependencies: ["LimelightPlatform", "CLinux"],
+      linkerSettings: [.linkedLibrary("dl")]),
     // Crawling, inotify, reconciliation: the watcher's engine.
     .target(
       name: "LimelightWatch",
       dependencies: [
         "LimelightPlatform",
         "LimelightModel", "LimelightStore", "LimelightImport", "LimelightThumbnails",
-        "LimelightApplications", "LimelightExtensions", "CLinux",
+        "LimelightApplications", "LimelightExtensions", "LimelightMeaning", "CLinux",
         .product(name: "Logging", package: "swift-log"),
       ]),
     // Searching as find-in does, for every front end and the query service:
@@ -155,7 +160,7 @@ let package = Package(
       name: "LimelightSearch",
       dependencies: [
         "LimelightPlatform", "LimelightModel", "LimelightQuery", "LimelightStore",
-        "LimelightApplications", "LimelightPostgres",
+        "LimelightApplications", "LimelightPostgres", "LimelightMeaning",
       ]),
     // What the command-line front ends share: the argument parser's side of
     // every command (find-in's declarations, errors rendered, exit codes).
@@ -175,14 +180,15 @@ let package = Package(
     .target(
       name: "LimelightService",
       dependencies: [
-        "LimelightPlatform", "LimelightSearch", "LimelightQueryClient", "LimelightStore", "CLinux",
+        "LimelightPlatform", "LimelightSearch", "LimelightQueryClient", "LimelightStore",
+        "LimelightMeaning", "CLinux",
       ]),
     .executableTarget(
       name: "limelightd",
       dependencies: [
         "LimelightPlatform",
         "LimelightWatch", "LimelightCLI", "LimelightService", "LimelightSharing",
-        "LimelightImportCommand",
+        "LimelightImportCommand", "LimelightMeaning",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
     // find-in: hands the search to the watcher, or runs find-in-direct.

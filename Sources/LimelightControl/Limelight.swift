@@ -137,6 +137,9 @@ struct Status: ParsableCommand {
     if terminal.isTerminal && status.running && !status.contentDone {
       lines.insert(("", progressBar(status)), at: 6)
     }
+    if let meaning = status.meaning, let roots = lines.firstIndex(where: { $0.0 == "roots" }) {
+      lines.insert(("meaning", meaningLine(meaning)), at: roots)
+    }
     if status.running {
       lines.append(("queue", "\(status.queue) waiting, \(status.pendingRequests) requests"))
       var watches = "\(status.watchedFolders) folders"
@@ -236,6 +239,18 @@ struct Status: ParsableCommand {
     if let rate = status.contentRate { line += ", \(Int(rate)) a second" }
     if let left = status.contentSecondsLeft { line += ", about \(duration(left)) left" }
     if !status.running { line = "\(status.contentWaiting) files wait (limelightd reads them)" }
+    return line
+  }
+
+  /// The third pass: documents embedded for meaning search, or why it is off.
+  func meaningLine(_ meaning: MeaningStatus) -> String {
+    if let off = meaning.off { return "off (\(off))" }
+    if meaning.embedded >= meaning.worth {
+      return "on: \(meaning.worth) documents found by what they are about"
+    }
+    var line = "embedded \(meaning.embedded) of \(meaning.worth) documents"
+    if let rate = meaning.rate { line += String(format: ", %.1f a second", rate) }
+    if let left = meaning.secondsLeft { line += ", about \(duration(left)) left" }
     return line
   }
 

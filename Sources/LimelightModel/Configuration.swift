@@ -38,6 +38,9 @@ public struct Configuration: Equatable, Sendable {
   /// The name this host's entries carry in a shared store (`file://HOST/…`);
   /// nil: the system's host name.
   public var hostName: String?
+  /// Whether documents are found by what they are about (meaning search:
+  /// the watcher embeds them with a local model, when one is installed).
+  public var meaning: Bool = true
 
   /// Names of the markers that keep a folder and all below it out of the index.
   public static let markerFiles = [".noindex", ".metadata_never_index"]
@@ -121,6 +124,11 @@ public struct Configuration: Equatable, Sendable {
           throw fail("'applications' is yes or no, found '\(value)'")
         }
         indexApplications = flag
+      case "meaning":
+        guard let flag = Self.parseFlag(value) else {
+          throw fail("'meaning' is yes or no, found '\(value)'")
+        }
+        meaning = flag
       case "application-folder":
         guard value.hasPrefix("/") || value.hasPrefix("~/") else {
           throw fail(

@@ -4,7 +4,7 @@
 /// (``FindInOptions/quick(_:)``, which the query service uses too) both come
 /// from here, and a test checks that the two read every argument vector alike.
 public enum FindInFlag: CaseIterable, Sendable {
-  case json, null, limit, count, folder, store, live, open, interactive, explain, now
+  case json, null, limit, count, folder, store, live, open, interactive, explain, now, about
 
   /// Every spelling, the long one first.
   public var names: [String] {
@@ -20,12 +20,13 @@ public enum FindInFlag: CaseIterable, Sendable {
     case .interactive: ["--interactive", "-i"]
     case .explain: ["--explain"]
     case .now: ["--now"]
+    case .about: ["--about"]
     }
   }
 
   /// Whether it takes a value (`--limit N` or `--limit=N`).
   public var takesValue: Bool {
-    self == .limit || self == .folder || self == .store || self == .now
+    self == .limit || self == .folder || self == .store || self == .now || self == .about
   }
 
   public var help: String {
@@ -48,6 +49,9 @@ public enum FindInFlag: CaseIterable, Sendable {
     case .now:
       "Count relative dates (today, last week) from this moment (ISO 8601: 2026-11-27 or"
         + " 2026-11-27T15:00:00Z) instead of now."
+    case .about:
+      "Find documents about this text by meaning alone, in any language (the words, if any,"
+        + " narrow them as filters do)."
     }
   }
 

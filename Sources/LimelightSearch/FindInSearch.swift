@@ -1,4 +1,5 @@
 import Foundation
+import LimelightMeaning
 import LimelightModel
 import LimelightPlatform
 import LimelightQuery
@@ -28,6 +29,8 @@ public struct FindInOptions: Equatable, Sendable {
   public var explain = false
   /// `--now`: the moment relative dates count from (ISO 8601).
   public var now: String?
+  /// `--about`: a description to find documents by meaning alone.
+  public var about: String?
 
   public init() {}
 
@@ -113,6 +116,9 @@ public struct FindInOptions: Equatable, Sendable {
     case .store:
       guard let value else { return false }
       store = value
+    case .about:
+      guard let value, !value.allSatisfy(\.isWhitespace) else { return false }
+      about = value
     }
     return true
   }
@@ -139,6 +145,9 @@ public struct FindInOptions: Equatable, Sendable {
       throw CommandFailure(
         "-i cannot be used with --json, --null, --count, --live, --open, --limit or --explain")
     }
+    if about != nil && (count || live || open || interactive) {
+      throw CommandFailure("--about cannot be used with --count, --live, --open or -i")
+    }
     if explain && (null || count || live || open) {
       throw CommandFailure("--explain cannot be used with --null, --count, --live or --open")
     }
@@ -164,6 +173,9 @@ public struct FindInContext {
   public var store: IndexStore?
   /// Whether the asker went away, so that nothing more is written for it.
   public var abandoned: (() -> Bool)?
+  /// Meaning search's model, when it is loaded (the watcher's query
+  /// service keeps it); without it, results come from words alone.
+  public var meaning: MeaningEngine?
 
   public init(environment: [String: String] = ProcessEnvironment.current) {
     self.environment = environment
@@ -184,9 +196,13 @@ public struct FindInSearch {
   public func run() throws {
     try options.validate()
     let location = IndexLocation.fromEnvironment(context.environment)
-    let query = try read(location)
-    if options.explain { return explain(query) }
+    // `--about` alone: no words to read, no filters.
+    let query = options.about != nil && options.words.isEmpty ? nil : try read(location)
+    if options.explain, let query { return explain(query) }
     if let shared = try Configuration.sharedStore(option: options.store, for: location) {
+      guard let query, options.about == nil else {
+        throw CommandFailure("--about: the shared store has no meaning search; use --store local")
+      }
       return try SharedSearch(options: options, context: context, query: query, storeName: shared)
         .run()
     }
@@ -194,6 +210,12 @@ public struct FindInSearch {
       try context.store
       ?? IndexStore.open(location, create: false, readOnly: !options.open)
     let engine = SearchEngine(store: store)
+    if let about = options.about {
+      return try runAbout(
+        about, filters: query.map(MeaningSearch.filters) ?? .and([]), engine: engine,
+        home: location.home)
+    }
+    guard let query else { return }
     // While the index is built, an empty or short answer may not be the truth.
     if let note = store.buildingNote() { printError(note, to: context.errors) }
     if options.count {
@@ -220,7 +242,15 @@ public struct FindInSearch {
     // Followers start from the generation the results come from (read first,
     // so nothing committed meanwhile is missed); plain queries skip the read.
     let startGeneration = options.live ? try engine.store.generation() : 0
-    let results = try search.results(limit: shown.map { $0 + 1 })
+    var results = try search.results(limit: shown.map { $0 + 1 })
+    if let model = context.meaning, !options.live,
+      MeaningSearch.readsAsDescription(query.parts.words.map(\.text))
+    {
+      let meaning = try MeaningSearch(engine: engine, model: model).results(
+        about: MeaningSearch.text(of: query), filteredBy: MeaningSearch.filters(of: query),
+        limit: MeaningSearch.most)
+      results = MeaningSearch.merged(words: results, meaning: meaning)
+    }
     let printed = shown.map { Array(results.prefix($0)) } ?? results
     // Only the terminal view shows snippets, which need the query as it ran.
     ResultPrinter(
@@ -243,6 +273,27 @@ public struct FindInSearch {
 }
 
 extension FindInSearch {
+  /// `--about`: documents by meaning alone, the words (if any) filtering
+  /// them. The model is the query service's, or loaded here.
+  func runAbout(_ about: String, filters: QueryNode, engine: SearchEngine, home: RawPath) throws {
+    let model: MeaningEngine
+    if let loaded = context.meaning {
+      model = loaded
+    } else {
+      do throws(MeaningEngine.Unavailable) { model = try MeaningEngine.load() } catch {
+        throw CommandFailure("--about: meaning search is off: \(error)")
+      }
+    }
+    let (format, shown) = options.presentation(context)
+    let results = try MeaningSearch(engine: engine, model: model).results(
+      about: about, filteredBy: filters, limit: shown ?? MeaningSearch.most * 5)
+    ResultPrinter(
+      format: format, engine: engine, query: filters, home: home,
+      output: OutputBuffer(fd: context.output, abandoned: context.abandoned)
+    ).print(results)
+    if results.isEmpty { throw CommandFailure("", status: ExitStatus.notFound) }
+  }
+
   /// The query the words make, read as a person's words and parsed, with
   /// `--in` and `--now` applied.
   func read(_ location: IndexLocation) throws -> ReadQuery {

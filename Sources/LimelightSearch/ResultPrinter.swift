@@ -64,8 +64,10 @@ public struct ResultPrinter {
       output.write(json(result) + "\n")
     case .human(let terminal):
       var line = terminal.bold(Self.printable(result.displayName))
-      let details = [result.kind ?? result.contentType ?? "", shortDates.string(result.modified)]
-        .filter { !$0.isEmpty }.joined(separator: " · ")
+      let details = [
+        result.kind ?? result.contentType ?? "", shortDates.string(result.modified),
+        result.byMeaning ? "about it" : "",
+      ].filter { !$0.isEmpty }.joined(separator: " · ")
       if !details.isEmpty { line += "  " + terminal.dim(details) }
       output.write(line + "\n")
       let location = result.path.map(displayPath) ?? result.uri
@@ -119,6 +121,7 @@ public struct ResultPrinter {
     if let path = result.path { object["path"] = path.string }
     if let host = result.host { object["host"] = host }
     if !result.unmatched.isEmpty { object["unmatched"] = result.unmatched }
+    if result.byMeaning { object["match"] = "meaning" }
     if let size = result.size { object["size"] = size }
     if let modified = result.modified {
       object["modified"] = isoDates.string(from: modified)

@@ -1,5 +1,6 @@
 import CLinux
 import Foundation
+import LimelightMeaning
 import LimelightModel
 import LimelightPlatform
 import LimelightQueryClient
@@ -21,6 +22,8 @@ public final class QueryService: Sendable {
   public let socketPath: RawPath
   let location: IndexLocation
   let listener: Int32
+  /// Meaning search's model, loaded once for every search (nil: off).
+  let meaning: MeaningEngine?
   /// Open read-only connections to the index, one per search in progress.
   let stores = Mutex<[(store: IndexStore, searches: Int)]>([])
   /// Searches a connection runs before its prepared statements are let go:
@@ -50,9 +53,10 @@ public final class QueryService: Sendable {
 
   /// Listens on the instance's socket (replacing a stale one: the caller holds
   /// the watcher's lock) and serves clients on background threads.
-  public static func start(location: IndexLocation, quietSpell: Double = quietSpellSeconds) throws
-    -> QueryService
-  {
+  public static func start(
+    location: IndexLocation, meaning: MeaningEngine? = nil,
+    quietSpell: Double = quietSpellSeconds
+  ) throws -> QueryService {
     let path = location.runtimeDirectory.appending(QueryServiceWire.socketName)
     guard var address = QueryServiceWire.address(of: path.bytes) else {
       throw StartError(description: "\(path.string): too long for a socket path")
@@ -74,12 +78,17 @@ public final class QueryService: Sendable {
       throw StartError(description: "\(path.string): \(reason)")
     }
     let service = QueryService(
-      socketPath: path, location: location, listener: fd, quietSpell: quietSpell)
+      socketPath: path, location: location, listener: fd, meaning: meaning,
+      quietSpell: quietSpell)
     Thread.detachNewThread { service.acceptLoop() }
     return service
   }
 
-  init(socketPath: RawPath, location: IndexLocation, listener: Int32, quietSpell: Double) {
+  init(
+    socketPath: RawPath, location: IndexLocation, listener: Int32, meaning: MeaningEngine?,
+    quietSpell: Double
+  ) {
+    self.meaning = meaning
     self.socketPath = socketPath
     self.location = location
     self.listener = listener
@@ -164,6 +173,7 @@ public final class QueryService: Sendable {
     }
     var serving = context
     serving.store = connection.store
+    serving.meaning = meaning
     serving.abandoned = { Self.hungUp(client) }
     let status = searchStatus(name: "find-in", errors: context.errors) {
       try FindInSearch(options, context: serving).run()

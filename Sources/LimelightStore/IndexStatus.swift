@@ -55,6 +55,8 @@ public struct IndexStatus: Sendable, Codable {
   public var rebuilt: IndexRebuild?
   public var databaseBytes: Int64
   public var updated: Date?
+  /// Meaning search: off and why, or its third pass's progress.
+  public var meaning: MeaningStatus? = nil
   /// How the sending to a shared store goes (the watcher's last account),
   /// and the local generations not sent yet.
   public var sharedStore: SharedStoreReport?
@@ -157,7 +159,7 @@ extension IndexStore {
       let generation: Int64 = try meta("generation") ?? 0
       let shared = SharedStoreReport.read(location)
       let rate = running && waiting > 0 ? report.contentRate : nil
-      return IndexStatus(
+      var status = IndexStatus(
         running: running,
         state: running ? (paused ? "paused" : recordedState) : "stopped",
         pid: watcherPID,
@@ -188,7 +190,29 @@ extension IndexStore {
         rebuilt: IndexRebuild.fromStored(try meta(IndexRebuild.key)), databaseBytes: size,
         updated: report.updated, sharedStore: shared,
         sharedStoreBehind: shared.map { max(0, generation - ($0.sentThrough ?? 0)) })
+      if running { status.meaning = try MeaningStatus(db, report: MeaningReport.read(location)) }
+      return status
     }
+  }
+}
+
+/// Meaning search as `limelight status` tells it.
+public struct MeaningStatus: Sendable, Codable, Equatable {
+  /// Why it is off; nil while on.
+  public var off: String?
+  /// Documents embedded, and those worth it.
+  public var embedded: Int
+  public var worth: Int
+  /// Items embedded a second, and the seconds left at that rate, while the pass runs.
+  public var rate: Double?
+  public var secondsLeft: Double?
+
+  init?(_ db: Database, report: MeaningReport?) throws {
+    guard let report else { return nil }
+    off = report.off
+    (embedded, worth) = report.off == nil ? try IndexStore.meaningCounts(db) : (0, 0)
+    rate = worth > embedded ? report.rate : nil
+    secondsLeft = rate.map { Double(worth - embedded) / max($0, 0.001) }
   }
 }
 

@@ -549,6 +549,10 @@ public struct IndexWriter {
       return
     }
     let body = try holdBody(text)
+    // Its meaning is that of the text it had: made again by the third pass.
+    try db.cachedStatement(sql: "DELETE FROM item_meaning WHERE rowid = ?").execute(arguments: [
+      rowID
+    ])
     // The full-text indexes first: they read the words to remove through
     // item_words, which still names the old body.
     try deleteRow(rowID, from: sameNames ? ["item_text"] : ["item_text", "item_name"])

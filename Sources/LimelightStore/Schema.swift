@@ -525,6 +525,18 @@ enum Schema {
               'application/vnd.ms-outlook');
           """)
     }
+    // Meaning search: an embedding of each document worth one (one signed
+    // byte a dimension; an empty one for a text the model failed on), gone
+    // with its item.
+    migrator.registerMigration("v25-meaning") { db in
+      try db.execute(
+        sql: """
+          CREATE TABLE item_meaning (rowid INTEGER PRIMARY KEY, vector BLOB NOT NULL);
+          CREATE TRIGGER item_meaning_gone AFTER DELETE ON item BEGIN
+            DELETE FROM item_meaning WHERE rowid = old.rowid;
+          END;
+          """)
+    }
     return migrator
   }
 

@@ -3,6 +3,7 @@ import Foundation
 import LimelightCLI
 import LimelightImport
 import LimelightImportCommand
+import LimelightMeaning
 import LimelightModel
 import LimelightPlatform
 import LimelightSearch
@@ -120,9 +121,35 @@ struct Limelightd: ParsableCommand {
       store: store, configuration: configuration, roots: rootPaths, watching: !once, logger: logger)
     // While it watches, the watcher also answers find-in (which searches on
     // its own when the service is not there).
+    // Meaning search: the third pass embeds documents, and the query
+    // service keeps the model loaded for find-in.
+    var meaning: MeaningEngine?
+    var meaningPass: MeaningPass?
+    if !once {
+      if !configuration.meaning {
+        do {
+          if try store.dropMeaning() { logger.info("meaning search is off: its vectors dropped") }
+        } catch {
+          logger.warning("meaning: \(error)")
+        }
+        MeaningReport(off: "limelight.conf says meaning = no").write(location)
+      } else {
+        do throws(MeaningEngine.Unavailable) {
+          let engine = try MeaningEngine.load()
+          meaning = engine
+          meaningPass = MeaningPass(
+            store: store, engine: engine, location: location, logger: logger)
+        } catch {
+          logger.notice("meaning search is off: \(error)")
+          MeaningReport(off: error.description).write(location)
+        }
+      }
+    }
+    meaningPass?.start()
+    defer { meaningPass?.stop() }
     var service: QueryService?
     if !once {
-      do { service = try QueryService.start(location: location) } catch {
+      do { service = try QueryService.start(location: location, meaning: meaning) } catch {
         logger.warning("no query service: \(error)")
       }
     }

@@ -17,6 +17,10 @@ int limelight_register_cjk_pairs(sqlite3 *db);
 /// with the words beside it the `limelight_pairs` tokenizer indexes.
 int limelight_is_common_word(const char *word, int length);
 
+/// Registers `limelight_similarity(vector, query)`: the cosine of a stored
+/// meaning vector (signed bytes) and a query's (floats), see meaning.c.
+int limelight_register_meaning(sqlite3 *db);
+
 /// Sets `out` to the connection's FTS5 interface. Returns SQLITE_OK, or
 /// SQLite's error (SQLITE_NOTADB for a damaged file, SQLITE_ERROR without FTS5).
 int limelight_fts5_api(sqlite3 *db, fts5_api **out);

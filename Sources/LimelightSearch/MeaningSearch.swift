@@ -1,0 +1,91 @@
+import LimelightMeaning
+import LimelightQuery
+import LimelightStore
+
+/// Meaning search beside words: the documents nearest what a query is
+/// about, in any language the model knows, for queries that read as a
+/// person's words. Words keep their place: an item they match fully comes
+/// before anything found by meaning alone, which follows them, or leads
+/// when the words matched nothing or only in part.
+struct MeaningSearch {
+  let engine: SearchEngine
+  let model: MeaningEngine
+
+  /// How alike a document must be to be shown at all, how much more than
+  /// the average document, and how far below the nearest it may be: the
+  /// model's cosines between unrelated texts sit between 0.72 and 0.81,
+  /// between a description and its document (in another language too)
+  /// between 0.82 and 0.89.
+  static let floor = 0.80
+  static let margin = 0.05
+  static let band = 0.04
+  /// The most results meaning adds to those of the words.
+  static let most = 10
+
+  /// Whether the typed words read as a description worth a meaning search:
+  /// not a file name (`report.pdf`), a path, a pattern, or a word of
+  /// fewer than four letters alone.
+  static func readsAsDescription(_ words: [String]) -> Bool {
+    guard !words.isEmpty else { return false }
+    for word in words {
+      if word.contains("/") || word.contains("*") || word.contains("?") { return false }
+      if let dot = word.lastIndex(of: "."), dot != word.startIndex {
+        let ending = word[word.index(after: dot)...]
+        if (1...5).contains(ending.count) && ending.allSatisfy({ $0.isLetter || $0.isNumber }) {
+          return false
+        }
+      }
+    }
+    return words.count > 1 || words[0].count >= 4
+  }
+
+  /// The documents about `text` that pass the filters of `query`, nearest
+  /// first, marked as found by meaning; none when the model fails on it.
+  func results(about text: String, filteredBy query: QueryNode, limit: Int) throws
+    -> [SearchResult]
+  {
+    guard let vector = model.embed(text, asQuery: true) else { return [] }
+    return try engine.meaningMatches(
+      MeaningVector.queryBytes(vector), floor: Self.floor, margin: Self.margin, band: Self.band,
+      filters: query,
+      limit: limit
+    ).map { result in
+      var result = result
+      result.byMeaning = true
+      return result
+    }
+  }
+
+  /// What a query's meaning is read from: what was typed, but for the
+  /// filters typed as such (`kind:pdf`).
+  static func text(of query: ReadQuery) -> String {
+    query.typed.split(whereSeparator: \.isWhitespace).filter { !$0.contains(":") }
+      .joined(separator: " ")
+  }
+
+  /// The filters of a query that narrow meaning results: kinds, types,
+  /// extensions, folders, dates, sizes, domains and hosts. Those read from
+  /// words (a person: "vom Finanzamt" is read as an author; a pattern on
+  /// a name) are words of the description, which its meaning holds.
+  static func filters(of query: ReadQuery) -> QueryNode {
+    .and(
+      query.parts.filters.filter { node in
+        guard case .filter(let filter) = node else { return false }
+        switch filter {
+        case .kind, .extensions, .inFolder, .contentType, .domain, .host, .range: return true
+        default: return false
+        }
+      })
+  }
+
+  /// Words' results and meaning's together: the full matches of the words
+  /// first, then meaning's (those the words found already stay where the
+  /// words put them), then the words' partial matches; meaning leads when
+  /// the words matched nothing fully.
+  static func merged(words: [SearchResult], meaning: [SearchResult]) -> [SearchResult] {
+    let known = Set(words.map(\.id))
+    let added = meaning.filter { !known.contains($0.id) }
+    let full = words.prefix { $0.unmatched.isEmpty }
+    return Array(full) + added + words.dropFirst(full.count)
+  }
+}

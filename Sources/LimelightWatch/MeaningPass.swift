@@ -1,0 +1,124 @@
+import CLinux
+import Foundation
+import LimelightMeaning
+import LimelightModel
+import LimelightPlatform
+import LimelightStore
+import Logging
+import Synchronization
+
+/// The third pass: embeds the documents worth it (``IndexStore/meaningWork(limit:opening:)``)
+/// with meaning search's model, newest first, on one thread of its own at
+/// the lowest priority (nice 19, idle I/O), once the second pass has read
+/// every file and while the watcher is not paused. A changed document
+/// loses its vector and is embedded again; a deleted one takes its vector
+/// with it. Its queue is the index: a pass cut short goes on at the next start.
+public final class MeaningPass: Sendable {
+  let store: IndexStore
+  let engine: MeaningEngine
+  let logger: Logger
+  let location: IndexLocation
+  private let stopped = Atomic<Bool>(false)
+  /// Items embedded since the pass began, and when it began (monotonic seconds).
+  private let progress = Mutex<(embedded: Int, since: Double?)>((0, nil))
+
+  /// Characters of a document's text embedded after its title: the model
+  /// reads at most 512 tokens, and a passage's cost grows with its length
+  /// (about 40 ms for 30 tokens, 1.2 s for 430, on one core).
+  public static let openingCharacters = 600
+  /// Items embedded between writes.
+  static let batch = 8
+
+  public init(store: IndexStore, engine: MeaningEngine, location: IndexLocation, logger: Logger) {
+    self.location = location
+    self.store = store
+    self.engine = engine
+    self.logger = logger
+  }
+
+  /// Items embedded a second since the pass began, once it has run a while.
+  public var rate: Double? {
+    progress.withLock { progress -> Double? in
+      guard let since = progress.since, progress.embedded > 0 else { return nil }
+      let seconds = monotonicNow() - since
+      return seconds > 5 ? Double(progress.embedded) / seconds : nil
+    }
+  }
+
+  /// Runs the pass on a thread of its own until ``stop()``.
+  public func start() {
+    let thread = Thread { [self] in
+      limelight_lower_thread_priority(Watcher.backgroundNice)
+      limelight_idle_io_priority()
+      run()
+    }
+    thread.name = "meaning"
+    thread.start()
+  }
+
+  public func stop() { stopped.store(true, ordering: .relaxed) }
+
+  func run() {
+    MeaningReport().write(location)
+    var reported = monotonicNow()
+    var idleSince: Int64?
+    while !stopped.load(ordering: .relaxed) {
+      do {
+        let generation = try store.generation()
+        // Nothing new since the last look found nothing: wait for a change.
+        let paused = try store.isPaused()
+        let contentWaits = try !store.filesWaitingForContent(limit: 1).isEmpty
+        if idleSince == generation || paused || contentWaits {
+          sleep(seconds: 5)
+          continue
+        }
+        let work = try store.meaningWork(limit: Self.batch, opening: Self.openingCharacters)
+        if work.isEmpty {
+          if idleSince == nil { logIdle() }
+          idleSince = try store.generation()
+          progress.withLock { $0 = (0, nil) }
+          MeaningReport().write(location)
+          continue
+        }
+        idleSince = nil
+        progress.withLock { if $0.since == nil { $0.since = monotonicNow() } }
+        var vectors: [(work: IndexStore.MeaningWork, vector: [UInt8])] = []
+        for item in work where !stopped.load(ordering: .relaxed) {
+          // An empty vector: the model failed on this text; tried again
+          // once it changes.
+          let vector = engine.embed(item.passage, asQuery: false).map(MeaningVector.quantized)
+          if vector == nil { logger.warning("meaning: the model failed on item \(item.rowID)") }
+          vectors.append((item, vector ?? []))
+        }
+        try store.keepMeaning(vectors)
+        progress.withLock { $0.embedded += vectors.count }
+        if monotonicNow() - reported > 5 {
+          MeaningReport(rate: rate).write(location)
+          reported = monotonicNow()
+        }
+      } catch {
+        logger.warning("meaning: \(error)")
+        sleep(seconds: 30)
+      }
+    }
+  }
+
+  private func logIdle() {
+    let (embedded, since) = progress.withLock { ($0.embedded, $0.since) }
+    guard embedded > 0, let since else { return }
+    let seconds = monotonicNow() - since
+    logger.info(
+      "meaning pass done: documents are found by what they are about",
+      metadata: [
+        "items": "\(embedded)", "seconds": "\(String(format: "%.1f", seconds))",
+        "rate": "\(String(format: "%.2f", Double(embedded) / max(seconds, 0.001)))/s",
+      ])
+  }
+
+  private func sleep(seconds: Double) {
+    let end = monotonicNow() + seconds
+    while !stopped.load(ordering: .relaxed) && monotonicNow() < end {
+      Thread.sleep(forTimeInterval: 0.2)
+    }
+  }
+}
