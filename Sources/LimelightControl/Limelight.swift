@@ -246,7 +246,7 @@ struct Status: ParsableCommand {
   func meaningLine(_ meaning: MeaningStatus) -> String {
     if let off = meaning.off { return "off (\(off))" }
     if meaning.embedded >= meaning.worth {
-      return "on: \(meaning.worth) documents found by what they are about"
+      return "on: \(meaning.vectors) documents found by what they are about"
     }
     var line = "embedded \(meaning.embedded) of \(meaning.worth) documents"
     if let rate = meaning.rate { line += String(format: ", %.1f a second", rate) }

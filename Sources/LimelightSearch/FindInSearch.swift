@@ -244,7 +244,7 @@ public struct FindInSearch {
     let startGeneration = options.live ? try engine.store.generation() : 0
     var results = try search.results(limit: shown.map { $0 + 1 })
     if let model = context.meaning, !options.live,
-      MeaningSearch.readsAsDescription(query.parts.words.map(\.text))
+      MeaningSearch.isAsked(words: query.parts.words.map(\.text), found: results)
     {
       let meaning = try MeaningSearch(engine: engine, model: model).results(
         about: MeaningSearch.text(of: query), filteredBy: MeaningSearch.filters(of: query),

@@ -39,6 +39,15 @@ struct MeaningSearch {
     return words.count > 1 || words[0].count >= 4
   }
 
+  /// Whether a query's words and what they found ask for meaning too: a
+  /// description or a question (two words or more), or a word that found
+  /// nothing in full (a word of another language than the documents').
+  /// A word the index holds is what the person meant.
+  static func isAsked(words: [String], found: [SearchResult]) -> Bool {
+    guard readsAsDescription(words) else { return false }
+    return words.count > 1 || !(found.first.map { $0.unmatched.isEmpty } ?? false)
+  }
+
   /// The documents about `text` that pass the filters of `query`, nearest
   /// first, marked as found by meaning; none when the model fails on it.
   func results(about text: String, filteredBy query: QueryNode, limit: Int) throws

@@ -200,9 +200,11 @@ extension IndexStore {
 public struct MeaningStatus: Sendable, Codable, Equatable {
   /// Why it is off; nil while on.
   public var off: String?
-  /// Documents embedded, and those worth it.
+  /// Documents the third pass read, those worth it, and those it found
+  /// long enough to be about something (the others are found by their words).
   public var embedded: Int
   public var worth: Int
+  public var vectors: Int
   /// Items embedded a second, and the seconds left at that rate, while the pass runs.
   public var rate: Double?
   public var secondsLeft: Double?
@@ -211,6 +213,7 @@ public struct MeaningStatus: Sendable, Codable, Equatable {
     guard let report else { return nil }
     off = report.off
     (embedded, worth) = report.off == nil ? try IndexStore.meaningCounts(db) : (0, 0)
+    vectors = report.off == nil ? try IndexStore.meaningVectors(db) : 0
     rate = worth > embedded ? report.rate : nil
     secondsLeft = rate.map { Double(worth - embedded) / max($0, 0.001) }
   }

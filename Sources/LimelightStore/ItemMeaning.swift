@@ -14,6 +14,9 @@ extension IndexStore {
     public var rowID: Int64
     public var generation: Int64
     public var passage: String
+    /// Characters of text and description beside the title: a document of
+    /// a few words says too little to be found by what it is about.
+    public var substance: Int
   }
 
   /// Items worth a meaning: text people write or read (documents, PDFs,
@@ -60,9 +63,14 @@ extension IndexStore {
           parts.append(description)
         }
         if let opening: String = row["opening"] { parts.append(opening) }
+        let substance = parts.dropFirst().reduce(0) {
+          $0 + $1.filter { !$0.isWhitespace }.count
+        }
         let passage = parts.joined(separator: "\n").split(whereSeparator: \.isWhitespace)
           .joined(separator: " ")
-        return MeaningWork(rowID: row["rowid"], generation: row["generation"], passage: passage)
+        return MeaningWork(
+          rowID: row["rowid"], generation: row["generation"], passage: passage,
+          substance: substance)
       }
     }
   }
@@ -87,7 +95,7 @@ extension IndexStore {
     }
   }
 
-  /// How many items have their meaning, and how many are worth one.
+  /// How many items the third pass read, and how many are worth it.
   public func meaningCounts() throws -> (embedded: Int, worth: Int) {
     try read { db in try Self.meaningCounts(db) }
   }
@@ -104,6 +112,11 @@ extension IndexStore {
       let embedded = try Int.fetchOne(db, sql: "SELECT count(*) FROM item_meaning") ?? 0
       return (min(embedded, worth), worth)
     }
+  }
+
+  /// How many items have a vector (not those too short to be about anything).
+  static func meaningVectors(_ db: Database) throws -> Int {
+    try Int.fetchOne(db, sql: "SELECT count(*) FROM item_meaning WHERE length(vector) > 0") ?? 0
   }
 
   /// Drops every vector (`meaning = no`); returns whether there were any.

@@ -26,6 +26,9 @@ public final class MeaningPass: Sendable {
   /// reads at most 512 tokens, and a passage's cost grows with its length
   /// (about 40 ms for 30 tokens, 1.2 s for 430, on one core).
   public static let openingCharacters = 600
+  /// Letters (not spaces) of text a document needs beside its title to be
+  /// embedded: a note of a few words is found by its words.
+  static let leastSubstance = 40
   /// Items embedded between writes.
   static let batch = 8
 
@@ -84,8 +87,12 @@ public final class MeaningPass: Sendable {
         progress.withLock { if $0.since == nil { $0.since = monotonicNow() } }
         var vectors: [(work: IndexStore.MeaningWork, vector: [UInt8])] = []
         for item in work where !stopped.load(ordering: .relaxed) {
-          // An empty vector: the model failed on this text; tried again
-          // once it changes.
+          // An empty vector: too short to be about anything, or the model
+          // failed on this text; tried again once it changes.
+          guard item.substance >= Self.leastSubstance else {
+            vectors.append((item, []))
+            continue
+          }
           let vector = engine.embed(item.passage, asQuery: false).map(MeaningVector.quantized)
           if vector == nil { logger.warning("meaning: the model failed on item \(item.rowID)") }
           vectors.append((item, vector ?? []))

@@ -32,6 +32,8 @@ import Testing
       "Documents/garden.txt",
       "Garden plan: tomatoes along the south fence, beans near the shed, herbs by the kitchen"
         + " door.\n")
+    // A note of a few words is found by its words, not embedded.
+    try instance.write("Documents/short.txt", "Steuer notes\n")
     try instance.write(
       "Code/tax.py", "def income_tax_assessment(refund):\n    return refund * 0.2  # tax office\n")
   }
@@ -80,7 +82,9 @@ import Testing
     #expect(try results(["--about", "WLAN einrichten", "kind:pdf"]).isEmpty)
     // A changed document is embedded again; a deleted one leaves nothing.
     try instance.write(
-      "Documents/garden.txt", "Bicycle repair: patch the inner tube, check the brake pads.\n")
+      "Documents/garden.txt",
+      "Bicycle repair: take the wheel off, patch the inner tube where it leaks, pump it up"
+        + " again and check the brake pads.\n")
     try instance.waitFor("the changed document embedded again") {
       let found = try results(["--about", "repairing a bicycle puncture"])
       return found.first?.path == "Documents/garden.txt"
