@@ -130,8 +130,7 @@ public enum MeaningVector {
     return vector.map { UInt8(bitPattern: Int8(($0 * scale).rounded())) }
   }
 
-  /// A query's vector as the store's similarity function takes it: native floats.
-  public static func queryBytes(_ vector: [Float]) -> [UInt8] {
-    vector.withUnsafeBytes { Array($0) }
-  }
+  /// A query's vector as the store's similarity function takes it: as a
+  /// stored one (the function's sums are of integers).
+  public static func queryBytes(_ vector: [Float]) -> [UInt8] { quantized(vector) }
 }

@@ -132,6 +132,10 @@ extension IndexStore {
 }
 
 extension SearchEngine {
+  /// The nearest items a meaning search reads before its filters: the
+  /// rest are read only by their vectors.
+  static let meaningCandidates = 500
+
   /// The items whose meaning is nearest `query` (a unit vector, as
   /// ``LimelightMeaning`` makes it) that pass the filters of `filters` (its
   /// text is left out: meaning stands for it), the nearest first, scored by
@@ -151,16 +155,19 @@ extension SearchEngine {
           WITH near AS MATERIALIZED (
             SELECT rowid, limelight_similarity(vector, ?) AS similarity FROM item_meaning
               WHERE length(vector) > 0),
-          overall AS (
+          overall AS MATERIALIZED (
             SELECT max(similarity) AS top,
               CASE WHEN count(*) > 1 THEN (sum(similarity) - max(similarity)) / (count(*) - 1)
                 ELSE 0 END AS others
-            FROM near)
-          SELECT \(Self.columns), 1.0 - near.similarity AS score
-          FROM near JOIN item ON item.rowid = near.rowid, overall
-          WHERE near.similarity >= max(?, overall.others + ?, overall.top - ?)
-            AND item.hidden = 0\(conditions)
-          ORDER BY near.similarity DESC LIMIT ?
+            FROM near),
+          chosen AS MATERIALIZED (
+            SELECT near.rowid, near.similarity FROM near, overall
+              WHERE near.similarity >= max(?, overall.others + ?, overall.top - ?)
+              ORDER BY near.similarity DESC LIMIT \(Self.meaningCandidates))
+          SELECT \(Self.columns), 1.0 - chosen.similarity AS score
+          FROM chosen JOIN item ON item.rowid = chosen.rowid
+          WHERE item.hidden = 0\(conditions)
+          ORDER BY chosen.similarity DESC LIMIT ?
           """,
         arguments: StatementArguments([Data(query), floor, margin, band] + arguments + [limit])
       ).map(Self.result)

@@ -18,7 +18,7 @@ int limelight_register_cjk_pairs(sqlite3 *db);
 int limelight_is_common_word(const char *word, int length);
 
 /// Registers `limelight_similarity(vector, query)`: the cosine of a stored
-/// meaning vector (signed bytes) and a query's (floats), see meaning.c.
+/// meaning vector and a query's (both signed bytes), see meaning.c.
 int limelight_register_meaning(sqlite3 *db);
 
 /// Sets `out` to the connection's FTS5 interface. Returns SQLITE_OK, or
