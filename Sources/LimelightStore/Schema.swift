@@ -526,14 +526,23 @@ enum Schema {
           """)
     }
     // Meaning search: an embedding of each document worth one (one signed
-    // byte a dimension; an empty one for a text the model failed on), gone
-    // with its item.
+    // byte a dimension; an empty one for a text too short or that the model
+    // failed on), gone with its item; every change counted in `meta`, so
+    // that a query service holding the vectors in memory knows when to read
+    // them again.
     migrator.registerMigration("v25-meaning") { db in
       try db.execute(
         sql: """
           CREATE TABLE item_meaning (rowid INTEGER PRIMARY KEY, vector BLOB NOT NULL);
           CREATE TRIGGER item_meaning_gone AFTER DELETE ON item BEGIN
             DELETE FROM item_meaning WHERE rowid = old.rowid;
+          END;
+          INSERT OR REPLACE INTO meta (key, value) VALUES ('meaningChanges', 0);
+          CREATE TRIGGER item_meaning_added AFTER INSERT ON item_meaning BEGIN
+            UPDATE meta SET value = value + 1 WHERE key = 'meaningChanges';
+          END;
+          CREATE TRIGGER item_meaning_removed AFTER DELETE ON item_meaning BEGIN
+            UPDATE meta SET value = value + 1 WHERE key = 'meaningChanges';
           END;
           """)
     }

@@ -260,7 +260,8 @@ import Testing
     #expect(report.built && report.crawlSeen == 1234)
     let keys = try store.read { db in
       try String.fetchAll(
-        db, sql: "SELECT key FROM meta WHERE key NOT IN ('generation', 'compact')")
+        db, sql: "SELECT key FROM meta WHERE key NOT IN ('generation', 'compact', 'meaningChanges')"
+      )
     }
     #expect(Set(keys) == ["watcher", "rebuilt", "paused"])
     #expect(try store.status(watcherPID: nil).rebuilt?.reason == "damaged")

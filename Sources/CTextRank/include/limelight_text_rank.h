@@ -2,6 +2,7 @@
 #define LIMELIGHT_TEXT_RANK_H
 
 #include <sqlite3.h>
+#include <stdint.h>
 
 /// Registers `limelight_rank(fts_table, narrowing)` with the FTS5 module of a
 /// connection: BM25 over which phrases a row holds (see text_rank.c).
@@ -17,9 +18,11 @@ int limelight_register_cjk_pairs(sqlite3 *db);
 /// with the words beside it the `limelight_pairs` tokenizer indexes.
 int limelight_is_common_word(const char *word, int length);
 
-/// Registers `limelight_similarity(vector, query)`: the cosine of a stored
-/// meaning vector and a query's (both signed bytes), see meaning.c.
-int limelight_register_meaning(sqlite3 *db);
+/// The cosines of `count` meaning vectors laid end to end (`dimensions`
+/// signed bytes each) with a query's, into `out`: a scan of vectors held in
+/// memory, as the query service keeps them (see meaning.c).
+void limelight_similarities(const int8_t *vectors, long count, int dimensions,
+                            const int8_t *query, float *out);
 
 /// Sets `out` to the connection's FTS5 interface. Returns SQLITE_OK, or
 /// SQLite's error (SQLITE_NOTADB for a damaged file, SQLITE_ERROR without FTS5).
