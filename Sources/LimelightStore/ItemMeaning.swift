@@ -143,6 +143,8 @@ final class MeaningVectors: Sendable {
     var changes: Int64 = -1
     var rowIDs: [Int64] = []
     var bytes: [Int8] = []
+    /// Each vector's length.
+    var lengths: [Float] = []
   }
   private let held = Mutex(Held())
   private static let byIndex = Mutex<[String: MeaningVectors]>([:])
@@ -177,20 +179,33 @@ final class MeaningVectors: Sendable {
             data?.withUnsafeBytes { bytes.append(contentsOf: $0.bindMemory(to: Int8.self)) }
           }
         }
-        held = Held(changes: changes, rowIDs: rowIDs, bytes: bytes)
+        let dimensions = query.count
+        let lengths = (0..<rowIDs.count).map { row in
+          Float(
+            bytes[(row * dimensions)..<((row + 1) * dimensions)].reduce(Int32(0)) {
+              $0 + Int32($1) * Int32($1)
+            }
+          ).squareRoot()
+        }
+        held = Held(changes: changes, rowIDs: rowIDs, bytes: bytes, lengths: lengths)
       }
-      var out = [Float](repeating: 0, count: held.rowIDs.count)
-      let dimensions = query.count
+      var dots = [Int32](repeating: 0, count: held.rowIDs.count)
+      let queryLength = Float(
+        query.reduce(Int32(0)) { $0 + Int32(Int8(bitPattern: $1)) * Int32(Int8(bitPattern: $1)) }
+      ).squareRoot()
       held.bytes.withUnsafeBufferPointer { vectors in
         query.withUnsafeBytes { q in
-          out.withUnsafeMutableBufferPointer { similarities in
-            limelight_similarities(
-              vectors.baseAddress, held.rowIDs.count, Int32(dimensions),
-              q.bindMemory(to: Int8.self).baseAddress, similarities.baseAddress)
+          dots.withUnsafeMutableBufferPointer { out in
+            limelight_dot_products(
+              vectors.baseAddress, held.rowIDs.count, Int32(query.count),
+              q.bindMemory(to: Int8.self).baseAddress, out.baseAddress)
           }
         }
       }
-      return zip(held.rowIDs, out).map { ($0, $1) }
+      return held.rowIDs.indices.map { row in
+        let lengths = held.lengths[row] * queryLength
+        return (held.rowIDs[row], lengths > 0 ? Float(dots[row]) / lengths : 0)
+      }
     }
   }
 }

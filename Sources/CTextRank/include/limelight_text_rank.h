@@ -18,11 +18,11 @@ int limelight_register_cjk_pairs(sqlite3 *db);
 /// with the words beside it the `limelight_pairs` tokenizer indexes.
 int limelight_is_common_word(const char *word, int length);
 
-/// The cosines of `count` meaning vectors laid end to end (`dimensions`
-/// signed bytes each) with a query's, into `out`: a scan of vectors held in
-/// memory, as the query service keeps them (see meaning.c).
-void limelight_similarities(const int8_t *vectors, long count, int dimensions,
-                            const int8_t *query, float *out);
+/// The dot products of `count` meaning vectors laid end to end
+/// (`dimensions` signed bytes each) with a query's, into `out`: a scan of
+/// vectors held in memory, as the query service keeps them (see meaning.c).
+void limelight_dot_products(const int8_t *vectors, long count, int dimensions,
+                            const int8_t *query, int32_t *out);
 
 /// Sets `out` to the connection's FTS5 interface. Returns SQLITE_OK, or
 /// SQLite's error (SQLITE_NOTADB for a damaged file, SQLITE_ERROR without FTS5).
