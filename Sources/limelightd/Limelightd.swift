@@ -135,10 +135,12 @@ struct Limelightd: ParsableCommand {
         MeaningReport(off: "limelight.conf says meaning = no").write(location)
       } else {
         do throws(MeaningEngine.Unavailable) {
-          let engine = try MeaningEngine.load()
-          meaning = engine
+          // A model of its own for each: a search never waits for the
+          // pass's passage (up to a second) to be embedded. The model's
+          // file is mapped, its pages shared.
+          meaning = try MeaningEngine.load()
           meaningPass = MeaningPass(
-            store: store, engine: engine, location: location, logger: logger)
+            store: store, engine: try MeaningEngine.load(), location: location, logger: logger)
         } catch {
           logger.notice("meaning search is off: \(error)")
           MeaningReport(off: error.description).write(location)
