@@ -122,7 +122,8 @@ public final class MeaningEngine: Sendable {
 /// scaled so that the largest is 127 (cosines need no scale: the store
 /// divides by the stored vector's own length).
 public enum MeaningVector {
-  /// The bytes of `vector`.
+  /// The bytes of `vector`, stored or a query's (the store's scan sums
+  /// products of bytes).
   public static func quantized(_ vector: [Float]) -> [UInt8] {
     let largest = vector.map(abs).max() ?? 0
     guard largest > 0 else { return [UInt8](repeating: 0, count: vector.count) }
@@ -130,7 +131,4 @@ public enum MeaningVector {
     return vector.map { UInt8(bitPattern: Int8(($0 * scale).rounded())) }
   }
 
-  /// A query's vector as the store's similarity function takes it: as a
-  /// stored one (the function's sums are of integers).
-  public static func queryBytes(_ vector: [Float]) -> [UInt8] { quantized(vector) }
 }

@@ -55,7 +55,7 @@ struct MeaningSearch {
   {
     guard let vector = model.embed(text, asQuery: true) else { return [] }
     return try engine.meaningMatches(
-      MeaningVector.queryBytes(vector), floor: Self.floor, margin: Self.margin, band: Self.band,
+      MeaningVector.quantized(vector), floor: Self.floor, margin: Self.margin, band: Self.band,
       filters: query,
       limit: limit
     ).map { result in

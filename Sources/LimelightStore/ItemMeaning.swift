@@ -98,22 +98,16 @@ extension IndexStore {
   }
 
   /// How many items the third pass read, and how many are worth it.
-  public func meaningCounts() throws -> (embedded: Int, worth: Int) {
-    try read { db in try Self.meaningCounts(db) }
-  }
-
   static func meaningCounts(_ db: Database) throws -> (embedded: Int, worth: Int) {
-    do {
-      let worth =
-        try Int.fetchOne(
-          db,
-          sql: """
-            SELECT count(*) FROM item LEFT JOIN item_words_stored AS w ON w.rowid = item.rowid
-              WHERE \(Self.meaningWorth)
-            """) ?? 0
-      let embedded = try Int.fetchOne(db, sql: "SELECT count(*) FROM item_meaning") ?? 0
-      return (min(embedded, worth), worth)
-    }
+    let worth =
+      try Int.fetchOne(
+        db,
+        sql: """
+          SELECT count(*) FROM item LEFT JOIN item_words_stored AS w ON w.rowid = item.rowid
+            WHERE \(Self.meaningWorth)
+          """) ?? 0
+    let embedded = try Int.fetchOne(db, sql: "SELECT count(*) FROM item_meaning") ?? 0
+    return (min(embedded, worth), worth)
   }
 
   /// How many items have a vector (not those too short to be about anything).
