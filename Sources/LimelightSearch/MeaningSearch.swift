@@ -12,12 +12,18 @@ struct MeaningSearch {
   let model: MeaningEngine
 
   /// How alike a document must be to be shown at all, how much more than
-  /// the average document, and how far below the nearest it may be: the
-  /// model's cosines between unrelated texts sit between 0.72 and 0.81,
-  /// between a description and its document (in another language too)
-  /// between 0.82 and 0.89.
+  /// an ordinary document (the average of the index's, or of the model's
+  /// ordinary passages when that is higher), and how far below the nearest
+  /// it may be: the model's cosines between unrelated texts sit between
+  /// 0.72 and 0.84, between a description and its document (in another
+  /// language too) between 0.82 and 0.91, 0.07 or more above the ordinary.
   static let floor = 0.80
   static let margin = 0.05
+  /// A word alone says less than a description: the documents it is not
+  /// about come nearer (up to 0.056 above the ordinary, an image editor's
+  /// name to a web browser), those it names in another language stay
+  /// 0.07 or more above.
+  static let wordMargin = 0.07
   static let band = 0.04
   /// The most results meaning adds to those of the words.
   static let most = 10
@@ -53,9 +59,14 @@ struct MeaningSearch {
   func results(about text: String, filteredBy query: QueryNode, limit: Int) throws
     -> [SearchResult]
   {
-    guard let vector = model.embed(text, asQuery: true) else { return [] }
+    guard let vector = model.embed(text, asQuery: true),
+      let ordinary = model.ordinarySimilarity(of: vector)
+    else { return [] }
+    let margin =
+      text.split(whereSeparator: \.isWhitespace).count == 1 ? Self.wordMargin : Self.margin
     return try engine.meaningMatches(
-      MeaningVector.quantized(vector), floor: Self.floor, margin: Self.margin, band: Self.band,
+      MeaningVector.quantized(vector), floor: max(Self.floor, ordinary + margin), margin: margin,
+      band: Self.band,
       filters: query,
       limit: limit
     ).map { result in

@@ -208,14 +208,18 @@ extension SearchEngine {
   /// The nearest items a meaning search reads before its filters: the
   /// rest are read only by their vectors.
   static let meaningCandidates = 500
+  /// How many vectors make an average worth comparing with: fewer are
+  /// whatever documents happen to be there.
+  static let meaningAverageOf = 100
 
   /// The items whose meaning is nearest `query` (a unit vector, as
   /// ``LimelightMeaning`` makes it) that pass the filters of `filters` (its
   /// text is left out: meaning stands for it), the nearest first, scored by
   /// distance (lower is better, as every result's score). An item is near
   /// when it is at least `floor` alike, `margin` more alike than the
-  /// average of the items but the nearest (the model finds any two texts
-  /// somewhat alike), and within `band` of the nearest.
+  /// average of the items but the nearest when there are enough of them
+  /// (the model finds any two texts somewhat alike), and within `band` of
+  /// the nearest.
   public func meaningMatches(
     _ query: [UInt8], floor: Double, margin: Double, band: Double, filters: QueryNode, limit: Int
   ) throws -> [SearchResult] {
@@ -226,7 +230,7 @@ extension SearchEngine {
       let all = try vectors.similarities(to: query, in: db)
       guard let top = all.map(\.similarity).max() else { return [] }
       let others =
-        all.count > 1
+        all.count > Self.meaningAverageOf
         ? (all.reduce(0.0) { $0 + Double($1.similarity) } - Double(top)) / Double(all.count - 1) : 0
       let least = max(floor, others + margin, Double(top) - band)
       let near = all.filter { Double($0.similarity) >= least }

@@ -138,7 +138,9 @@ struct Limelightd: ParsableCommand {
           // A model of its own for each: a search never waits for the
           // pass's passage (up to a second) to be embedded. The model's
           // file is mapped, its pages shared.
-          meaning = try MeaningEngine.load()
+          let model = try MeaningEngine.load()
+          Thread.detachNewThread { model.prepareOrdinaryPassages() }
+          meaning = model
           meaningPass = MeaningPass(
             store: store, engine: try MeaningEngine.load(), location: location, logger: logger)
         } catch {

@@ -95,6 +95,40 @@ import Testing
     }
   }
 
+  /// The model finds every text somewhat alike: with few documents to
+  /// compare, an unrelated word must still find none of them (the shape:
+  /// an application's name, once it is uninstalled, found the only other).
+  @Test func aWordUnrelatedToTheFewDocumentsFindsNone() throws {
+    for name in ["letter-2024-03", "wlan", "garden", "short"] {
+      try instance.remove("Documents/\(name).txt")
+    }
+    let folder = instance.base + "/applications"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    try Data(
+      """
+      [Desktop Entry]
+      Type=Application
+      Name=Firefox Web Browser
+      GenericName=Web Browser
+      Comment=Browse the World Wide Web
+      Keywords=Internet;WWW;Browser;
+      Exec=true
+
+      """.utf8
+    ).write(to: URL(fileURLWithPath: folder + "/firefox.desktop"))
+    try instance.config("applications = yes\napplication-folder = \(folder)\n")
+    try instance.startWatcher()
+    try waitForMeaning()
+    for words in ["gimp", "kitten", "qwerty", "Katze", "zzzz", "holiday photos"] {
+      #expect(try results([words]).isEmpty, "\(words)")
+    }
+    let dessert = try results(["dessert baking"])
+    #expect(dessert.map(\.path) == ["Documents/cake.txt"], "\(dessert)")
+    #expect(try results(["Schokoladenkuchen backen"]).map(\.path) == ["Documents/cake.txt"])
+    #expect(
+      try results(["program to surf the internet"]).map(\.path) == ["application:firefox.desktop"])
+  }
+
   @Test func meaningNoTurnsItOff() throws {
     try instance.config("meaning = no\napplications = no\n")
     try instance.startWatcher()
