@@ -62,6 +62,7 @@ let package = Package(
         "LimelightPlatform",
         "LimelightModel", "LimelightQuery", "CInflate", "CZstd", "CTextRank",
         .product(name: "GRDB", package: "GRDB.swift"),
+        .product(name: "GRDBSQLite", package: "GRDB.swift"),
       ]),
     // The query language: words, filters and predicates as a QueryNode,
     // which the store compiles to SQL.

@@ -25,6 +25,16 @@ public enum NearWords {
     deletions(of: Array(letters.prefix(keyLength)), depth: depth)
   }
 
+  /// ``keys(of:depth:)`` as UTF-8 bytes, made without a string each: a
+  /// crawl's typo index takes a million of them.
+  public static func keyBytes(of letters: [Character], depth: Int) -> Set<[UInt8]> {
+    let prefix = Array(letters.prefix(keyLength))
+    if prefix.allSatisfy(\.isASCII) {
+      return deletionSequences(of: prefix.map { $0.asciiValue! }, depth: depth)
+    }
+    return Set(deletionSequences(of: prefix, depth: depth).map { Array(String($0).utf8) })
+  }
+
   /// The string itself and every string `depth` or fewer deletions make of it.
   public static func deletions(of letters: [Character], depth: Int) -> Set<String> {
     // ASCII on bytes: a crawl adds the terms of every name.

@@ -37,6 +37,8 @@ extension IndexStore {
   static let termsDeferredKey = "termDeletionsDeferred"
 
   /// Makes the deferred indexes that are missing. Returns how many it made.
+  /// The typo index of name terms follows apart (``addDeferredNameTerms()``):
+  /// names are found without it, and it takes as long as the indexes.
   @discardableResult
   public func makeDeferredIndexes() throws -> Int {
     try damageReported {
@@ -44,14 +46,29 @@ extension IndexStore {
         let present = Set(try db.indexes(on: "item").map(\.name))
         let missing = Schema.deferredIndexes.filter { !present.contains($0.name) }
         for index in missing { try db.execute(sql: index.sql) }
+        return missing.count
+      }
+    }
+  }
+
+  /// Adds the terms of every name to the typo index if a first crawl went
+  /// without them. Returns whether it did.
+  @discardableResult
+  public func addDeferredNameTerms() throws -> Bool {
+    try damageReported {
+      try pool.write { db in
         let termsDeferred = try Bool.fetchOne(
           db, sql: "SELECT EXISTS (SELECT 1 FROM meta WHERE key = ?)",
           arguments: [Self.termsDeferredKey])
-        committedTerms.isDeferring = false
-        guard termsDeferred == true else { return missing.count }
+        guard termsDeferred == true else {
+          committedTerms.isDeferring = false
+          return false
+        }
         try TermDeletions(db: db).addAll()
         try db.execute(sql: "DELETE FROM meta WHERE key = ?", arguments: [Self.termsDeferredKey])
-        return missing.count
+        // Only now: the terms written until here are those addAll read.
+        committedTerms.isDeferring = false
+        return true
       }
     }
   }

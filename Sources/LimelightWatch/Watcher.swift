@@ -83,6 +83,8 @@ public final class Watcher: ReconcileSink {
   var writesAhead = false
   /// Whether an index the first crawl went without could not be made.
   var deferredIndexesMissing = false
+  /// Whether a first crawl's name terms could not be added to the typo index.
+  var nameTermsMissing = false
 
   /// Commit after this many operations.
   static let batchSize = 512
@@ -217,6 +219,7 @@ public final class Watcher: ReconcileSink {
     }
     // A first crawl stopped before its end left them out.
     makeDeferredIndexes()
+    addDeferredNameTerms()
     processRequests()
     if !paused || !watching { atIndexingPriority { self.initialCrawl() } }
     if !watching {
@@ -300,6 +303,23 @@ public final class Watcher: ReconcileSink {
         "entries": "\(crawlSeen)", "seconds": "\(String(format: "%.1f", seconds))",
         "rate": "\(Int(namesPass!.rate))/s", "watches": "\(watches.count)",
       ])
+    if deferred { addDeferredNameTerms() }
+  }
+
+  /// Adds a first crawl's name terms to the typo index, once every name is
+  /// found: until then a name is found as typed, not yet with a typo.
+  func addDeferredNameTerms() {
+    let started = monotonicNow()
+    do {
+      nameTermsMissing = false
+      guard try store.addDeferredNameTerms() else { return }
+      logger.info(
+        "names are found with typos too",
+        metadata: ["seconds": "\(String(format: "%.1f", monotonicNow() - started))"])
+    } catch {
+      nameTermsMissing = true
+      note("cannot add the names' words to the typo index: \(error)")
+    }
   }
 
   /// Makes the indexes a first crawl went without, if any are missing.
@@ -335,6 +355,7 @@ public final class Watcher: ReconcileSink {
     if writeRetry != nil { return }
     // Its queue is read on one of them: without it, it backs off and tries again.
     if deferredIndexesMissing { makeDeferredIndexes() }
+    if nameTermsMissing { addDeferredNameTerms() }
     if contentPass.mergeStep() { return }
     if let outcome = contentPass.step(now: monotonicNow()) {
       let started = monotonicNow()
