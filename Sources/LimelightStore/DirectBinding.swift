@@ -1,10 +1,12 @@
+import Foundation
 import GRDB
 import GRDBSQLite
 
-/// Runs a prepared statement with texts bound straight from their bytes.
-/// GRDB's arguments box every value, check it and copy it: a cost paid for
-/// each of the million rows a crawl's typo index takes, for nothing a
-/// statement of texts needs.
+/// Runs a prepared statement with its values bound straight to SQLite.
+/// GRDB's arguments box every value, check it and copy it again: a cost
+/// paid for each of the million statements a first crawl runs (its items'
+/// rows and words, the typo index's keys), for nothing these statements
+/// need.
 extension Statement {
   /// Runs the statement once with `texts` bound to its parameters, in order.
   func run(texts: [some Collection<UInt8>]) throws {
@@ -12,22 +14,46 @@ extension Statement {
     sqlite3_reset(handle)
     for (index, text) in texts.enumerated() {
       let bound =
-        text.withContiguousStorageIfAvailable { bytes in
-          sqlite3_bind_text(
-            handle, Int32(index + 1),
-            UnsafeRawPointer(bytes.baseAddress)?
-              .assumingMemoryBound(to: CChar.self), Int32(bytes.count), sqliteTransient)
-        }
-        ?? Array(text).withUnsafeBufferPointer { bytes in
-          sqlite3_bind_text(
-            handle, Int32(index + 1),
-            UnsafeRawPointer(bytes.baseAddress)?
-              .assumingMemoryBound(to: CChar.self), Int32(bytes.count), sqliteTransient)
-        }
+        text.withContiguousStorageIfAvailable { bind(text: $0, at: index + 1) }
+        ?? Array(text).withUnsafeBufferPointer { bind(text: $0, at: index + 1) }
       guard bound == SQLITE_OK else { throw error(bound) }
     }
-    let stepped = sqlite3_step(handle)
+    try step()
+  }
+
+  /// Runs the statement once with `values` bound to its parameters, in order.
+  func run(_ values: [(any DatabaseValueConvertible)?]) throws {
+    let handle = sqliteStatement
     sqlite3_reset(handle)
+    for (offset, value) in values.enumerated() {
+      let index = Int32(offset + 1)
+      let bound: Int32
+      switch value?.databaseValue.storage ?? .null {
+      case .null: bound = sqlite3_bind_null(handle, index)
+      case .int64(let number): bound = sqlite3_bind_int64(handle, index, number)
+      case .double(let number): bound = sqlite3_bind_double(handle, index, number)
+      case .string(var text):
+        bound = text.withUTF8 { bind(text: $0, at: offset + 1) }
+      case .blob(let data):
+        bound = data.withUnsafeBytes { bytes in
+          sqlite3_bind_blob(handle, index, bytes.baseAddress, Int32(bytes.count), sqliteTransient)
+        }
+      }
+      guard bound == SQLITE_OK else { throw error(bound) }
+    }
+    try step()
+  }
+
+  private func bind(text: UnsafeBufferPointer<UInt8>, at index: Int) -> Int32 {
+    sqlite3_bind_text(
+      sqliteStatement, Int32(index),
+      UnsafeRawPointer(text.baseAddress ?? UnsafePointer(bitPattern: 1)!)
+        .assumingMemoryBound(to: CChar.self), Int32(text.count), sqliteTransient)
+  }
+
+  private func step() throws {
+    let stepped = sqlite3_step(sqliteStatement)
+    sqlite3_reset(sqliteStatement)
     guard stepped == SQLITE_DONE else { throw error(stepped) }
   }
 

@@ -424,9 +424,7 @@ public struct IndexWriter {
   }
 
   public func clearFailure(_ path: RawPath) throws {
-    try db.cachedStatement(sql: "DELETE FROM failure WHERE path = ?").execute(arguments: [
-      Data(path.bytes)
-    ])
+    try db.cachedStatement(sql: "DELETE FROM failure WHERE path = ?").run([Data(path.bytes)])
   }
 
   /// Forgets removals older than `keep` generations, and remembers from
@@ -509,12 +507,10 @@ public struct IndexWriter {
   ) throws -> (rowID: Int64, outcome: UpsertOutcome) {
     let sql = shape.statements(columns.map(\.name), insertedOnly.map(\.name))
     if let existing {
-      try db.cachedStatement(sql: sql.update)
-        .execute(arguments: StatementArguments(columns.map(\.value) + [existing]))
+      try db.cachedStatement(sql: sql.update).run(columns.map(\.value) + [existing])
       return (existing, .updated)
     }
-    try db.cachedStatement(sql: sql.insert)
-      .execute(arguments: StatementArguments((columns + insertedOnly).map(\.value)))
+    try db.cachedStatement(sql: sql.insert).run((columns + insertedOnly).map(\.value))
     return (db.lastInsertedRowID, .inserted)
   }
 
@@ -573,15 +569,13 @@ public struct IndexWriter {
         \(verb) INTO item_words_stored (rowid, name, keywords, path, textID, facets)
           VALUES (?, ?, ?, ?, ?, ?)
         """
-    ).execute(arguments: [
-      rowID, text.name, text.keywords, Self.keptPath(text.path, of: path), body, facets,
-    ])
+    ).run([rowID, text.name, text.keywords, Self.keptPath(text.path, of: path), body, facets])
   }
 
   private func insertNames(_ rowID: Int64, _ text: IndexedText, facets: String) throws {
     try db.cachedStatement(
       sql: "INSERT INTO item_name (rowid, name, keywords, path, facets) VALUES (?, ?, ?, ?, ?)"
-    ).execute(arguments: [rowID, text.name, text.keywords, text.path, facets])
+    ).run([rowID, text.name, text.keywords, text.path, facets])
     let deletions = TermDeletions(db: db, seen: seenTerms)
     try deletions.add(text: text.name)
     try deletions.add(text: text.keywords)
@@ -593,7 +587,7 @@ public struct IndexWriter {
         INSERT INTO item_text (rowid, name, keywords, path, content, facets)
           VALUES (?, ?, ?, ?, ?, ?)
         """
-    ).execute(arguments: [
+    ).run([
       rowID, text.name, text.keywords, text.path, text.content.isEmpty ? nil : text.content,
       ItemFacets.textFacets(facets, hasText: !text.content.isEmpty),
     ])
