@@ -23,6 +23,41 @@ extension Statement {
 
   /// Runs the statement once with `values` bound to its parameters, in order.
   func run(_ values: [(any DatabaseValueConvertible)?]) throws {
+    try bind(values)
+    try step()
+  }
+
+  /// The first row the statement reads with `values` bound to its
+  /// parameters, a value a column; nil when it reads none.
+  func firstRow(_ values: [(any DatabaseValueConvertible)?]) throws -> [DatabaseValue]? {
+    let handle = sqliteStatement
+    try bind(values)
+    defer { sqlite3_reset(handle) }
+    switch sqlite3_step(handle) {
+    case SQLITE_DONE: return nil
+    case SQLITE_ROW:
+      return (0..<sqlite3_column_count(handle)).map { column in
+        switch sqlite3_column_type(handle, column) {
+        case SQLITE_INTEGER: return sqlite3_column_int64(handle, column).databaseValue
+        case SQLITE_FLOAT: return sqlite3_column_double(handle, column).databaseValue
+        case SQLITE_TEXT:
+          let count = Int(sqlite3_column_bytes(handle, column))
+          return String(
+            decoding: UnsafeBufferPointer(start: sqlite3_column_text(handle, column), count: count),
+            as: UTF8.self
+          ).databaseValue
+        case SQLITE_BLOB:
+          let count = Int(sqlite3_column_bytes(handle, column))
+          guard let bytes = sqlite3_column_blob(handle, column) else { return Data().databaseValue }
+          return Data(bytes: bytes, count: count).databaseValue
+        default: return .null
+        }
+      }
+    case let code: throw error(code)
+    }
+  }
+
+  private func bind(_ values: [(any DatabaseValueConvertible)?]) throws {
     let handle = sqliteStatement
     sqlite3_reset(handle)
     for (offset, value) in values.enumerated() {
@@ -41,7 +76,6 @@ extension Statement {
       }
       guard bound == SQLITE_OK else { throw error(bound) }
     }
-    try step()
   }
 
   private func bind(text: UnsafeBufferPointer<UInt8>, at index: Int) -> Int32 {

@@ -70,13 +70,12 @@ public struct IndexWriter {
   @discardableResult
   public func upsert(_ record: FileRecord) throws -> UpsertOutcome {
     let pathData = Data(record.path.bytes)
-    let existing = try Row.fetchOne(
-      db.cachedStatement(sql: "SELECT rowid, id, added FROM item WHERE path = ?"),
-      arguments: [pathData])
+    let existing = try db.cachedStatement(sql: "SELECT rowid, id, added FROM item WHERE path = ?")
+      .firstRow([pathData])
     let attributes = record.attributes
     let now = Date().timeIntervalSince1970
-    let id: String = existing?["id"] ?? Self.newFileID()
-    let added: Double = existing?["added"] ?? now
+    let id = existing.flatMap { String.fromDatabaseValue($0[1]) } ?? Self.newFileID()
+    let added = existing.flatMap { Double.fromDatabaseValue($0[2]) } ?? now
     let text = record.indexedText ?? IndexedText(attributes, path: record.path)
     let columns: [ItemColumn] =
       [("id", id), ("domain", fileDomain), ("storedURI", ""), ("path", pathData)]
@@ -92,7 +91,8 @@ public struct IndexWriter {
         ("extractionError", record.extractionError), ("contentPending", record.contentPending),
         ("recent", ItemRank.isRecent(attributes.modified?.timeIntervalSince1970, now: now)),
       ]
-    let (rowID, outcome) = try writeItemRow(.file, columns, existing: existing?["rowid"])
+    let (rowID, outcome) = try writeItemRow(
+      .file, columns, existing: existing.flatMap { Int64.fromDatabaseValue($0[0]) })
     let facets = try facets(ofRow: rowID)
     if outcome == .updated {
       try replaceText(rowID, with: text, facets: facets, path: record.path)
@@ -145,13 +145,14 @@ public struct IndexWriter {
 
   /// The facets (``ItemFacets``) of an item as its row stands.
   func facets(ofRow rowID: Int64) throws -> String {
-    let row = try Row.fetchOne(
-      db.cachedStatement(
-        sql: "SELECT kindClasses, typeID, modified, nameRank FROM item WHERE rowid = ?"),
-      arguments: [rowID])
+    let row = try db.cachedStatement(
+      sql: "SELECT kindClasses, typeID, modified, nameRank FROM item WHERE rowid = ?"
+    ).firstRow([rowID])
     return ItemFacets.text(
-      kindClassesColumn: row?["kindClasses"], typeID: row?["typeID"], modified: row?["modified"],
-      nameRank: row?["nameRank"])
+      kindClassesColumn: row.flatMap { String.fromDatabaseValue($0[0]) },
+      typeID: row.flatMap { Int64.fromDatabaseValue($0[1]) },
+      modified: row.flatMap { Double.fromDatabaseValue($0[2]) },
+      nameRank: row.flatMap { Double.fromDatabaseValue($0[3]) })
   }
 
   /// Writes an item's facets again after a change to its row that moves
