@@ -6,7 +6,10 @@ import GRDB
 /// queries show while a new index is built.
 public struct WatcherReport: Codable, Equatable, Sendable {
   public enum State: String, Codable, Sendable {
-    case crawling, watching, paused, stopped
+    case crawling, watching
+    /// Reading after its crawl, watching nothing: a one-off run (`--once`).
+    case reading
+    case paused, stopped
   }
 
   /// The process that wrote it.
