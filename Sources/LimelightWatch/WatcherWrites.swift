@@ -99,7 +99,8 @@ extension Watcher {
   func report(state: WatcherReport.State? = nil) -> WatcherReport {
     var report = WatcherReport()
     report.pid = Int(getpid())
-    report.state = state ?? (paused ? .paused : (crawlDone ? (watching ? .watching : .reading) : .crawling))
+    report.state =
+      state ?? (paused ? .paused : (crawlDone ? (watching ? .watching : .reading) : .crawling))
     report.roots = roots.map(\.string)
     report.queue = settling.count + rescanQueue.count + moves.count + liveContent.count
     report.watchedFolders = watches.count

@@ -344,7 +344,8 @@ import Testing
     #expect(try store.addDeferredNameTerms())
     let terms = try typoTerms()
     // Отчёт: its folded and romanised terms.
-    #expect(terms.count == 6 && Set(["big", "iso", "small", "txt"]).isSubset(of: terms), "\(terms)")
+    #expect(
+      terms.count == 6 && Set(["big", "iso", "small", "txt"]).isSubset(of: terms), "\(terms)")
     // Its keys are those a term written one at a time gets.
     let keys = try store.read { db in
       try Row.fetchAll(db, sql: "SELECT key, term FROM term_deletion").map {
