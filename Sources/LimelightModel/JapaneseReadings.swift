@@ -105,9 +105,9 @@ private final class Tagger: @unchecked Sendable {
   /// in the page cache: the kernel maps 64 KB around every page a lookup
   /// touches, so that a few hundred Japanese texts left 35 MB of it
   /// resident; mapped again, from memory, as the next text is read. At most
-  /// once every ``dropInterval``: dropped after every reading, the pages
-  /// were mapped again for every line of a Japanese manual, and a folder
-  /// of them was read at 7 files a second instead of hundreds.
+  /// once every ``dropInterval``: dropped after every reading, the 49 MB
+  /// were handed back every few milliseconds and mapped again for every
+  /// line of a Japanese manual.
   private func dropLexiconPages() {
     guard let lexicon else { return }
     let now = Double(DispatchTime.now().uptimeNanoseconds) / 1e9
