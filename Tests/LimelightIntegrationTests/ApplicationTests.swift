@@ -267,7 +267,10 @@ import Testing
     let domainErased = try instance.run(
       "limelight", ["erase", "--domain", "com.example.colleagues", "--wait"])
     #expect(domainErased.stdout.contains("reindex-all: 3 items indexed"), "\(domainErased.stdout)")
-    #expect(try instance.find("sofia") == ["colleagues://person/44"])
+    let sofia = try instance.run("find-in", ["--json", "sofia"])
+    #expect(
+      try instance.find("sofia") == ["colleagues://person/44"],
+      "\(sofia.stdout)\(sofia.stderr)\n--- watcher log ---\n\(instance.log)")
     #expect(try instance.findPaths("kookaburra") == ["notes.txt"])
 
     // An extension that fails: erase --wait says so, and the files are back.
