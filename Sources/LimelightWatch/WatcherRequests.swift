@@ -123,9 +123,7 @@ extension Watcher {
     do {
       try store.write { writer in
         try writer.setPaused(value)
-        try writer.save(
-          report(
-            state: value ? .paused : (crawlDone ? (watching ? .watching : .reading) : .crawling)))
+        try writer.save(report(state: value ? .paused : activeState))
         try writer.complete(request, outcome: value ? .paused : .resumed)
       }
     } catch { note("cannot record the pause: \(error)") }

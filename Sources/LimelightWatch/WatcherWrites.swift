@@ -96,11 +96,16 @@ extension Watcher {
 
   /// The watcher's account of itself as it is now, in `state` (by default
   /// the one its flags say).
+  /// What the watcher is doing when not paused: crawling, then watching
+  /// (or, in a one-off run, reading what it crawled).
+  var activeState: WatcherReport.State {
+    crawlDone ? (watching ? .watching : .reading) : .crawling
+  }
+
   func report(state: WatcherReport.State? = nil) -> WatcherReport {
     var report = WatcherReport()
     report.pid = Int(getpid())
-    report.state =
-      state ?? (paused ? .paused : (crawlDone ? (watching ? .watching : .reading) : .crawling))
+    report.state = state ?? (paused ? .paused : activeState)
     report.roots = roots.map(\.string)
     report.queue = settling.count + rescanQueue.count + moves.count + liveContent.count
     report.watchedFolders = watches.count
