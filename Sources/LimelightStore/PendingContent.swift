@@ -3,25 +3,35 @@ import GRDB
 import LimelightModel
 import LimelightPlatform
 
+/// A file whose content waits, and its row in the index.
+public struct PendingFile: Sendable, Hashable {
+  /// The item's row: FTS5 writes what it gathers for an index as a segment
+  /// of its own whenever the next row it is given comes before the last
+  /// (written newest first, every file of the second pass made one, and
+  /// merging them again and again was two thirds of the pass's writing).
+  public var rowID: Int64
+  public var path: RawPath
+  public init(rowID: Int64, path: RawPath) {
+    self.rowID = rowID
+    self.path = path
+  }
+}
+
 /// The second pass's queue: files the first pass indexed by name alone,
 /// whose content waits (`item.contentPending`).
 extension IndexStore {
-  /// The `limit` newest files whose content waits, in the order of their
-  /// rows: FTS5 writes what it gathers for an index as a segment of its own
-  /// whenever the next row it is given comes before the last (newest first,
-  /// every file of the second pass made one, and merging them again and
-  /// again was two thirds of the pass's writing).
-  public func filesWaitingForContent(limit: Int) throws -> [RawPath] {
+  /// The `limit` newest files whose content waits, newest first, each with
+  /// its row: the second pass reads them in this order and writes what it
+  /// read in the order of the rows (``PendingFile/rowID``).
+  public func filesWaitingForContent(limit: Int) throws -> [PendingFile] {
     try read { db in
-      try Data.fetchAll(
+      try Row.fetchAll(
         db.cachedStatement(
           sql: """
-            SELECT path FROM (
-              SELECT rowid, path FROM item INDEXED BY item_content_pending
-              WHERE contentPending = 1 ORDER BY modified DESC LIMIT ?
-            ) ORDER BY rowid
+            SELECT rowid, path FROM item INDEXED BY item_content_pending
+            WHERE contentPending = 1 ORDER BY modified DESC LIMIT ?
             """), arguments: [limit]
-      ).map { RawPath(bytes: Array($0)) }
+      ).map { PendingFile(rowID: $0[0], path: RawPath(bytes: Array($0[1] as Data))) }
     }
   }
 

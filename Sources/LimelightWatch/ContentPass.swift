@@ -21,9 +21,13 @@ final class ContentPass {
   private var extractor: Extractor?
   private let isHidden: (RawPath) -> Bool
 
-  /// Files taken for each slice, of which as many are read as
-  /// ``sliceSeconds`` allow; the rest wait for the next.
+  /// Files taken for a slice at most, of which as many are read as
+  /// ``sliceSeconds`` allow; the rest wait for the next. A slice takes
+  /// twice what the one before read (at least ``smallestSlice``): a slice
+  /// of large texts reads a few files, and looking up and checking 512 for
+  /// each of them cost the writer a tenth of its time.
   static let sliceSize = 512
+  static let smallestSlice = 32
   static let sliceSeconds = 0.25
   /// Bytes of text a slice reads at most: one slice is read while the one
   /// before waits to be written, each held folded and packed, and a slice
@@ -46,15 +50,18 @@ final class ContentPass {
   private var mergeStepsTotal = 0
   /// After a slice that could not be written, when to try again.
   private var retryAt = 0.0
-  private var lastPaths: [RawPath] = []
+  private var lastFiles: [PendingFile] = []
+  /// Files the last slice read or found gone.
+  private var lastTaken = sliceSize / 2
 
-  /// A slice on its way: its paths, and its records once read.
+  /// A slice on its way: its files, newest first, and once read the records
+  /// of those read (in the order of their rows) and the files found gone.
   private final class Slice: @unchecked Sendable {
-    let paths: [RawPath]
+    let files: [PendingFile]
     let done = DispatchGroup()
     var records: [FileRecord] = []
     var missing: [RawPath] = []
-    init(paths: [RawPath]) { self.paths = paths }
+    init(files: [PendingFile]) { self.files = files }
   }
 
   /// What a finished slice hands the watcher to write.
@@ -97,7 +104,8 @@ final class ContentPass {
       reading = nil
       read += slice.records.count
       outcome = Outcome(records: slice.records, missing: slice.missing)
-      written = Set(slice.paths)
+      written = Set(slice.records.map(\.path)).union(slice.missing)
+      lastTaken = written.count
     }
     startSlice(now: now, excluding: written)
     return outcome
@@ -109,49 +117,56 @@ final class ContentPass {
   private func startSlice(now: Double, excluding written: Set<RawPath>) {
     guard mayHaveWork, now >= retryAt else { return }
     // The slice just read is not written yet: the index still lists it.
+    let take = min(Self.sliceSize, max(Self.smallestSlice, 2 * lastTaken))
     guard
-      let paths = try? store.filesWaitingForContent(limit: Self.sliceSize + written.count)
-        .filter({ !written.contains($0) }).prefix(Self.sliceSize)
+      let files = try? store.filesWaitingForContent(limit: take + written.count)
+        .filter({ !written.contains($0.path) }).prefix(take)
     else {
       retryAt = now + 5
       return
     }
-    if paths.isEmpty {
+    if files.isEmpty {
       if written.isEmpty { mayHaveWork = false }
       return
     }
-    if Array(paths) == lastPaths && written.isEmpty {
+    if Array(files) == lastFiles && written.isEmpty {
       // The same files again, though none is being written: the slice
       // before could not be written. Back off.
       retryAt = now + 5
-      lastPaths = []
+      lastFiles = []
       return
     }
-    lastPaths = Array(paths)
+    lastFiles = Array(files)
     if started == nil {
       started = now
       read = 0
       waitingSeconds = 0
       writingSeconds = 0
     }
-    let slice = Slice(paths: Array(paths))
+    let slice = Slice(files: Array(files))
     reading = slice
     let extractor = self.extractor ?? makeExtractor()
     self.extractor = extractor
-    let isHidden = self.isHidden
-    var jobs: [ImportJob] = []
-    for path in slice.paths {
-      if let status = FileSystem.status(path) {
-        jobs.append(ImportJob(path: path, status: status, hidden: isHidden(path)))
-      } else {
-        slice.missing.append(path)
-      }
-    }
+    let hidden = slice.files.map { isHidden($0.path) }
     slice.done.enter()
-    Thread.detachNewThread { [jobs] in
+    // Newest first, as many as the time allows; written in the order of
+    // their rows (``PendingFile/rowID``). Their status is read here, off
+    // the thread that writes.
+    Thread.detachNewThread {
+      var jobs: [ImportJob] = []
+      var rows: [RawPath: Int64] = [:]
+      for (file, hidden) in zip(slice.files, hidden) {
+        if let status = FileSystem.status(file.path) {
+          jobs.append(ImportJob(path: file.path, status: status, hidden: hidden))
+          rows[file.path] = file.rowID
+        } else {
+          slice.missing.append(file.path)
+        }
+      }
       slice.records = extractor.extract(
         jobs, until: monotonicNow() + Self.sliceSeconds, textBudget: Self.sliceTextBytes,
-        background: true)
+        background: true
+      ).sorted { rows[$0.path, default: 0] < rows[$1.path, default: 0] }
       slice.done.leave()
     }
   }
@@ -170,7 +185,7 @@ final class ContentPass {
       mergeSteps = mergeStepsTotal
     }
     started = nil
-    lastPaths = []
+    lastFiles = []
     extractor = nil
   }
 
