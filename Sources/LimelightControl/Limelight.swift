@@ -170,12 +170,14 @@ struct Status: ParsableCommand {
     lines.append(
       ("errors", "\(status.failures)" + (kinds.isEmpty ? "" : ": " + kinds.joined(separator: ", ")))
     )
+    // The latest errors under their count, not under the locked documents'
+    // line (they are none of those).
+    for failure in status.recentFailures {
+      lines.append(("", "\(failure.path): \(failure.message)"))
+    }
     if let locked = status.troubles[Trouble.locked.rawValue], locked > 0 {
       lines.append(
         ("locked", "\(locked) encrypted document\(locked == 1 ? "" : "s"), indexed by name"))
-    }
-    for failure in status.recentFailures {
-      lines.append(("", "\(failure.path): \(failure.message)"))
     }
     if let last = status.lastError { lines.append(("last warning", last)) }
     let width = lines.map(\.0.count).max() ?? 0

@@ -179,6 +179,11 @@ import Testing
     #expect(status.contains("locked:") && status.contains("1 encrypted document"), "\(status)")
     let lines = status.split(separator: "\n").filter { $0.hasPrefix("errors:") }
     #expect(lines.count == 1 && lines[0].contains(" 1: 1 damaged"), "\(status)")
+    // The damaged file is listed under the errors, before the locked line.
+    let all = status.split(separator: "\n").map(String.init)
+    let errors = all.firstIndex { $0.hasPrefix("errors:") } ?? -1
+    #expect(all.indices.contains(errors + 1) && all[errors + 1].contains("broken.pdf"), "\(status)")
+    #expect(all.firstIndex { $0.hasPrefix("locked:") } == errors + 2, "\(status)")
     let json = try instance.run("limelight", ["status", "--json"]).stdout
     #expect(json.contains("\"locked\":1") && json.contains("\"damaged\":1"), "\(json)")
     let verbose = try instance.run("limelight", ["status", "--verbose"]).stdout

@@ -100,4 +100,67 @@ import Testing
     #expect(records.allSatisfy { $0.attributes.textContent == nil })
     #expect(extractor.extract(jobs).count == jobs.count)
   }
+
+  /// The second pass reads the newest files first and hands each slice to
+  /// the writer in the order of the files' rows; a file gone since its name
+  /// was written is handed over as missing, and nothing is read twice. The
+  /// texts are large enough that a slice holds its text budget
+  /// (``ContentPass/sliceTextBytes``) before its end: sorted by row before
+  /// it was read, a slice read the oldest files and the newest waited.
+  @Test func theSecondPassReadsNewestFirstAndHandsSlicesOverInTheOrderOfRows() throws {
+    let store = try Fixtures.newStore()
+    let folder = Fixtures.newFolder()
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    // Named oldest first, so that rows and age run opposite ways.
+    let count = 24
+    var paths: [String] = []
+    try store.write { writer in
+      for index in 0..<count {
+        let path = folder + "/note \(index).txt"
+        let text = "word\(index) harbour " + String(repeating: "quay wall \(index) ", count: 25_000)
+        try text.write(toFile: path, atomically: false, encoding: .utf8)
+        var named = Fixtures.record(path, text: nil, pending: true)
+        named.attributes.modified = Date(timeIntervalSince1970: Double(1_000 + index))
+        try writer.upsert(named)
+        paths.append(path)
+      }
+    }
+    try FileManager.default.removeItem(atPath: paths[count - 2])
+    let rows = Dictionary(
+      uniqueKeysWithValues: try store.filesWaitingForContent(limit: count).map {
+        ($0.path, $0.rowID)
+      })
+    let pass = ContentPass(
+      store: store,
+      makeExtractor: {
+        Extractor(mime: Fixtures.mime, maxTextBytes: 1 << 20, workers: 2, texts: store.texts)
+      },
+      isHidden: { _ in false })
+    var handed: [[RawPath]] = []
+    var missing: [RawPath] = []
+    var steps = 0
+    while !pass.isFinished && steps < 200 {
+      steps += 1
+      guard let outcome = pass.step(now: monotonicNow()) else { continue }
+      handed.append(outcome.records.map(\.path))
+      missing += outcome.missing
+      try store.write { writer in
+        for record in outcome.records { try writer.upsert(record) }
+        for path in outcome.missing { _ = try writer.removeTree(path) }
+      }
+    }
+    #expect(pass.isFinished)
+    #expect(handed.count > 1)
+    #expect(missing == [RawPath(paths[count - 2])])
+    let read = handed.joined()
+    #expect(read.count == count - 1)
+    #expect(Set(read).count == read.count)
+    // The newest file still there comes in the first slice.
+    #expect(handed.first?.contains(RawPath(paths[count - 1])) == true)
+    for slice in handed {
+      let order = slice.map { rows[$0] ?? -1 }
+      #expect(order == order.sorted())
+    }
+    #expect(try store.filesWaitingForContentCount() == 0)
+  }
 }
