@@ -235,7 +235,15 @@ struct Status: ParsableCommand {
 
   /// The second pass: the content of the files named by the first.
   func contentLine(_ status: IndexStatus) -> String {
-    if status.contentDone { return "done: every file read" }
+    if status.contentDone {
+      // What the last pass read: a pass that read a handful after a
+      // restart says so rather than pass for the first crawl's.
+      guard let files = status.contentFiles, let seconds = status.contentSeconds, files > 0 else {
+        return "done: every file read"
+      }
+      return "done: every file read (the last pass read \(files) files in \(duration(seconds)), "
+        + "\(Int(Double(files) / max(seconds, 0.001))) a second)"
+    }
     let read = status.contentRead ?? 0
     var line = "read \(read) of \(read + status.contentWaiting) files"
     if let rate = status.contentRate { line += ", \(Int(rate)) a second" }

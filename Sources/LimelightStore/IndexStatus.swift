@@ -39,6 +39,9 @@ public struct IndexStatus: Sendable, Codable {
   public var contentRead: Int?
   public var contentRate: Double?
   public var contentSecondsLeft: Double?
+  /// The last second pass to end: the files it read and how long it took.
+  public var contentFiles: Int?
+  public var contentSeconds: Double?
   /// Both passes are done: everything the roots hold is read.
   public var contentDone: Bool
   public var paused: Bool
@@ -182,6 +185,7 @@ extension IndexStore {
         contentRead: running ? report.contentRead : nil,
         contentRate: rate,
         contentSecondsLeft: rate.map { Double(waiting) / max($0, 0.001) },
+        contentFiles: report.contentFiles, contentSeconds: report.contentSeconds,
         // Not done while changes wait to be written.
         contentDone: crawlDone && waiting == 0 && blocked == nil,
         paused: paused, roots: report.roots, failures: failures, troubles: troubles,

@@ -35,6 +35,9 @@ public struct WatcherReport: Codable, Equatable, Sendable {
   /// Files read by the second pass so far, and its rate (files a second).
   public var contentRead: Int?
   public var contentRate: Double?
+  /// The last second pass to end: the files it read and how long it took.
+  public var contentFiles: Int?
+  public var contentSeconds: Double?
   public var lastError: String?
   public var updated: Date?
 

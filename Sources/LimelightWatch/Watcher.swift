@@ -347,6 +347,8 @@ public final class Watcher: ReconcileSink {
 
   /// How long the first pass took and its rate (entries a second).
   var namesPass: (seconds: Double, rate: Double)?
+  /// The last second pass to end: the files it read and its seconds.
+  var contentPassDone: (files: Int, seconds: Double)?
 
   /// Reads the content of the next slice of files the first pass indexed by
   /// name, at the lowest priority; logs the pass's figures when none is left.
@@ -375,6 +377,7 @@ public final class Watcher: ReconcileSink {
         "writing": "\(String(format: "%.1f", contentPass.writingSeconds))",
       ])
     let read = contentPass.read
+    contentPassDone = (read, seconds)
     contentPass.finish()
     statusChanged = true
     flush()

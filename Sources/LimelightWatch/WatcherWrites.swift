@@ -119,6 +119,8 @@ extension Watcher {
     report.namesRate = namesPass?.rate
     report.contentRead = contentPass.started == nil ? nil : contentPass.read
     report.contentRate = contentPass.rate(now: monotonicNow())
+    report.contentFiles = contentPassDone?.files
+    report.contentSeconds = contentPassDone?.seconds
     report.lastError = lastError
     report.updated = Date()
     return report

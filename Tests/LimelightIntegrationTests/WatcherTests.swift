@@ -116,6 +116,16 @@ import Testing
     let human = try instance.run("limelight", ["status"]).stdout
     #expect(human.contains("names:") && human.contains("entries in"))
     #expect(human.contains("content:") && human.contains("done: every file read"))
+    // What the second pass read and how long it took, once its report is
+    // written (just after its last slice).
+    var last = json
+    for _ in 0..<50 where !last.contains("\"contentSeconds\":") {
+      usleep(100_000)
+      last = try instance.run("limelight", ["status", "--json"]).stdout
+    }
+    #expect(last.contains("\"contentFiles\":") && last.contains("\"contentSeconds\":"), "\(last)")
+    let read = try instance.run("limelight", ["status"]).stdout
+    #expect(read.contains("every file read (the last pass read "), "\(read)")
     // Not a terminal: --watch prints once, when everything is read.
     let watched = try instance.run("limelight", ["status", "--watch"])
     #expect(watched.status == 0 && watched.stdout.contains("every file read"))
