@@ -119,8 +119,9 @@ final class ContentPass {
     // The slice just read is not written yet: the index still lists it.
     let take = min(Self.sliceSize, max(Self.smallestSlice, 2 * lastTaken))
     guard
-      let files = try? store.filesWaitingForContent(limit: take + written.count)
-        .filter({ !written.contains($0.path) }).prefix(take)
+      let files = try? Array(
+        store.filesWaitingForContent(limit: take + written.count)
+          .filter({ !written.contains($0.path) }).prefix(take))
     else {
       retryAt = now + 5
       return
@@ -129,21 +130,21 @@ final class ContentPass {
       if written.isEmpty { mayHaveWork = false }
       return
     }
-    if Array(files) == lastFiles && written.isEmpty {
+    if files == lastFiles && written.isEmpty {
       // The same files again, though none is being written: the slice
       // before could not be written. Back off.
       retryAt = now + 5
       lastFiles = []
       return
     }
-    lastFiles = Array(files)
+    lastFiles = files
     if started == nil {
       started = now
       read = 0
       waitingSeconds = 0
       writingSeconds = 0
     }
-    let slice = Slice(files: Array(files))
+    let slice = Slice(files: files)
     reading = slice
     let extractor = self.extractor ?? makeExtractor()
     self.extractor = extractor

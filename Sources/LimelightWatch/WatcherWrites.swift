@@ -94,14 +94,14 @@ extension Watcher {
 
   func writeStatus(_ writer: IndexWriter) throws { try writer.save(report()) }
 
-  /// The watcher's account of itself as it is now, in `state` (by default
-  /// the one its flags say).
   /// What the watcher is doing when not paused: crawling, then watching
   /// (or, in a one-off run, reading what it crawled).
   var activeState: WatcherReport.State {
     crawlDone ? (watching ? .watching : .reading) : .crawling
   }
 
+  /// The watcher's account of itself as it is now, in `state` (by default
+  /// the one its flags say).
   func report(state: WatcherReport.State? = nil) -> WatcherReport {
     var report = WatcherReport()
     report.pid = Int(getpid())
