@@ -317,11 +317,12 @@ public final class IndexStore: Sendable {
     defer { commits.signal() }
     var seen: SeenTerms?
     let result = try pool.write { db in
+      // Cached, as every statement a transaction always runs.
       let generation =
-        try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'generation'")
-        ?? 0
-      try db.execute(
-        sql: "UPDATE meta SET value = ? WHERE key = 'generation'", arguments: [generation + 1])
+        try Int64.fetchOne(
+          db.cachedStatement(sql: "SELECT value FROM meta WHERE key = 'generation'")) ?? 0
+      try db.cachedStatement(sql: "UPDATE meta SET value = ? WHERE key = 'generation'")
+        .execute(arguments: [generation + 1])
       let writer = IndexWriter(
         db: db, generation: generation + 1, texts: texts, committed: committedTerms)
       let result = try body(writer)

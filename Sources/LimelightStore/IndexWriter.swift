@@ -367,9 +367,9 @@ public struct IndexWriter {
 
   /// The stored state of one path.
   public func fileState(at path: RawPath) throws -> StoredFileState? {
+    // Cached: a burst looks up every settled path, one at a time.
     try Row.fetchOne(
-      db,
-      sql: "SELECT \(Self.stateColumns) FROM item WHERE path = ?",
+      db.cachedStatement(sql: "SELECT \(Self.stateColumns) FROM item WHERE path = ?"),
       arguments: [Data(path.bytes)]
     ).map(Self.storedState)
   }
@@ -443,8 +443,8 @@ public struct IndexWriter {
   public func setPaused(_ paused: Bool) throws { try setMeta("paused", paused) }
 
   func setMeta(_ key: String, _ value: (any DatabaseValueConvertible)?) throws {
-    try db.execute(
-      sql: "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", arguments: [key, value])
+    try db.cachedStatement(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)")
+      .execute(arguments: [key, value])
   }
 
   /// Marks a request as carried out by this transaction.

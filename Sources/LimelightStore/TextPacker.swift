@@ -140,7 +140,7 @@ public final class TextPacker: Sendable {
   /// Cheap when nothing is new: every read of the index calls it, since
   /// another process may have trained the dictionary meanwhile.
   func refresh(_ db: Database) throws {
-    let ids = try Int64.fetchAll(db, sql: "SELECT id FROM text_dictionary")
+    let ids = try Int64.fetchAll(db.cachedStatement(sql: "SELECT id FROM text_dictionary"))
     if ids.isEmpty { return }
     let known = Self.unpackers.withLock { Set($0.keys) }
     for id in ids where !known.contains(UInt32(truncatingIfNeeded: id)) || !hasDictionary {
@@ -163,7 +163,7 @@ public final class TextPacker: Sendable {
   /// them (tests: only that index's, since tests running beside it read
   /// their own).
   static func forgetDictionaries(of db: Database) throws {
-    let ids = try Int64.fetchAll(db, sql: "SELECT id FROM text_dictionary")
+    let ids = try Int64.fetchAll(db.cachedStatement(sql: "SELECT id FROM text_dictionary"))
     unpackers.withLock { known in
       for id in ids { known[UInt32(truncatingIfNeeded: id)] = nil }
     }

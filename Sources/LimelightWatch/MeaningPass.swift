@@ -32,7 +32,18 @@ public final class MeaningPass: Sendable {
   /// Items embedded between writes.
   static let batch = 8
 
-  public init(store: IndexStore, engine: MeaningEngine, location: IndexLocation, logger: Logger) {
+  /// What the watcher beside it is doing: a burst of the user's changes
+  /// goes first.
+  let watcher: WatcherActivity
+
+  /// How long after the watcher's last burst the pass waits.
+  static let quietSeconds = 2.0
+
+  public init(
+    store: IndexStore, engine: MeaningEngine, location: IndexLocation, logger: Logger,
+    watcher: WatcherActivity = WatcherActivity()
+  ) {
+    self.watcher = watcher
     self.location = location
     self.store = store
     self.engine = engine
@@ -75,6 +86,10 @@ public final class MeaningPass: Sendable {
           sleep(seconds: 5)
           continue
         }
+        if watcher.isBusy(within: Self.quietSeconds) {
+          sleep(seconds: 1)
+          continue
+        }
         let work = try store.meaningWork(limit: Self.batch, opening: Self.openingCharacters)
         if work.isEmpty {
           if idleSince == nil { logIdle() }
@@ -86,7 +101,10 @@ public final class MeaningPass: Sendable {
         idleSince = nil
         progress.withLock { if $0.since == nil { $0.since = monotonicNow() } }
         var vectors: [(work: IndexStore.MeaningWork, vector: [UInt8])] = []
-        for item in work where !stopped.load(ordering: .relaxed) {
+        // A burst that starts meanwhile cuts the batch short: what was
+        // embedded is kept, the rest comes again.
+        for item in work
+        where !stopped.load(ordering: .relaxed) && !watcher.isBusy(within: Self.quietSeconds) {
           // An empty vector: too short to be about anything, or the model
           // failed on this text; tried again once it changes.
           guard item.substance >= Self.leastSubstance else {

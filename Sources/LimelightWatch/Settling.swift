@@ -25,15 +25,19 @@ struct Settling {
   var nextDeadline: Double? { due.values.map(\.deadline).min() }
 
   /// Reads `path` once it has been quiet for `delay` seconds; `settled`: the
-  /// writer closed it, so the delay starts again from now.
+  /// writer closed it, so the delay starts again from now. True when no
+  /// change of it was waiting.
+  @discardableResult
   mutating func schedule(
     _ path: RawPath, delay: Double, now: Double, settled: Bool = false, force: Bool = false
-  ) {
-    var change = due[path] ?? Change(deadline: now + delay, firstSeen: now, force: force)
+  ) -> Bool {
+    let waiting = due[path]
+    var change = waiting ?? Change(deadline: now + delay, firstSeen: now, force: force)
     let latest = change.firstSeen + max(5, settleSeconds * 10)
     change.deadline = settled ? now + delay : min(max(change.deadline, now + delay), latest)
     change.force = change.force || force
     due[path] = change
+    return waiting == nil
   }
 
   /// Forgets the changes at and below `path` (removed).

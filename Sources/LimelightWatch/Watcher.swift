@@ -61,6 +61,10 @@ public final class Watcher: ReconcileSink {
 
   /// Paths whose change waits for the file to settle.
   var settling: Settling
+  /// When it last wrote a burst, for the passes beside it.
+  public let activity = WatcherActivity()
+  /// How often a burst's settled changes are taken.
+  var pacing = BurstPacing()
   /// Renames' first halves waiting for their second.
   var moves = MovePairing()
   /// Folders to reconcile with the disk (new folders, marker changes, overflows).
@@ -493,7 +497,9 @@ public final class Watcher: ReconcileSink {
   func pollTimeout() -> Int32 {
     if paused { return -1 }
     var next = min(
-      settling.nextDeadline ?? .infinity, moves.nextDeadline ?? .infinity, nextRecencyExpiry,
+      settling.nextDeadline.map { max($0, pacing.heldUntil(now: monotonicNow()) ?? $0) }
+        ?? .infinity,
+      moves.nextDeadline ?? .infinity, nextRecencyExpiry,
       expiry.deadline(now: monotonicNow(), wallNow: Date().timeIntervalSince1970))
     if let launchersDue = applications?.due { next = min(next, launchersDue) }
     if !watches.unwatched.isEmpty || roots.contains(where: { !watches.isWatched($0) }) {

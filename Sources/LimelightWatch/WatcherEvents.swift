@@ -80,7 +80,9 @@ extension Watcher {
   func schedule(
     _ path: RawPath, delay: Double, now: Double, settled: Bool = false, force: Bool = false
   ) {
-    settling.schedule(path, delay: delay, now: now, settled: settled, force: force)
+    if settling.schedule(path, delay: delay, now: now, settled: settled, force: force) {
+      pacing.arrived(now: now)
+    }
   }
 
   func arrived(_ path: RawPath, isFolder: Bool, now: Double) {
@@ -120,8 +122,10 @@ extension Watcher {
   func processDue() {
     let now = monotonicNow()
     for move in moves.takeExpired(now: now) { removeNow(move.path, isFolder: move.isFolder) }
+    if pacing.heldUntil(now: now) != nil { return }
     let ready = settling.takeReady(now: now, limit: Self.readyPerTurn)
     guard !ready.isEmpty else { return }
+    pacing.took(now: now)
     flush()  // moves and removals first, so stored states below are current
     let stored = (try? store.fileStates(at: Array(ready.keys))) ?? [:]
     // A burst is named at once and read in slices after (``LiveContent``).

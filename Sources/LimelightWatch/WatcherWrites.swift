@@ -20,6 +20,7 @@ extension Watcher {
     if let retry = writeRetry, !retry.isDue(now: now) { return }
     let operations = batch
     batch.removeAll(keepingCapacity: true)
+    activity.wrote(operations.count)
     let outcome = Result { try batchWriter.write(operations) { try writeStatus($0) } }
     if case .success = outcome { statusChanged = false }
     take(outcome, of: operations, now: now)

@@ -142,7 +142,8 @@ struct Limelightd: ParsableCommand {
           Thread.detachNewThread { model.prepareOrdinaryPassages() }
           meaning = model
           meaningPass = MeaningPass(
-            store: store, engine: try MeaningEngine.load(), location: location, logger: logger)
+            store: store, engine: try MeaningEngine.load(), location: location, logger: logger,
+            watcher: watcher.activity)
         } catch {
           logger.notice("meaning search is off: \(error)")
           MeaningReport(off: error.description).write(location)

@@ -27,6 +27,47 @@ import Testing
     #expect(settling.count == 0)
   }
 
+  @Test func aBurstIsTakenEveryQuarterSecondAndAChangeAloneAtOnce() {
+    var pacing = BurstPacing()
+    // A change now and then: never held.
+    for t in stride(from: 0.0, through: 10, by: 0.5) {
+      pacing.arrived(now: t)
+      #expect(pacing.heldUntil(now: t) == nil)
+      pacing.took(now: t)
+    }
+    // A program writing 1,000 files a second, each taken as soon as it may
+    // be: once the rate shows, a take waits for the one before to be a
+    // quarter of a second old, never longer.
+    var takes: [Double] = []
+    for step in 0..<3_000 {
+      let now = 20 + Double(step) * 0.001
+      pacing.arrived(now: now)
+      if let held = pacing.heldUntil(now: now) {
+        #expect(held <= now + BurstPacing.spacing)
+        continue
+      }
+      pacing.took(now: now)
+      takes.append(now)
+    }
+    // A few dozen takes while the rate shows, then four a second.
+    #expect(takes.count < 50)
+    let gaps = zip(takes.dropFirst(), takes).map { $0 - $1 }
+    #expect(gaps.suffix(8).allSatisfy { abs($0 - BurstPacing.spacing) < 0.002 })
+    // The burst over: the next change alone is taken at once.
+    pacing.arrived(now: 30)
+    #expect(pacing.heldUntil(now: 30) == nil)
+  }
+
+  @Test func aBurstWrittenKeepsTheMeaningPassWaitingAWhile() {
+    let activity = WatcherActivity()
+    #expect(!activity.isBusy(within: 2))
+    activity.wrote(1)
+    #expect(!activity.isBusy(within: 2))
+    activity.wrote(WatcherActivity.burstOperations)
+    #expect(activity.isBusy(within: 2))
+    #expect(!activity.isBusy(within: 0))
+  }
+
   @Test func expiredApplicationItemsGoOnTheWatchersTimer() throws {
     let store = try Fixtures.newStore()
     let wall = Date().timeIntervalSince1970
