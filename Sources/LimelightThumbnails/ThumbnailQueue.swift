@@ -1,5 +1,6 @@
 import CLinux
 import Dispatch
+import Foundation
 import LimelightModel
 import LimelightPlatform
 import LimelightStore
@@ -158,7 +159,10 @@ public final class ThumbnailQueue: Sendable {
       state.running = true
       return true
     }
-    if start { DispatchQueue.global(qos: .background).async { self.drain() } }
+    // A thread of its own, lowered for its life: a thread of Dispatch's
+    // pool, once lowered, stayed so for whatever work the pool gave it next
+    // (the query service's among them).
+    if start { Thread.detachNewThread { self.drain() } }
   }
 
   func drain() {
