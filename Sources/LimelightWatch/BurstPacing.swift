@@ -27,15 +27,20 @@ struct BurstPacing {
 
   /// When the next take may be, if not at once.
   func heldUntil(now: Double) -> Double? {
-    let rate = recent * exp2(-(now - lastArrival) / Self.halfLife) * log(2) / Self.halfLife
+    let rate = decayed(now: now) * log(2) / Self.halfLife
     guard rate >= Self.burstRate, now < lastTake + Self.spacing else { return nil }
     return lastTake + Self.spacing
   }
 
   /// Notes a change of a file that had none waiting.
   mutating func arrived(now: Double) {
-    recent = recent * exp2(-(now - lastArrival) / Self.halfLife) + 1
+    recent = decayed(now: now) + 1
     lastArrival = now
+  }
+
+  /// ``recent`` as it has decayed by `now`.
+  private func decayed(now: Double) -> Double {
+    recent * exp2(-(now - lastArrival) / Self.halfLife)
   }
 
   /// Notes that settled changes were taken at `now`.

@@ -67,13 +67,13 @@ final class Extractor: @unchecked Sendable {
     // crawl; the second pass lowers its threads further. A thread's
     // priority, once lowered, stays so: pool threads would carry one
     // caller's priority to the next.
-    // A thread made and let go per call cost a burst's writing thread a
-    // twentieth of its time: at the caller's own priority, the caller is
-    // the first worker, and a batch of a few files is read by it alone.
-    let inline = !background
-    let threads = inline ? (jobs.count < Self.inlineJobs ? 0 : workers - 1) : workers
+    // At the caller's own priority, the caller is the first worker, and a
+    // batch of a few files is read by it alone (a thread made and let go
+    // per call cost a burst's writing thread a twentieth of its time).
+    let first = background ? 0 : 1
+    let end = !background && jobs.count < Self.inlineJobs ? 1 : workers
     let group = DispatchGroup()
-    for worker in (inline ? 1 : 0)..<(inline ? 1 + threads : threads) {
+    for worker in first..<end {
       group.enter()
       let thread = Thread {
         if background {
@@ -85,7 +85,7 @@ final class Extractor: @unchecked Sendable {
       }
       thread.start()
     }
-    if inline { work(0) }
+    if !background { work(0) }
     group.wait()
     return results.values()
   }

@@ -41,7 +41,7 @@ public final class MeaningPass: Sendable {
 
   public init(
     store: IndexStore, engine: MeaningEngine, location: IndexLocation, logger: Logger,
-    watcher: WatcherActivity = WatcherActivity()
+    watcher: WatcherActivity
   ) {
     self.watcher = watcher
     self.location = location
