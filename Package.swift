@@ -49,36 +49,44 @@ let package = Package(
     .systemLibrary(name: "CLinux"),
     // The operating system as every part meets it, with no Foundation so
     // that find-in's client can use it: raw byte paths, the file system,
-    // file URIs, reading lines, the monotonic clock, the XDG base directories.
+    // file URIs, reading lines, the monotonic clock, the XDG base
+    // directories, the process environment.
     .target(name: "LimelightPlatform", dependencies: ["CLinux"]),
-    // The item model, paths, MIME database and configuration: no SQLite, no I/O beyond reading files.
+    // Exit statuses, command failures and writing to a descriptor, with no
+    // Foundation: every executable's way of ending, find-in's client's too.
+    .target(name: "LimelightExit"),
+    // The argument parser's side of every command: parse, run, and end with
+    // the documented status and a one-line message.
+    .target(
+      name: "LimelightCommand",
+      dependencies: [
+        "LimelightExit", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]),
+    // The item model, the MIME database and the configuration: no SQLite,
+    // no I/O beyond reading files.
     .target(name: "LimelightModel", dependencies: ["LimelightPlatform", "CLinux", "CMeCab"]),
+    // The applications installed (desktop entries) and the folders that hold them.
+    .target(name: "LimelightApplications", dependencies: ["LimelightPlatform", "LimelightModel"]),
+    // The query language: words, filters and predicates as a QueryNode,
+    // which each store compiles to its own queries.
+    .target(name: "LimelightQuery", dependencies: ["LimelightPlatform", "LimelightModel"]),
     // The index: schema, migrations, writes, generations, durable requests,
     // and search: the only module that speaks SQL.
-    .target(name: "LimelightApplications", dependencies: ["LimelightPlatform", "LimelightModel"]),
     .target(
       name: "LimelightStore",
       dependencies: [
-        "LimelightPlatform",
-        "LimelightModel", "LimelightQuery", "CInflate", "CZstd", "CTextRank",
+        "LimelightPlatform", "LimelightModel", "LimelightQuery", "CInflate", "CZstd", "CTextRank",
         .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "GRDBSQLite", package: "GRDB.swift"),
       ]),
-    // The query language: words, filters and predicates as a QueryNode,
-    // which the store compiles to SQL.
+    // Running helper programs within a time limit, an output cap and a memory cap.
+    .target(name: "LimelightSubprocess", dependencies: ["LimelightPlatform", "CLinux"]),
+    // The shared thumbnail cache (names, files, drawing one): no index.
     .target(
-      name: "LimelightQuery",
-      dependencies: [
-        "LimelightPlatform", "LimelightModel",
-      ]),
+      name: "LimelightThumbnails",
+      dependencies: ["LimelightPlatform", "LimelightModel", "LimelightSubprocess", "CInflate"]),
     // Turning a file into an item: content type, tags, text, and what each
     // format holds (one importer per family of content types).
-    // Running helper programs within a time limit, an output cap and a memory cap.
-    .target(
-      name: "LimelightSubprocess",
-      dependencies: [
-        "LimelightPlatform", "LimelightModel", "CLinux",
-      ]),
     .target(
       name: "LimelightImport",
       dependencies: [
@@ -88,30 +96,23 @@ let package = Package(
     // The importers built on C libraries (PDF, audio, archives): linked only
     // into the limelight-import helper, which the watcher runs once per file.
     .target(
-      name: "LimelightThumbnails",
-      dependencies: [
-        "LimelightPlatform", "LimelightModel", "LimelightStore", "LimelightSubprocess", "CLinux",
-        "CInflate",
-      ]),
-    .target(
       name: "LimelightContainedImport",
       dependencies: [
-        "LimelightPlatform",
-        "LimelightImport", "LimelightModel", "LimelightSubprocess", "CGraphics", "CTagLib",
-        "CArchive",
+        "LimelightPlatform", "LimelightImport", "LimelightModel", "LimelightSubprocess",
+        "CGraphics", "CTagLib", "CArchive",
       ]),
     // limelight-import's command, which limelightd also runs as its own
     // import helper (one program's pages for the watcher and its helpers).
     .target(
       name: "LimelightImportCommand",
       dependencies: [
-        "LimelightPlatform",
-        "LimelightContainedImport", "LimelightImport", "LimelightCLI",
+        "LimelightPlatform", "LimelightExit", "LimelightModel", "LimelightImport",
+        "LimelightContainedImport", "LimelightThumbnails",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
+    // limelight-import: the import helper as a program of its own.
     .executableTarget(
-      name: "LimelightImportHelper",
-      dependencies: ["LimelightImportCommand", "LimelightCLI"]),
+      name: "LimelightImportHelper", dependencies: ["LimelightCommand", "LimelightImportCommand"]),
     // libpq (libpq5), loaded when a PostgreSQL store is first named.
     .target(name: "CPostgres", linkerSettings: [.linkedLibrary("dl")]),
     // The PostgreSQL store: an index that several hosts share on a server
@@ -124,7 +125,7 @@ let package = Package(
     .target(
       name: "LimelightSharing",
       dependencies: [
-        "LimelightModel", "LimelightStore", "LimelightPostgres", "CLinux",
+        "LimelightPlatform", "LimelightModel", "LimelightStore", "LimelightPostgres", "CLinux",
         .product(name: "Logging", package: "swift-log"),
       ]),
     // The library applications link to (Core Spotlight's API in Limelight's
@@ -136,8 +137,7 @@ let package = Package(
     .target(
       name: "LimelightExtensions",
       dependencies: [
-        "LimelightPlatform",
-        "LimelightModel", "LimelightStore", "LimelightSubprocess",
+        "LimelightPlatform", "LimelightModel", "LimelightStore", "LimelightSubprocess",
         .product(name: "Logging", package: "swift-log"),
       ]),
     // Meaning search's embedding model, loaded with dlopen from the folder
@@ -145,51 +145,52 @@ let package = Package(
     .target(
       name: "LimelightMeaning", dependencies: ["LimelightPlatform", "CLinux"],
       linkerSettings: [.linkedLibrary("dl")]),
-    // Crawling, inotify, reconciliation: the watcher's engine.
+    // Crawling, inotify, reconciliation, the thumbnail queue: the watcher's engine.
     .target(
       name: "LimelightWatch",
       dependencies: [
-        "LimelightPlatform",
-        "LimelightModel", "LimelightStore", "LimelightImport", "LimelightThumbnails",
-        "LimelightApplications", "LimelightExtensions", "LimelightMeaning", "CLinux",
-        .product(name: "Logging", package: "swift-log"),
+        "LimelightPlatform", "LimelightExit", "LimelightModel", "LimelightStore",
+        "LimelightImport", "LimelightThumbnails", "LimelightApplications", "LimelightExtensions",
+        "LimelightMeaning", "CLinux", .product(name: "Logging", package: "swift-log"),
       ]),
     // Searching as find-in does, for every front end and the query service:
     // options, the search, printing, live follow, opening results, sessions
-    // for front ends that stay up, errors and exit statuses.
+    // for front ends that stay up.
     .target(
       name: "LimelightSearch",
       dependencies: [
-        "LimelightPlatform", "LimelightModel", "LimelightQuery", "LimelightStore",
-        "LimelightApplications", "LimelightPostgres", "LimelightMeaning",
+        "LimelightPlatform", "LimelightExit", "LimelightModel", "LimelightQuery",
+        "LimelightStore", "LimelightApplications", "LimelightPostgres", "LimelightMeaning",
       ]),
-    // What the command-line front ends share: the argument parser's side of
-    // every command (find-in's declarations, errors rendered, exit codes).
+    // find-in's declarations for the argument parser, shared by the commands
+    // that search, and opening the index from the environment.
     .target(
       name: "LimelightCLI",
       dependencies: [
-        "LimelightSearch",
-        "LimelightPlatform",
-        "LimelightModel", "LimelightStore", "LimelightQuery",
+        "LimelightCommand", "LimelightExit", "LimelightSearch", "LimelightModel",
+        "LimelightStore", "LimelightQuery",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
     // The exchange between find-in and the watcher's query service, and its
     // client: no Foundation, so that find-in starts in well under a millisecond.
-    .target(name: "LimelightQueryClient", dependencies: ["LimelightPlatform", "CLinux"]),
+    .target(
+      name: "LimelightQueryClient", dependencies: ["LimelightPlatform", "LimelightExit", "CLinux"]),
     // The watcher's query service: find-in searches run in the process that
     // has the index open.
     .target(
       name: "LimelightService",
       dependencies: [
-        "LimelightPlatform", "LimelightSearch", "LimelightQueryClient", "LimelightStore",
-        "LimelightMeaning", "CLinux",
+        "LimelightPlatform", "LimelightExit", "LimelightModel", "LimelightSearch",
+        "LimelightQueryClient", "LimelightStore", "LimelightMeaning", "CLinux",
       ]),
+    // limelightd: the watcher, its query service, its sharing and its import helper.
     .executableTarget(
       name: "limelightd",
       dependencies: [
-        "LimelightPlatform",
-        "LimelightWatch", "LimelightCLI", "LimelightService", "LimelightSharing",
-        "LimelightImportCommand", "LimelightMeaning",
+        "LimelightPlatform", "LimelightCommand", "LimelightExit", "LimelightModel",
+        "LimelightStore", "LimelightSearch", "LimelightImport", "LimelightWatch", "LimelightCLI",
+        "LimelightService", "LimelightSharing", "LimelightImportCommand", "LimelightMeaning",
+        .product(name: "Logging", package: "swift-log"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
     // find-in: hands the search to the watcher, or runs find-in-direct.
@@ -203,40 +204,41 @@ let package = Package(
     .target(
       name: "LimelightPicker",
       dependencies: [
-        "LimelightSearch", "LimelightQuery", "LimelightStore", "LimelightModel", "CLinux",
+        "LimelightPlatform", "LimelightExit", "LimelightSearch", "LimelightStore",
+        "LimelightModel", "CLinux",
       ]),
+    // find-in-direct: find-in's searches run in a process of their own.
     .executableTarget(
-      name: "FindInDirect",
-      dependencies: [
-        "LimelightCLI", "LimelightPicker",
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
-      ]),
+      name: "FindInDirect", dependencies: ["LimelightCLI", "LimelightPicker"]),
+    // reindex-request: asks an application's extension to index its items again.
     .executableTarget(
       name: "ReindexRequest",
       dependencies: [
-        "LimelightPlatform",
-        "LimelightCLI", "LimelightExtensions",
+        "LimelightPlatform", "LimelightCommand", "LimelightExit", "LimelightModel",
+        "LimelightStore", "LimelightSearch", "LimelightCLI", "LimelightExtensions",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
+    // limelight: status, show, erase, pause and the items applications write.
     .executableTarget(
       name: "LimelightControl",
       dependencies: [
-        "LimelightPlatform",
-        "LimelightCLI", "LimelightExtensions", "LimelightPostgres",
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "LimelightPlatform", "LimelightCommand", "LimelightExit", "LimelightModel",
+        "LimelightStore", "LimelightSearch", "LimelightCLI", "LimelightExtensions",
+        "LimelightPostgres", .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
     // The desktop's search providers (GNOME Shell, KRunner) on the session bus.
     .target(
       name: "LimelightDesktop",
       dependencies: [
-        "LimelightSearch", "LimelightQuery", "LimelightStore", "LimelightModel",
-        "LimelightApplications", "CSystemdBus", "CLinux",
+        "LimelightPlatform", "LimelightExit", "LimelightSearch", "LimelightQuery",
+        "LimelightStore", "LimelightModel", "LimelightApplications", "CSystemdBus", "CLinux",
       ]),
+    // limelight-search-provider: the providers as a program the desktop starts.
     .executableTarget(
       name: "LimelightSearchProvider",
       dependencies: [
-        "LimelightDesktop", "LimelightCLI",
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "LimelightCommand", "LimelightExit", "LimelightSearch", "LimelightDesktop",
+        "LimelightCLI", .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
     // The sample application: an address book of colleagues that uses the
     // library and answers its reindex extension.
@@ -249,15 +251,15 @@ let package = Package(
     .testTarget(
       name: "LimelightTests",
       dependencies: [
-        "LimelightSearch",
+        "LimelightSearch", "LimelightExit", .product(name: "GRDB", package: "GRDB.swift"),
         "LimelightModel", "LimelightStore", "LimelightQuery", "LimelightImport", "LimelightWatch",
-        "LimelightCLI", "LimelightQueryClient", "LimelightSubprocess", "LimelightExtensions",
+        "LimelightCLI", "LimelightQueryClient", "LimelightExtensions",
         "LimelightPlatform", "LimelightThumbnails", "LimelightApplications", "LimelightService",
       ]),
     .testTarget(
       name: "LimelightIntegrationTests",
       dependencies: [
-        "LimelightPlatform",
+        "LimelightPlatform", "CLinux",
         "limelightd", "FindIn", "FindInDirect", "ReindexRequest", "LimelightImportHelper",
         "colleagues", "LimelightSearchProvider",
         "LimelightQueryClient",

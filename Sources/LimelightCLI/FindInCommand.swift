@@ -1,4 +1,6 @@
 import ArgumentParser
+import LimelightCommand
+import LimelightExit
 import LimelightModel
 import LimelightQuery
 import LimelightSearch

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LimelightCLI
+import LimelightExit
 import LimelightExtensions
 import LimelightModel
 import LimelightPlatform

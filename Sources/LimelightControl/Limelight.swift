@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import LimelightCLI
+import LimelightCommand
+import LimelightExit
 import LimelightModel
 import LimelightPlatform
 import LimelightPostgres

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LimelightCLI
+import LimelightExit
 import LimelightModel
 import LimelightPlatform
 import LimelightPostgres

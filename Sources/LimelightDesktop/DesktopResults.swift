@@ -1,7 +1,9 @@
 import CLinux
 import Foundation
 import LimelightApplications
+import LimelightExit
 import LimelightModel
+import LimelightPlatform
 import LimelightQuery
 import LimelightSearch
 import LimelightStore

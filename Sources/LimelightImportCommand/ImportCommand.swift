@@ -1,11 +1,10 @@
 import ArgumentParser
 import Foundation
-import LimelightCLI
 import LimelightContainedImport
+import LimelightExit
 import LimelightImport
 import LimelightModel
 import LimelightPlatform
-import LimelightSearch
 import LimelightThumbnails
 
 #if canImport(Glibc)
@@ -77,7 +76,7 @@ public struct ImportCommand: ParsableCommand {
         try ThumbnailDrawing.draw(
           input: path, output: RawPath.absolute(output), size: thumbnail,
           contentType: head == Array("%PDF-".utf8) ? "application/pdf" : "image/*")
-      } catch { throw CommandFailure("\(file): \(error.description)", status: 1) }
+      } catch { throw CommandFailure("\(file): \(error.description)", status: ExitStatus.failed) }
       return
     }
     let environment = ProcessEnvironment.current
@@ -96,7 +95,7 @@ public struct ImportCommand: ParsableCommand {
     let record = importer.record(
       for: path, status: status, hidden: false, contentType: given.map { mime.ancestors(of: $0) })
     if let failure = record.extractionError {
-      throw CommandFailure("\(file): \(failure)", status: 1)
+      throw CommandFailure("\(file): \(failure)", status: ExitStatus.failed)
     }
     var object = AttributeJSON.contentObject(of: record.attributes)
     if type == nil && environment["LIMELIGHT_CONTENT_TYPE"] == nil {

@@ -1,4 +1,4 @@
-import LimelightCLI
+import LimelightCommand
 import LimelightImportCommand
 
 ImportCommand.mainWithStatus()

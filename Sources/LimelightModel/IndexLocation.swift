@@ -73,19 +73,3 @@ public struct IndexLocation: Sendable {
     try FileSystem.makeDirectories(runtimeDirectory, mode: 0o700)
   }
 }
-
-/// The process environment as a dictionary, read once.
-public enum ProcessEnvironment {
-  public static var current: [String: String] {
-    var result: [String: String] = [:]
-    var pointer = environ
-    while let entry = pointer.pointee {
-      let pair = String(cString: entry)
-      if let eq = pair.firstIndex(of: "=") {
-        result[String(pair[..<eq])] = String(pair[pair.index(after: eq)...])
-      }
-      pointer += 1
-    }
-    return result
-  }
-}

@@ -1,5 +1,7 @@
 import Foundation
+import LimelightExit
 import LimelightModel
+import LimelightPlatform
 import LimelightSearch
 import LimelightStore
 
@@ -64,11 +66,11 @@ public final class Picker {
     case .print(let uris):
       let text = uris.map { $0 + "\n" }.joined()
       FileHandle.standardOutput.write(Data(text.utf8))
-      return 0
+      return ExitStatus.success
     case .open(let result, let folder):
       try session.open(result, containingFolder: folder)
       print(result.uri)
-      return 0
+      return ExitStatus.success
     }
   }
 

@@ -1,4 +1,5 @@
 import CLinux
+import LimelightExit
 
 #if canImport(Glibc)
   import Glibc
@@ -30,7 +31,7 @@ public enum QueryClient {
     else {
       let message = "find-in: the watcher stopped during the search\n"
       _ = write(STDERR_FILENO, message, message.utf8.count)
-      return 2
+      return ExitStatus.usage
     }
     return Int32(status)
   }
@@ -46,7 +47,7 @@ public enum QueryClient {
     execv(path, CommandLine.unsafeArgv)
     let message = "find-in: cannot run \(path): \(String(cString: strerror(errno)))\n"
     _ = write(STDERR_FILENO, message, message.utf8.count)
-    exit(2)
+    exit(ExitStatus.usage)
   }
 
   static func variable(_ name: String) -> String? {

@@ -1,4 +1,5 @@
 import Foundation
+import LimelightExit
 import LimelightMeaning
 import LimelightModel
 import LimelightPlatform
@@ -262,10 +263,11 @@ public struct FindInSearch {
         "… more results: use --limit N to see them, or pipe the output for all",
         to: context.errors)
     }
+    // Followed until the reader goes away, which ends the command well.
     if options.live {
       let known = Dictionary(
         printed.map { ($0.id, LiveFollower.Shown($0)) }, uniquingKeysWith: { a, _ in a })
-      try LiveFollower(engine: engine, query: query.everything, json: options.json).follow(
+      return try LiveFollower(engine: engine, query: query.everything, json: options.json).follow(
         from: startGeneration, shown: known)
     }
     if results.isEmpty { throw CommandFailure("", status: ExitStatus.notFound) }

@@ -36,8 +36,9 @@ public struct LiveFollower {
     }
   }
 
-  /// Follows changes from `generation` on, knowing `shown` items (by index id).
-  public func follow(from generation: Int64, shown: [String: Shown]) throws -> Never {
+  /// Follows changes from `generation` on, knowing `shown` items (by index
+  /// id), until whoever reads the output goes away.
+  public func follow(from generation: Int64, shown: [String: Shown]) throws {
     signal(SIGPIPE, SIG_IGN)
     var seen = generation
     var shown = shown
@@ -67,7 +68,7 @@ public struct LiveFollower {
         shown[id] = nil
       }
       output.flush()
-      if output.isClosed { exit(0) }
+      if output.isClosed { return }
       seen = now
     }
   }

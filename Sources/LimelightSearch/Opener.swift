@@ -1,5 +1,6 @@
 import Foundation
 import LimelightApplications
+import LimelightExit
 import LimelightModel
 import LimelightPlatform
 import LimelightQuery

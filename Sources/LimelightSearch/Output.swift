@@ -1,66 +1,11 @@
 import Foundation
+import LimelightExit
 import LimelightModel
+import LimelightPlatform
 
 #if canImport(Glibc)
   import Glibc
 #endif
-
-/// An error a command reports as "name: message" with its own exit status.
-public struct CommandFailure: Error, CustomStringConvertible {
-  public var message: String
-  public var status: Int32
-  public init(_ message: String, status: Int32 = 2) {
-    self.message = message
-    self.status = status
-  }
-  public var description: String { message }
-}
-
-/// Exit statuses shared by every command.
-public enum ExitStatus {
-  public static let success: Int32 = 0
-  /// Nothing matched (find-in), a wait that timed out (reindex-request).
-  public static let notFound: Int32 = 1
-  /// A usage or query error, or an index that cannot be used.
-  public static let usage: Int32 = 2
-}
-
-/// Writes a line to standard error (or to another descriptor).
-public func printError(_ message: String, to fd: Int32 = STDERR_FILENO) {
-  writeAll(Array((message + "\n").utf8), to: fd)
-}
-
-/// Writes every byte unless the descriptor fails; false when it did.
-@discardableResult
-public func writeAll(_ bytes: [UInt8], to fd: Int32) -> Bool {
-  var offset = 0
-  while offset < bytes.count {
-    let n = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-    if n < 0 && errno == EINTR { continue }
-    if n <= 0 { return false }
-    offset += n
-  }
-  return true
-}
-
-/// Runs a search's body and returns its exit status, after writing the
-/// message of an error (one line, "name: message") to `errors`: a
-/// ``CommandFailure`` has its own status, any other error is 2 (an index or
-/// query that cannot be used).
-public func searchStatus(name: String, errors: Int32 = STDERR_FILENO, _ body: () throws -> Void)
-  -> Int32
-{
-  do {
-    try body()
-    return ExitStatus.success
-  } catch let failure as CommandFailure {
-    if !failure.message.isEmpty { printError("\(name): \(failure.message)", to: errors) }
-    return failure.status
-  } catch {
-    printError("\(name): \(error)", to: errors)
-    return ExitStatus.usage
-  }
-}
 
 /// What the terminal can show.
 public struct Terminal: Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import LimelightExit
 import LimelightModel
 import LimelightPlatform
 import LimelightPostgres

@@ -1,4 +1,5 @@
 import Foundation
+import LimelightExit
 import LimelightModel
 import LimelightPlatform
 import LimelightPostgres
@@ -72,9 +73,8 @@ struct SharedSearch {
         "… more results: use --limit N to see them, or pipe the output for all",
         to: context.errors)
     }
-    if options.live {
-      try follow(index, from: start, shown: Set(printed.map(\.uri)))
-    }
+    // Followed until the reader goes away, which ends the command well.
+    if options.live { return try follow(index, from: start, shown: Set(printed.map(\.uri))) }
     if results.isEmpty { throw CommandFailure("", status: ExitStatus.notFound) }
   }
 
@@ -89,10 +89,9 @@ struct SharedSearch {
   }
 
   /// `--live` against the store: what any host writes or removes after
-  /// `change`, as `+`, `~` and `-` lines (or JSON events), until interrupted.
-  private func follow(_ index: PostgresIndex, from change: Int64, shown: Set<String>) throws
-    -> Never
-  {
+  /// `change`, as `+`, `~` and `-` lines (or JSON events), until interrupted
+  /// or whoever reads the output goes away.
+  private func follow(_ index: PostgresIndex, from change: Int64, shown: Set<String>) throws {
     signal(SIGPIPE, SIG_IGN)
     let output = OutputBuffer(fd: context.output, abandoned: context.abandoned)
     var seen = change
@@ -113,7 +112,7 @@ struct SharedSearch {
         shown.remove(uri)
       }
       output.flush()
-      if output.isClosed { exit(0) }
+      if output.isClosed { return }
       seen = now
     }
   }

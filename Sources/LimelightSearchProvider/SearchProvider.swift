@@ -1,6 +1,8 @@
 import ArgumentParser
 import LimelightCLI
+import LimelightCommand
 import LimelightDesktop
+import LimelightExit
 import LimelightSearch
 
 /// limelight-search-provider: Limelight's results in GNOME Shell's overview

@@ -1,5 +1,6 @@
 import CLinux
 import Foundation
+import LimelightExit
 import LimelightMeaning
 import LimelightModel
 import LimelightPlatform
@@ -175,7 +176,7 @@ public final class QueryService: Sendable {
     serving.store = connection.store
     serving.meaning = meaning
     serving.abandoned = { Self.hungUp(client) }
-    let status = searchStatus(name: "find-in", errors: context.errors) {
+    let status = failureStatus(name: "find-in", errors: context.errors) {
       try FindInSearch(options, context: serving).run()
     }
     connection.searches += 1

@@ -1,5 +1,4 @@
 import CLinux
-import LimelightModel
 import LimelightPlatform
 
 #if canImport(Glibc)

@@ -1,5 +1,6 @@
 import CLinux
 import Foundation
+import LimelightExit
 import LimelightImport
 import LimelightModel
 import LimelightPlatform
@@ -73,6 +74,6 @@ extension Watcher {
     // No image to start: a service manager starts the watcher again.
     let message = "limelightd: cannot start again: \(String(cString: strerror(errno)))\n"
     _ = message.withCString { write(STDERR_FILENO, $0, strlen($0)) }
-    exit(75)
+    exit(ExitStatus.restartFailed)
   }
 }

@@ -1,5 +1,7 @@
 import ArgumentParser
 import LimelightCLI
+import LimelightCommand
+import LimelightExit
 import LimelightExtensions
 import LimelightModel
 import LimelightPlatform

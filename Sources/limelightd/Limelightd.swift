@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import LimelightCLI
+import LimelightCommand
+import LimelightExit
 import LimelightImport
 import LimelightImportCommand
 import LimelightMeaning
@@ -165,7 +167,7 @@ struct Limelightd: ParsableCommand {
         do { try sender.sendNow() } catch {
           throw CommandFailure(
             "\(error) (the entries stay in the local index and are sent at the next start)",
-            status: 1)
+            status: ExitStatus.failed)
         }
       }
     } catch let failure as CommandFailure {
@@ -174,7 +176,7 @@ struct Limelightd: ParsableCommand {
       service?.stop()
       Watcher.rebuild(location, after: reason, logger: logger)
     } catch {
-      throw CommandFailure("\(error)", status: 1)
+      throw CommandFailure("\(error)", status: ExitStatus.failed)
     }
     withExtendedLifetime(lock) {}
   }

@@ -1,3 +1,4 @@
+import LimelightExit
 import LimelightSearch
 import Testing
 

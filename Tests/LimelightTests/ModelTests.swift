@@ -23,6 +23,19 @@ import Testing
     #expect(path.depth == 4)
   }
 
+  @Test func ordersEqualsAndHashesByBytes() {
+    let paths = ["", "/", "/a", "/a/b", "/a/b\u{0}", "/a0", "/ab", "/é", "/a/\u{FF}x"].map(
+      RawPath.init)
+    for left in paths {
+      for right in paths {
+        #expect((left < right) == left.bytes.lexicographicallyPrecedes(right.bytes))
+        #expect((left == right) == (left.bytes == right.bytes))
+      }
+    }
+    let invalid = RawPath(bytes: [0x2F, 0xFF, 0xFE])
+    #expect(Set(paths + paths + [invalid, invalid]).count == paths.count + 1)
+  }
+
   @Test func normalization() {
     #expect(RawPath("/a//b/./c/../d/").lexicallyNormalized == RawPath("/a/b/d"))
     #expect(RawPath("/../..").lexicallyNormalized == RawPath("/"))

@@ -1,8 +1,5 @@
 import ArgumentParser
-import Foundation
-import LimelightModel
-import LimelightSearch
-import LimelightStore
+import LimelightExit
 
 #if canImport(Glibc)
   import Glibc
@@ -53,7 +50,7 @@ public func commandStatus(
     let code = command.exitCode(for: error)
     // An error that is not the parser's (it gives those 0 or 64): said as a
     // search says it (a CommandFailure with its own status, any other 2).
-    if code == .failure { return searchStatus(name: name, errors: errors) { throw error } }
+    if code == .failure { return failureStatus(name: name, errors: errors) { throw error } }
     let message = command.fullMessage(for: error)
     if code == .success {
       print(message)
@@ -73,9 +70,4 @@ public func commandStatus(
 /// Renders errors of commands run without a parsed command type.
 public struct CommandLineErrors: ParsableCommand {
   public init() {}
-}
-
-/// Opens the index of the environment's location; a missing index is a clear error.
-public func openIndex(create: Bool = false, readOnly: Bool = false) throws -> IndexStore {
-  try IndexStore.open(IndexLocation.fromEnvironment(), create: create, readOnly: readOnly)
 }

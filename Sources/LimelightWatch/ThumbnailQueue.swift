@@ -4,6 +4,7 @@ import Foundation
 import LimelightModel
 import LimelightPlatform
 import LimelightStore
+import LimelightThumbnails
 import Synchronization
 
 #if canImport(Glibc)

@@ -1,6 +1,7 @@
 import LimelightModel
 import LimelightPlatform
 import LimelightStore
+import LimelightThumbnails
 
 #if canImport(Glibc)
   import Glibc
