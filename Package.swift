@@ -64,7 +64,7 @@ let package = Package(
       ]),
     // The item model, the MIME database and the configuration: no SQLite,
     // no I/O beyond reading files.
-    .target(name: "LimelightModel", dependencies: ["LimelightPlatform", "CLinux", "CMeCab"]),
+    .target(name: "LimelightModel", dependencies: ["LimelightPlatform", "CMeCab"]),
     // The applications installed (desktop entries) and the folders that hold them.
     .target(name: "LimelightApplications", dependencies: ["LimelightPlatform", "LimelightModel"]),
     // The query language: words, filters and predicates as a QueryNode,
@@ -76,6 +76,7 @@ let package = Package(
       name: "LimelightStore",
       dependencies: [
         "LimelightPlatform", "LimelightModel", "LimelightQuery", "CInflate", "CZstd", "CTextRank",
+        "CLinux",
         .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "GRDBSQLite", package: "GRDB.swift"),
       ]),
