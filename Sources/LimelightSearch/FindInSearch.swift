@@ -219,24 +219,13 @@ public struct FindInSearch {
     guard let query else { return }
     // While the index is built, an empty or short answer may not be the truth.
     if let note = store.buildingNote() { printError(note, to: context.errors) }
-    if options.count {
-      let total = try engine.count(query.everything)
-      let output = OutputBuffer(fd: context.output, abandoned: context.abandoned)
-      output.write("\(total)\n")
-      output.flush()
-      if total == 0 { throw CommandFailure("", status: ExitStatus.notFound) }
-      return
-    }
+    if options.count { return try context.printCount(engine.count(query.everything)) }
     let search = LocalReadingSearch(engine: engine, query: query)
     if options.open {
-      let pick = options.pick
-      let results = try search.results(limit: pick)
-      guard results.count >= pick else {
-        if results.isEmpty { throw CommandFailure("", status: ExitStatus.notFound) }
-        throw CommandFailure("only \(results.count) results: nothing to open as number \(pick)")
-      }
-      try Opener.open(results[pick - 1], store: engine.store)
-      print(results[pick - 1].uri)
+      let result = try context.picked(
+        options.pick, of: search.results(limit: options.pick))
+      try Opener.open(result, store: engine.store)
+      print(result.uri)
       return
     }
     let (format, shown) = options.presentation(context)
@@ -258,11 +247,7 @@ public struct FindInSearch {
       format: format, engine: engine, query: search.ran, home: location.home,
       output: OutputBuffer(fd: context.output, abandoned: context.abandoned)
     ).print(printed)
-    if case .human = format, results.count > printed.count {
-      printError(
-        "… more results: use --limit N to see them, or pipe the output for all",
-        to: context.errors)
-    }
+    context.noteMore(format: format, matched: results.count, shown: printed.count)
     // Followed until the reader goes away, which ends the command well.
     if options.live {
       let known = Dictionary(
@@ -270,7 +255,7 @@ public struct FindInSearch {
       return try LiveFollower(engine: engine, query: query.everything, json: options.json).follow(
         from: startGeneration, shown: known)
     }
-    if results.isEmpty { throw CommandFailure("", status: ExitStatus.notFound) }
+    try context.end(found: results.count)
   }
 }
 
@@ -293,7 +278,7 @@ extension FindInSearch {
       format: format, engine: engine, query: filters, home: home,
       output: OutputBuffer(fd: context.output, abandoned: context.abandoned)
     ).print(results)
-    if results.isEmpty { throw CommandFailure("", status: ExitStatus.notFound) }
+    try context.end(found: results.count)
   }
 
   /// The query the words make, read as a person's words and parsed, with

@@ -33,22 +33,11 @@ struct SharedSearch {
   private func run(_ index: PostgresIndex) throws {
     let location = IndexLocation.fromEnvironment(context.environment)
     let output = OutputBuffer(fd: context.output, abandoned: context.abandoned)
-    if options.count {
-      let total = try index.count(query.everything)
-      output.write("\(total)\n")
-      output.flush()
-      if total == 0 { throw CommandFailure("", status: ExitStatus.notFound) }
-      return
-    }
+    if options.count { return try context.printCount(index.count(query.everything)) }
     let search = SharedReadingSearch(index: index)
     if options.open {
-      let results = try search.results(query, limit: options.pick)
-      guard results.count >= options.pick else {
-        if results.isEmpty { throw CommandFailure("", status: ExitStatus.notFound) }
-        throw CommandFailure(
-          "only \(results.count) results: nothing to open as number \(options.pick)")
-      }
-      let result = results[options.pick - 1]
+      let result = try context.picked(
+        options.pick, of: search.results(query, limit: options.pick))
       try SearchSession(environment: context.environment).open(result)
       print(result.uri)
       return
@@ -68,14 +57,10 @@ struct SharedSearch {
       snippets[$0.uri]
     }
     printer.print(printed)
-    if case .human = format, results.count > printed.count {
-      printError(
-        "… more results: use --limit N to see them, or pipe the output for all",
-        to: context.errors)
-    }
+    context.noteMore(format: format, matched: results.count, shown: printed.count)
     // Followed until the reader goes away, which ends the command well.
     if options.live { return try follow(index, from: start, shown: Set(printed.map(\.uri))) }
-    if results.isEmpty { throw CommandFailure("", status: ExitStatus.notFound) }
+    try context.end(found: results.count)
   }
 
   /// A store's entry as the printer takes a result.
