@@ -10,7 +10,8 @@ public enum ExitStatus {
   /// nothing to delete or no state stored (limelight).
   public static let notFound: Int32 = 1
   /// A command that could not do its work: limelightd when the index cannot
-  /// be written, limelight-import when a file cannot be read.
+  /// be written (or a one-off run cannot reach its shared store),
+  /// limelight-import when a file cannot be read.
   public static let failed: Int32 = 1
   /// A usage or query error, or an index that cannot be used.
   public static let usage: Int32 = 2

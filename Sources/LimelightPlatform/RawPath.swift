@@ -119,9 +119,9 @@ public struct RawPath: Hashable, Comparable, Sendable, CustomStringConvertible {
 
   // Paths are keys of the watcher's tables, compared and hashed for every
   // change it meets: as whole buffers, not a byte at a time as an array's
-  // own conformances do (a tenth of the watcher's time in a burst).
+  // own conformances do.
   public static func == (lhs: RawPath, rhs: RawPath) -> Bool {
-    lhs.bytes.count == rhs.bytes.count && compare(lhs, rhs) == 0
+    lhs.bytes.count == rhs.bytes.count && compare(lhs, rhs, count: lhs.bytes.count) == 0
   }
 
   public func hash(into hasher: inout Hasher) {
@@ -133,14 +133,11 @@ public struct RawPath: Hashable, Comparable, Sendable, CustomStringConvertible {
     return common < 0 || (common == 0 && lhs.bytes.count < rhs.bytes.count)
   }
 
-  /// `memcmp` of the first `count` bytes (by default all of `lhs`'s).
-  private static func compare(_ lhs: RawPath, _ rhs: RawPath, count: Int? = nil) -> Int32 {
-    lhs.bytes.withUnsafeBytes { left in
-      rhs.bytes.withUnsafeBytes { right in
-        let length = count ?? left.count
-        guard length > 0 else { return 0 }
-        return memcmp(left.baseAddress!, right.baseAddress!, length)
-      }
+  /// `memcmp` of the first `count` bytes of both.
+  private static func compare(_ lhs: RawPath, _ rhs: RawPath, count: Int) -> Int32 {
+    guard count > 0 else { return 0 }
+    return lhs.bytes.withUnsafeBytes { left in
+      rhs.bytes.withUnsafeBytes { right in memcmp(left.baseAddress!, right.baseAddress!, count) }
     }
   }
 

@@ -31,8 +31,6 @@ struct SharedSearch {
   }
 
   private func run(_ index: PostgresIndex) throws {
-    let location = IndexLocation.fromEnvironment(context.environment)
-    let output = OutputBuffer(fd: context.output, abandoned: context.abandoned)
     if options.count { return try context.printCount(index.count(query.everything)) }
     let search = SharedReadingSearch(index: index)
     if options.open {
@@ -53,9 +51,9 @@ struct SharedSearch {
         for: printed.compactMap { search.hits[$0.uri] }, query: query.node, open: "\u{1}",
         close: "\u{2}")
     }
-    let printer = ResultPrinter(format: format, home: location.home, output: output) {
-      snippets[$0.uri]
-    }
+    let home = IndexLocation.fromEnvironment(context.environment).home
+    let output = OutputBuffer(fd: context.output, abandoned: context.abandoned)
+    let printer = ResultPrinter(format: format, home: home, output: output) { snippets[$0.uri] }
     printer.print(printed)
     context.noteMore(format: format, matched: results.count, shown: printed.count)
     // Followed until the reader goes away, which ends the command well.
