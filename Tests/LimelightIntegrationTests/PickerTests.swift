@@ -123,7 +123,9 @@ import Testing
     #expect(shown.contains("lighthouse-report.txt"))
     // Words that read as nothing show no reading.
     try tmux.run(["send-keys", "-t", "picker", "C-u", "lighthouse"])
-    shown = try screen { $0.contains("3 results") }
+    // The screen before held three results too: wait for the new query's.
+    shown = try screen { lines($0).first?.hasPrefix("> lighthouse ") == true }
+    #expect(lines(shown)[0].hasSuffix("3 results"), "\(shown)")
     #expect(!shown.contains("  = "), "\(shown)")
     try tmux.run(["send-keys", "-t", "picker", "Escape"])
     #expect(try status() == 1)
