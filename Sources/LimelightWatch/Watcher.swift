@@ -81,7 +81,7 @@ public final class Watcher: ReconcileSink {
   var statusChanged = true
   /// Set while writes to the index fail: what waits, and when to try again.
   var writeRetry: WriteRetry?
-  /// The first pass's batch being written while the walk goes on.
+  /// The batch being written while the walk, or a burst's reading, goes on.
   var batchInFlight: BatchInFlight?
   /// Whether full batches are written while the walk goes on (the first pass).
   var writesAhead = false
@@ -459,7 +459,7 @@ public final class Watcher: ReconcileSink {
       expireRecencyIfDue()
       purgeExpiredIfDue()
       if monotonicNow() >= nextIntegrityCheck { startIntegrityCheck() }
-      flush()
+      flushTurn()
       HelperPool.shared.stopIdle()
       // What was due is done: the second pass reads on between events,
       // after what the user just made.
@@ -510,6 +510,8 @@ public final class Watcher: ReconcileSink {
     // Failing writes: tried again when due, and the free space looked at
     // every second.
     if let retry = writeRetry { next = min(next, retry.nextAttempt, monotonicNow() + 1) }
+    // A batch on its way: its outcome is taken soon after it is written.
+    if batchInFlight != nil { next = min(next, monotonicNow() + 0.02) }
     next = min(next, nextIntegrityCheck)
     if let helpers = HelperPool.shared.nextIdleStop { next = min(next, helpers) }
     guard next.isFinite else { return -1 }

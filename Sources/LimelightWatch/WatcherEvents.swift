@@ -126,7 +126,10 @@ extension Watcher {
     let ready = settling.takeReady(now: now, limit: Self.readyPerTurn)
     guard !ready.isEmpty else { return }
     pacing.took(now: now)
-    flush()  // moves and removals first, so stored states below are current
+    // Moves and removals first, so stored states below are current; a
+    // burst's batch on its way is not waited for (a file of it taken again
+    // meanwhile is only read and written again).
+    if !batch.isEmpty { flush() }
     let stored = (try? store.fileStates(at: Array(ready.keys))) ?? [:]
     // A burst is named at once and read in slices after (``LiveContent``).
     let burst = ready.count > Self.burstSize

@@ -1,15 +1,18 @@
 import CLinux
 import Dispatch
+import Foundation
 import LimelightModel
 import LimelightPlatform
 import LimelightStore
 
-/// A batch of the first pass written on a thread of its own while the walk
-/// lists the next folders: the walk (listing, `lstat`) keeps one core and
-/// the index takes the batch before on the other. One batch at most is on
-/// its way; whatever else writes waits for it first (``Watcher/flush()``),
-/// so that batches land in the order they were made, and a batch that
-/// fails comes back to the watcher as if it had been written in its place.
+/// A batch written on a thread of its own while the watcher goes on: the
+/// first pass's, while the walk lists the next folders, and a burst of the
+/// user's changes, while the loop reads the next files of it. The walk or
+/// the reading keeps one core and the index takes the batch before on the
+/// other. One batch at most is on its way; whatever else writes waits for
+/// it first (``Watcher/flush()``), so that batches land in the order they
+/// were made, and a batch that fails comes back to the watcher as if it had
+/// been written in its place.
 final class BatchInFlight: @unchecked Sendable {
   let operations: [IndexOperation]
   private let writer: BatchWriter
@@ -19,23 +22,23 @@ final class BatchInFlight: @unchecked Sendable {
   /// Set by the writing thread before it leaves `done`; read after it left.
   private var result: Result<[FileRecord], any Error> = .success([])
 
-  /// The thread the batches are written on, one after another.
-  private static let queue = DispatchQueue(label: "limelight.write-ahead")
-
   /// Starts writing `operations`, whose files `records` holds as read
-  /// (``BatchWriter/read(_:)``), with `report` as the watcher's status.
+  /// (``BatchWriter/read(_:)``), with `report` as the watcher's status, on
+  /// a thread at `nice`.
   init(
     _ operations: [IndexOperation], records: [FileRecord], writer: BatchWriter,
-    report: WatcherReport
+    report: WatcherReport, nice: Int32
   ) {
     self.operations = operations
     self.writer = writer
     self.report = report
     self.records = records
     done.enter()
-    Self.queue.async { [self] in
-      // Indexing yields to searches, as the walk does.
-      limelight_lower_thread_priority(Watcher.indexingNice)
+    // A thread of its own, not a shared queue's: a thread lowered once
+    // stays lowered, and the user's changes are written at the watcher's
+    // priority.
+    Thread.detachNewThread { [self] in
+      if nice > 0 { limelight_lower_thread_priority(nice) }
       result = Result {
         try self.writer.write(self.operations, extracted: self.records) {
           try $0.save(self.report)
@@ -50,13 +53,17 @@ final class BatchInFlight: @unchecked Sendable {
     done.wait()
     return result
   }
+
+  /// Whether the batch is written or has failed, without waiting.
+  var isDone: Bool { done.wait(timeout: .now()) == .success }
 }
 
 extension Watcher {
-  /// Writes the batch while the crawl goes on (``BatchInFlight``), once the
-  /// one before is written. A write that fails, or one kept for later,
-  /// turns the crawl back to writing in place and waiting, as ``flush()``.
-  func flushAhead() {
+  /// Writes the batch while the watcher goes on (``BatchInFlight``), once
+  /// the one before is written, on a thread at `nice`. A write that fails,
+  /// or one kept for later, turns back to writing in place and waiting, as
+  /// ``flush()``.
+  func flushAhead(nice: Int32 = Watcher.indexingNice) {
     // This batch's files are read (on the walk's side: the thread that
     // writes is the busier one) while the batch before is still written.
     let operations = batch
@@ -75,8 +82,21 @@ extension Watcher {
     // The report goes with this batch; a later change of status is saved
     // with a later one. It is marked unsaved again if this one fails.
     statusChanged = false
+    activity.wrote(operations.count)
     batchInFlight = BatchInFlight(
-      operations, records: records, writer: batchWriter, report: report())
+      operations, records: records, writer: batchWriter, report: report(), nice: nice)
+  }
+
+  /// Ends a turn of the watching loop: a burst's batch is written while the
+  /// next turn reads the files after it; a smaller one, or the status, is
+  /// written in place. A batch on its way is not waited for when there is
+  /// nothing else to write.
+  func flushTurn() {
+    if batch.count >= Self.burstSize && writeRetry == nil {
+      flushAhead(nice: 0)
+    } else if !batch.isEmpty || statusChanged || batchInFlight?.isDone == true {
+      flush()
+    }
   }
 
   /// Waits for the batch on its way, if any, and takes its outcome as

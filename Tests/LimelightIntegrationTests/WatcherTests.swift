@@ -191,6 +191,42 @@ import Testing
     #expect(status.contains("\"overflows\":0"), "\(status)")
   }
 
+  @Test func changesMadeWhileABurstIsWrittenLandAfterIt() throws {
+    let instance = try Instance()
+    try instance.mkdir("burst")
+    try instance.startWatcher()
+    // A burst is written on a thread of its own while the watcher reads the
+    // next files of it: removals, renames and rewrites made meanwhile must
+    // land after the writes they follow, never under them.
+    let count = 3_000
+    for i in 0..<count { try instance.write("burst/f\(i).txt", "gannet\n") }
+    var gannets = 0
+    var puffins = 0
+    var moved = 0
+    for i in 0..<count {
+      if i % 3 == 0 {
+        try instance.remove("burst/f\(i).txt")
+      } else if i % 5 == 1 {
+        #expect(
+          rename(instance.path("burst/f\(i).txt"), instance.path("burst/moved-\(i).txt")) == 0)
+        moved += 1
+        gannets += 1
+      } else if i % 7 == 2 {
+        try instance.write("burst/f\(i).txt", "puffin\n")
+        puffins += 1
+      } else {
+        gannets += 1
+      }
+    }
+    try instance.waitFor("the index to match the disk", seconds: 120) {
+      try instance.run("find-in", ["--count", "gannet"]).stdout == "\(gannets)\n"
+        && instance.run("find-in", ["--count", "puffin"]).stdout == "\(puffins)\n"
+        && instance.run("find-in", ["--count", "name:moved"]).stdout == "\(moved)\n"
+    }
+    let status = try instance.run("limelight", ["status", "--json"]).stdout
+    #expect(status.contains("\"queue\":0"), "\(status)")
+  }
+
   @Test func watchLimitIsReportedAndUnwatchedFoldersStayCurrent() throws {
     let instance = try Instance()
     try instance.config("max-watches = 2\nrescan-interval = 1\n")
