@@ -15,6 +15,14 @@ watcher is idle, and a smaller set while the second pass runs). plocate's
 `updatedb` and queries run on the same tree.
 Prints one table, writes growth.json and, when matplotlib is there,
 growth.png beside it. Timings are for this machine and this run only.
+
+Generated trees miss what real homes hold (long, varied names in many
+scripts, deep folders, large texts): `--corpus DIR` adds sizes `corpus`
+(the tree the corpus recipe lays out, hard-linked once) and `corpusxN` (it
+linked under N roots, `corpusx7` for about a million real entries), beside
+the generated ones: `--sizes corpus,corpusx7,100000`. DIR must be on the
+work folder's file system. For these sizes it also reports the watcher's own
+account of its passes (seconds, rate, what the content pass waited for).
 """
 import argparse
 import json
@@ -72,6 +80,27 @@ def build_tree(tree, entries, pool, rng):
             os.link(source, os.path.join(folder, name))
             made += 1
     return made
+
+
+def corpus_tree(tree, corpus, copies):
+    """The corpus linked `copies` times under `tree` (`cp -al`: folders made,
+    files hard-linked, nothing copied); returns its entries, folders included."""
+    os.makedirs(tree, exist_ok=True)
+    for k in range(copies):
+        target = os.path.join(tree, "corpus" if copies == 1 else f"corpus {k + 1}")
+        subprocess.run(["cp", "-al", corpus, target], check=True)
+    made = 0
+    for root, folders, files in os.walk(tree):
+        made += len(folders) + len(files)
+    return made
+
+
+def parse_size(spec):
+    """A size of the command line: entries to generate, or ("corpus", copies)."""
+    if spec.startswith("corpus"):
+        rest = spec[len("corpus"):]
+        return ("corpus", int(rest[1:]) if rest.startswith("x") else 1)
+    return int(spec)
 
 
 def pss_kib(pid):
@@ -193,12 +222,17 @@ def hard_queries(tree):
     ]
 
 
-def measure(size, work, pool, ll, rng, query_count, settle_limit):
-    tree = os.path.join(work, f"tree-{size}")
-    xdg = os.path.join(work, f"xdg-{size}")
+def measure(size, work, pool, ll, rng, query_count, settle_limit, corpus=None):
+    label = size if isinstance(size, int) else f"corpus x{size[1]}"
+    tree = os.path.join(work, f"tree-{label}".replace(" ", ""))
+    xdg = os.path.join(work, f"xdg-{label}".replace(" ", ""))
     subprocess.run(["rm", "-rf", tree, xdg])
-    log(f"[{size}] building the tree …")
-    entries = build_tree(tree, size, pool, rng) + 1
+    log(f"[{label}] building the tree …")
+    if isinstance(size, int):
+        entries = build_tree(tree, size, pool, rng) + 1
+    else:
+        entries = corpus_tree(tree, corpus, size[1]) + 1
+    size = label
     env = dict(os.environ, HOME=tree, XDG_DATA_HOME=f"{xdg}/data",
                XDG_CONFIG_HOME=f"{xdg}/config", XDG_CACHE_HOME=f"{xdg}/cache",
                XDG_RUNTIME_DIR=f"{xdg}/run", XDG_CONFIG_DIRS=f"{xdg}/none")
@@ -255,6 +289,12 @@ def measure(size, work, pool, ll, rng, query_count, settle_limit):
         row["busy_query_p99_ms"] = bench.percentile(busy, 99) * 1000
     row["names_seconds"] = names_at
     row["all_seconds"] = all_at
+    # The watcher's own account: a pass's time as it measured it, and what
+    # its content pass waited for.
+    final = status(ll, env)
+    for key in ("namesSeconds", "namesRate", "contentSeconds", "contentFiles", "contentRate"):
+        if final.get(key) is not None:
+            row["watcher_" + key] = final[key]
     row["names_rate"] = entries / names_at if names_at else None
     # Settle: the merge steps after the pass and the thumbnails drawn in the
     # background, until the watcher uses no CPU (at most `settle_limit`
@@ -388,7 +428,10 @@ def main():
     parser.add_argument("workdir", nargs="?")
     parser.add_argument("--bin", required=True)
     parser.add_argument("--plot", metavar="JSON", help="only draw the plot of an earlier run")
-    parser.add_argument("--sizes", default="100000,300000,1000000")
+    parser.add_argument("--sizes", default="100000,300000,1000000",
+                        help="entries of generated trees, or corpus / corpusxN (with --corpus)")
+    parser.add_argument("--corpus", metavar="DIR",
+                        help="the tree the corpus recipe laid out, for sizes corpus and corpusxN")
     parser.add_argument("--pool", type=int, default=60000,
                         help="real files to link to (gathered once into WORKDIR/pool)")
     parser.add_argument("--queries", type=int, default=140)
@@ -402,11 +445,18 @@ def main():
         return
     os.makedirs(args.workdir, exist_ok=True)
     rng = random.Random(42)
-    pool = real_files(os.path.join(args.workdir, "pool"), args.pool)
+    sizes = [parse_size(s) for s in args.sizes.split(",")]
+    if any(not isinstance(s, int) for s in sizes) and not args.corpus:
+        parser.error("sizes corpus and corpusxN need --corpus DIR")
+    if any(isinstance(s, int) for s in sizes):
+        pool = real_files(os.path.join(args.workdir, "pool"), args.pool)
+    else:
+        pool = []
     ll = lambda tool: os.path.join(args.bin, tool)
     rows = []
-    for size in [int(s) for s in args.sizes.split(",")]:
-        rows.append(measure(size, args.workdir, pool, ll, rng, args.queries, args.settle))
+    for size in sizes:
+        rows.append(measure(size, args.workdir, pool, ll, rng, args.queries, args.settle,
+                            corpus=args.corpus and os.path.abspath(args.corpus)))
         with open(os.path.join(args.workdir, "growth.json"), "w") as f:
             json.dump(rows, f, indent=1)
     columns = [
@@ -421,8 +471,13 @@ def main():
         ("during the 2nd pass: p99 ms", "busy_query_p99_ms", 1),
         ("plocate updatedb s", "plocate_seconds", 1), ("plocate B/entry", "plocate_bytes_per_entry", 0),
         ("plocate median ms", "plocate_median_ms", 1), ("plocate p99 ms", "plocate_p99_ms", 1),
+        ("watcher: names pass s", "watcher_namesSeconds", 1),
+        ("watcher: content pass s", "watcher_contentSeconds", 1),
+        ("watcher: files read", "watcher_contentFiles", 0),
     ]
-    print("| measure | " + " | ".join(fmt(r["entries"]) for r in rows) + " |")
+    print("| measure | " + " | ".join(
+        f"{fmt(r['entries'])} ({r['size']})" if isinstance(r["size"], str) else fmt(r["entries"])
+        for r in rows) + " |")
     print("| --- |" + " --- |" * len(rows))
     for label, key, digits in columns[1:]:
         print(f"| {label} | " + " | ".join(
