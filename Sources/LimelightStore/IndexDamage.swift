@@ -40,6 +40,14 @@ public enum IndexDamage {
     FileManager.default.contents(atPath: note(location)).map { String(decoding: $0, as: UTF8.self) }
   }
 
+  /// Removes an index an older version made, to be built anew (it is a
+  /// cache of the disk: nothing is kept).
+  public static func remove(_ location: IndexLocation) {
+    let path = location.databasePath.string
+    for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
+    unlink(note(location))
+  }
+
   /// Sets the damaged index aside, where it stays for a bug report (the
   /// copy set aside before goes), and clears the note: the next open
   /// builds a new index. Returns the path of the copy.
@@ -61,19 +69,24 @@ public enum IndexDamage {
 public struct IndexRebuild: Sendable, Codable, Equatable {
   public var reason: String
   public var time: Date
+  /// Built anew because an older version made it (not damaged; nothing set
+  /// aside). Absent from the records of earlier versions.
+  public var older: Bool?
 
   /// Its `meta` key.
   static let key = "rebuilt"
 
-  public init(reason: String, time: Date) {
+  public init(reason: String, time: Date, older: Bool? = nil) {
     self.reason = reason
     self.time = time
+    self.older = older
   }
 
   /// What the user reads.
   public var description: String {
     let when = ISO8601DateFormatter.string(
       from: time, timeZone: .current, formatOptions: [.withInternetDateTime])
+    if older == true { return "built again from the disk on \(when): \(reason)" }
     return "found damaged on \(when) (\(reason)) and built again from the disk;"
       + " the damaged copy is kept beside it as index.sqlite.damaged"
   }
@@ -114,9 +127,9 @@ extension IndexStore {
       let (report, rebuilt) = try? read({ db in
         (
           try WatcherReport.load(db),
-          try Bool.fetchOne(
-            db, sql: "SELECT count(*) > 0 FROM meta WHERE key = ?", arguments: [IndexRebuild.key])
-            ?? false
+          IndexRebuild.fromStored(
+            try String.fetchOne(
+              db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [IndexRebuild.key]))
         )
       })
     else { return nil }
@@ -126,9 +139,11 @@ extension IndexStore {
     guard location.watcherPID() != nil else { return nil }
     let seen = report?.crawlSeen ?? 0
     return
-      (rebuilt
-      ? "the index is being built again after it was found damaged"
-      : "limelightd is still reading the home folder")
+      (rebuilt == nil
+      ? "limelightd is still reading the home folder"
+      : rebuilt?.older == true
+        ? "the index is being built again for this version"
+        : "the index is being built again after it was found damaged")
       + " (\(seen) entries so far): results may be missing until it is done"
   }
 

@@ -34,6 +34,9 @@ public final class IndexStore: Sendable {
     /// A newer version upgraded the index: this one would write items
     /// without what the newer one keeps with each (facets, ranks).
     case newer(RawPath)
+    /// A version older than the oldest this one upgrades made the index
+    /// (``Schema/oldestUpgraded``): the watcher builds a new one.
+    case older(RawPath)
 
     public var description: String {
       switch self {
@@ -46,6 +49,10 @@ public final class IndexStore: Sendable {
         return "the index at \(path.string) is damaged (\(reason)): limelightd builds a new one"
       case .upgrading(let path):
         return "the index at \(path.string) is being upgraded to a new format: try again shortly"
+      case .older(let path):
+        return
+          "the index at \(path.string) was made by a Limelight too old to upgrade from:"
+          + " limelightd builds a new one when it starts"
       case .newer(let path):
         return
           "the index at \(path.string) was upgraded by a newer Limelight: run that version,"
@@ -95,7 +102,7 @@ public final class IndexStore: Sendable {
           (
             try Schema.migrator.hasCompletedMigrations(db)
               && String.fetchOne(db, sql: "PRAGMA journal_mode") == "wal",
-            try Schema.migrator.hasBeenSuperseded(db)
+            try Schema.isNewer(db)
           )
         }
         if newer { throw OpenError.newer(path) }
@@ -119,11 +126,14 @@ public final class IndexStore: Sendable {
       }
       let pool = try DatabasePool(path: path.string, configuration: configuration)
       let migrator = Schema.migrator
+      if try pool.read(Schema.isNewer) { throw OpenError.newer(path) }
       if try !pool.read({ try migrator.hasCompletedMigrations($0) }) {
-        try migrator.migrate(pool)
+        do {
+          try migrator.migrate(pool)
+        } catch is Schema.OlderIndex {
+          throw OpenError.older(path)
+        }
         try compactAfterUpgrade(pool, texts: texts)
-      } else if try pool.read({ try migrator.hasBeenSuperseded($0) }) {
-        throw OpenError.newer(path)
       }
       try pool.read(texts.refresh)
       return IndexStore(location: location, pool: pool, texts: texts)

@@ -117,18 +117,4 @@ enum ItemDescription {
     default: return nil
     }
   }
-
-  /// Upgrades an index whose descriptions are all stored: those that read
-  /// as their title's or text's summary are made from there from now on.
-  static func deriveStored(_ db: Database) throws {
-    let stored = "contentDescription IS NOT NULL AND descriptionSource IS NULL"
-    for source in [Source.title, .text] {
-      let made = expression("item", source: String(source.rawValue))
-      try db.execute(
-        sql: """
-          UPDATE item SET descriptionSource = ?, contentDescription = NULL
-          WHERE \(stored) AND contentDescription = (\(made))
-          """, arguments: [source.rawValue])
-    }
-  }
 }

@@ -102,38 +102,4 @@ struct TextBodies {
         """)
     try db.execute(sql: "DELETE FROM text_body WHERE id IN (SELECT id FROM released) AND refs <= 0")
   }
-
-  /// Moves the texts kept in each item's row (`item_words.text`, before
-  /// v17) into bodies, each distinct text once. Reads them in slices of
-  /// rows, so that memory holds one slice.
-  static func moveRowTexts(_ db: Database) throws {
-    var after: Int64 = -1
-    let bodies = TextBodies(db: db)
-    while true {
-      let rows = try Row.fetchAll(
-        db,
-        sql: """
-          SELECT rowid, text FROM item_words WHERE rowid > ? AND text IS NOT NULL
-          ORDER BY rowid LIMIT 1000
-          """, arguments: [after])
-      guard let last = rows.last else { return }
-      after = last["rowid"]
-      for row in rows {
-        let packed: Data = row["text"]
-        // A text that does not unpack (damaged) is kept as it is, alone.
-        let text = TextPacker.unpackUTF8(packed).map { String(decoding: $0, as: UTF8.self) }
-        let id: Int64?
-        if let text {
-          id = try bodies.hold(text, packed: packed, key: nil)
-        } else {
-          try db.execute(
-            sql: "INSERT INTO text_body (key, refs, text) VALUES (0, 1, ?)", arguments: [packed])
-          id = db.lastInsertedRowID
-        }
-        try db.execute(
-          sql: "UPDATE item_words SET textID = ? WHERE rowid = ?",
-          arguments: [id, row["rowid"] as Int64])
-      }
-    }
-  }
 }

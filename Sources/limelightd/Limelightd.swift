@@ -100,6 +100,17 @@ struct Limelightd: ParsableCommand {
       logger.error("the index is damaged (\(reason)): moved to \(aside.string); building a new one")
       IndexRebuild(reason: reason, time: Date()).leave(location)
       store = try IndexStore.open(location, create: true)
+    } catch IndexStore.OpenError.older {
+      // A cache of the disk, in a format this version does not upgrade
+      // from: built anew, and the applications' items given back by their
+      // reindex extensions, as after damage.
+      IndexDamage.remove(location)
+      logger.warning("the index was made by a version too old to upgrade from: building a new one")
+      IndexRebuild(
+        reason: "the index was made by a version too old to upgrade from", time: Date(),
+        older: true
+      ).leave(location)
+      store = try IndexStore.open(location, create: true)
     }
     // A rebuild (this start's, or the one the watcher before this process
     // began) is recorded in the new index, for `limelight status`.

@@ -78,6 +78,34 @@ import Testing
     try instance.expectIndexMatchesDisk()
   }
 
+  /// An index a version too old to upgrade from made: the watcher builds a
+  /// new one from the disk and says why; a query meanwhile says what to do.
+  @Test func anIndexTooOldToUpgradeIsBuiltAgain() throws {
+    let instance = try Instance()
+    try instance.write("notes/narwhal.txt", "narwhal tusk\n")
+    try instance.indexOnce()
+    let index = instance.base + "/xdg/data/limelight/index.sqlite"
+    // As the first version left its list of migrations.
+    let mark = """
+      import sqlite3, sys
+      db = sqlite3.connect(sys.argv[1])
+      db.execute("DELETE FROM grdb_migrations")
+      db.execute("INSERT INTO grdb_migrations VALUES ('v1')")
+      db.commit()
+      """
+    #expect(try instance.run("/usr/bin/python3", ["-c", mark, index]).status == 0)
+    let query = try instance.run("find-in", ["narwhal"])
+    #expect(query.status != 0 && query.stderr.contains("too old to upgrade from"), "\(query)")
+    try instance.startWatcher()
+    try instance.waitFor("a new index", seconds: 60) {
+      try instance.findPaths("narwhal") == ["notes/narwhal.txt"]
+    }
+    let status = try instance.run("limelight", ["status"]).stdout
+    #expect(status.contains("rebuilt:") && status.contains("too old to upgrade from"), "\(status)")
+    #expect(!FileManager.default.fileExists(atPath: index + ".damaged"))
+    #expect(instance.stopWatcher() == 0)
+  }
+
   /// Garbage in the middle of the index, and then in its header, while the
   /// watcher is stopped: each time the watcher finds it at start, sets the
   /// damaged file aside, builds a new index from the disk, and says so.

@@ -120,38 +120,6 @@ import Testing
     #expect(rewritten.source == 2)
   }
 
-  @Test func anUpgradedIndexMakesItsRepeatedDescriptionsAgain() throws {
-    let location = Fixtures.newLocation()
-    defer { try? FileManager.default.removeItem(atPath: location.home.string) }
-    let manual = "tide - print the tides of a harbour"
-    let code = "# tides.py\n# The tides of a harbour.\nimport math\n"
-    // Items as the version before wrote them: every description stored.
-    try IndexStore.open(location, create: true).write { writer in
-      try writer.upsert(record("/d/tide.1.gz", text: "NAME", title: manual, description: manual))
-      try writer.upsert(
-        record("/d/tides.py", text: code, description: AttributeSet.summary(of: code)))
-      try writer.upsert(record("/d/page.html", text: "Ahoy", description: "A page of its own"))
-      try writer.db.execute(
-        sql: """
-          UPDATE item SET contentDescription = \(ItemDescription.expression());
-          ALTER TABLE item DROP COLUMN descriptionSource;
-          DELETE FROM grdb_migrations WHERE identifier = 'v18-derived-descriptions';
-          """)
-    }
-    let store = try IndexStore.open(location, create: false)
-    let expected: [(String, String, Int64?)] = [
-      ("/d/tide.1.gz", manual, 1),
-      ("/d/tides.py", "# tides.py # The tides of a harbour. import math", 2),
-      ("/d/page.html", "A page of its own", nil),
-    ]
-    for (path, description, source) in expected {
-      let found = try described(path, in: store)
-      #expect(found.read == description, "\(path)")
-      #expect(found.source == source, "\(path)")
-      #expect(found.stored == (source == nil ? description : nil), "\(path)")
-    }
-  }
-
   @Test func theSummaryOfASCIIReadsAsTheSummaryOfItsCharacters() {
     // Random texts of runs of letters and every kind of white space (CR LF
     // one character), short and past what a summary looks at.
