@@ -59,6 +59,12 @@ public final class FileImporter {
       do {
         head = try FileSystem.readPrefix(path, limit: Self.headSize)
       } catch {
+        if error.code == ENOENT || error.code == ENOTDIR {
+          var record = FileRecord(
+            path: path, status: status, attributes: attributes, hidden: hidden)
+          record.vanished = true
+          return record
+        }
         failure = "\(error)"
       }
     }

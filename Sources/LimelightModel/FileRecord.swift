@@ -15,6 +15,10 @@ public struct FileRecord: Sendable {
   public var contentPending: Bool
   /// The words to index, when made already (by the thread that read the file).
   public var indexedText: IndexedText?
+  /// Whether the file was gone (renamed or removed) by the time it was
+  /// opened: not written, since its move or removal comes as an event of
+  /// its own, and a record of it would keep a name without a text.
+  public var vanished = false
 
   public init(
     path: RawPath, status: FileStatus, attributes: AttributeSet, hidden: Bool,

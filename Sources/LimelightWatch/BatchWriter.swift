@@ -65,6 +65,8 @@ struct BatchWriter {
             record = extracted[nextRecord]
             nextRecord += 1
           }
+          // Gone since it was listed: its move or removal follows.
+          if record.vanished { continue }
           try writer.upsert(record)
           if let message = record.extractionError {
             try writer.recordFailure(record.path, message: message)

@@ -106,9 +106,14 @@ extension Watcher {
       watches.rebase(from: old, to: new)
       // Entries inside may have been excluded (or not) under the old name.
       rescanQueue.append(new)
-    } else if Self.fileExtension(old) != Self.fileExtension(new) {
-      // Another extension may mean another content type: read it again.
-      schedule(new, delay: 0.02, now: monotonicNow(), settled: true, force: true)
+    } else {
+      // Another extension may mean another content type: read again. With
+      // the same one, the file is only compared with what the index holds
+      // once the move is written: a file renamed before it was read (its
+      // settling taken, the old name gone when looked at) is not there,
+      // and the move alone would leave it out.
+      let reread = Self.fileExtension(old) != Self.fileExtension(new)
+      schedule(new, delay: 0.02, now: monotonicNow(), settled: true, force: reread)
     }
   }
 

@@ -218,10 +218,25 @@ import Testing
         gannets += 1
       }
     }
-    try instance.waitFor("the index to match the disk", seconds: 120) {
-      try instance.run("find-in", ["--count", "gannet"]).stdout == "\(gannets)\n"
-        && instance.run("find-in", ["--count", "puffin"]).stdout == "\(puffins)\n"
-        && instance.run("find-in", ["--count", "name:moved"]).stdout == "\(moved)\n"
+    var counts: [String] = []
+    let expected = ["\(gannets)\n", "\(puffins)\n", "\(moved)\n"]
+    do {
+      try instance.waitFor("the index to match the disk", seconds: 120) {
+        counts = try ["gannet", "puffin", "name:moved"].map {
+          try instance.run("find-in", ["--count", $0]).stdout
+        }
+        return counts == expected
+      }
+    } catch {
+      let disk = Set(try FileManager.default.contentsOfDirectory(atPath: instance.path("burst")))
+      let indexed = Set(
+        try instance.findPaths("in:" + instance.path("burst")).map {
+          String($0.split(separator: "/").last ?? "")
+        })
+      Issue.record(
+        "counts \(counts), expected \(expected); not indexed: \(disk.subtracting(indexed).sorted().prefix(20)); gone: \(indexed.subtracting(disk).sorted().prefix(20))"
+      )
+      throw error
     }
     let status = try instance.run("limelight", ["status", "--json"]).stdout
     #expect(status.contains("\"queue\":0"), "\(status)")
