@@ -1,0 +1,164 @@
+import Foundation
+import GRDB
+import LimelightModel
+import LimelightPlatform
+import Synchronization
+
+/// One version of a file as the index knows it: what a thumbnail is drawn
+/// for, and checked against (the file must still be that version).
+public struct FileVersion: Sendable, Equatable {
+  public var path: RawPath
+  /// The content type and its ancestors, the most specific first.
+  public var contentTypeTree: [String]
+  /// The modification time in nanoseconds.
+  public var modifiedNs: Int64
+
+  public init(path: RawPath, contentTypeTree: [String], modifiedNs: Int64) {
+    (self.path, self.contentTypeTree, self.modifiedNs) = (path, contentTypeTree, modifiedNs)
+  }
+}
+
+/// The lists of columns an item's row is written with (``IndexWriter/writeItemRow``),
+/// each with its UPDATE and INSERT statements, made on first use.
+enum ItemRowShape {
+  case file, applicationItem
+
+  typealias Statements = (update: String, insert: String)
+  private static let made = Mutex<[ItemRowShape: Statements]>([:])
+
+  func statements(_ names: @autoclosure () -> [String], _ insertedOnly: @autoclosure () -> [String])
+    -> Statements
+  {
+    Self.made.withLock { made in
+      if let statements = made[self] { return statements }
+      let (names, all) = (names(), names() + insertedOnly())
+      let statements = (
+        update: "UPDATE item SET " + names.map { $0 + " = ?" }.joined(separator: ", ")
+          + " WHERE rowid = ?",
+        insert: "INSERT INTO item (" + all.joined(separator: ", ") + ") VALUES ("
+          + all.map { _ in "?" }.joined(separator: ", ") + ")"
+      )
+      made[self] = statements
+      return statements
+    }
+  }
+}
+
+/// The writes of one transaction; everything it changes is stamped with its generation.
+public struct IndexWriter {
+  let db: Database
+  /// The generation this transaction creates.
+  public let generation: Int64
+  /// How the index packs the texts it stores.
+  let texts: TextPacker
+  /// The name terms this transaction has put in the deletion index.
+  let seenTerms: SeenTerms
+
+  init(
+    db: Database, generation: Int64, texts: TextPacker, committed: CommittedTerms = CommittedTerms()
+  ) {
+    self.db = db
+    self.generation = generation
+    self.texts = texts
+    seenTerms = SeenTerms(committed: committed)
+  }
+
+  /// What `upsert` did.
+  public enum UpsertOutcome: Sendable { case inserted, updated }
+
+  /// Adds or replaces the item of a file, keeping the id already given to that path.
+  @discardableResult
+  public func upsert(_ record: FileRecord) throws -> UpsertOutcome {
+    let pathData = Data(record.path.bytes)
+    let existing = try db.cachedStatement(sql: "SELECT rowid, id, added FROM item WHERE path = ?")
+      .firstRow([pathData])
+    let attributes = record.attributes
+    let now = Date().timeIntervalSince1970
+    let id = existing.flatMap { String.fromDatabaseValue($0[1]) } ?? Self.newFileID()
+    let added = existing.flatMap { Double.fromDatabaseValue($0[2]) } ?? now
+    let text = record.indexedText ?? IndexedText(attributes, path: record.path)
+    let columns: [ItemColumn] =
+      [("id", id), ("domain", fileDomain), ("storedURI", ""), ("path", pathData)]
+      + Self.attributeColumns(attributes, text: text)
+      + [
+        try typeColumn(attributes),
+        ("modified", attributes.modified?.timeIntervalSince1970), ("added", added),
+        ("device", Int64(bitPattern: record.status.device)),
+        ("inode", Int64(bitPattern: record.status.inode)),
+        ("mtimeNs", record.status.modified), ("ctimeNs", record.status.changed),
+        ("isFolder", record.status.isDirectory), ("hidden", record.hidden),
+        ("depth", record.path.depth), ("generation", generation),
+        ("extractionError", record.extractionError), ("contentPending", record.contentPending),
+        ("recent", ItemRank.isRecent(attributes.modified?.timeIntervalSince1970, now: now)),
+      ]
+    let (rowID, outcome) = try writeItemRow(
+      .file, columns, existing: existing.flatMap { Int64.fromDatabaseValue($0[0]) })
+    let facets = try facets(ofRow: rowID)
+    if outcome == .updated {
+      try replaceText(rowID, with: text, facets: facets, path: record.path)
+    } else {
+      try insertText(rowID, text, facets: facets, path: record.path)
+    }
+    try clearFailure(record.path)
+    return outcome
+  }
+
+  /// A column of `item` and its value.
+  typealias ItemColumn = (name: String, value: (any DatabaseValueConvertible)?)
+
+  /// The columns an item's attributes fill, for files and application
+  /// items alike; `text` is what the index stores of it (its description
+  /// may be made from there, ``ItemDescription``).
+  static func attributeColumns(_ attributes: AttributeSet, text: IndexedText) -> [ItemColumn] {
+    let tree = attributes.contentTypeTree
+    return [
+      ("displayName", attributes.displayName), ("title", attributes.title),
+      ("contentType", attributes.contentType), ("kind", attributes.kind),
+      ("kindClasses", spaced(KindClass.classes(for: tree).map(\.rawValue).sorted())),
+      ("keywords", json(attributes.keywords)),
+    ] + ItemDescription.columns(attributes, text: text) + [
+      ("thumbnailPath", attributes.thumbnailPath), ("authors", json(attributes.authors)),
+      ("size", attributes.size), ("created", attributes.created?.timeIntervalSince1970),
+      ("customAttributes", json(attributes.extra)),
+    ]
+  }
+
+  /// An item's content type tree as SQL: kept once for each type, in
+  /// `content_type` (39 bytes an entry when each item held it).
+  static let typeTree = "(SELECT tree FROM content_type WHERE id = item.typeID)"
+
+  /// The row of an item's content type with its tree in `content_type`,
+  /// added when new (``ItemFacets``: `type:` narrows by it), as the column
+  /// `item.typeID`.
+  func typeColumn(_ attributes: AttributeSet) throws -> ItemColumn {
+    let pair = [attributes.contentType ?? "", Self.spaced(attributes.contentTypeTree)]
+    if let known = seenTerms.contentTypes[pair] ?? seenTerms.committed.contentType(pair) {
+      return ("typeID", known)
+    }
+    try db.cachedStatement(sql: "INSERT OR IGNORE INTO content_type (type, tree) VALUES (?, ?)")
+      .execute(arguments: StatementArguments(pair))
+    let id = try Int64.fetchOne(
+      db.cachedStatement(sql: "SELECT id FROM content_type WHERE type = ? AND tree = ?"),
+      arguments: StatementArguments(pair))
+    seenTerms.contentTypes[pair] = id
+    return ("typeID", id)
+  }
+
+  /// Writes an item's row from its columns, described once: updated in
+  /// place when the item has a row (`existing`), else inserted with
+  /// `insertedOnly` too. `shape` names the list of columns (every call with
+  /// it passes the same names): the statements are made once for it, not
+  /// for every row of a crawl.
+  func writeItemRow(
+    _ shape: ItemRowShape, _ columns: [ItemColumn], existing: Int64?,
+    insertedOnly: [ItemColumn] = []
+  ) throws -> (rowID: Int64, outcome: UpsertOutcome) {
+    let sql = shape.statements(columns.map(\.name), insertedOnly.map(\.name))
+    if let existing {
+      try db.cachedStatement(sql: sql.update).run(columns.map(\.value) + [existing])
+      return (existing, .updated)
+    }
+    try db.cachedStatement(sql: sql.insert).run((columns + insertedOnly).map(\.value))
+    return (db.lastInsertedRowID, .inserted)
+  }
+}
