@@ -142,6 +142,13 @@ struct Status: ParsableCommand {
     if let meaning = status.meaning, let roots = lines.firstIndex(where: { $0.0 == "roots" }) {
       lines.insert(("meaning", meaningLine(meaning)), at: roots)
     }
+    // Not idle yet: what the watcher still does once both passes are done.
+    if let waiting = status.thumbnailsWaiting,
+      let roots = lines.firstIndex(where: { $0.0 == "roots" })
+    {
+      lines.insert(
+        ("thumbnails", "drawing, \(waiting) waiting (at the lowest priority)"), at: roots)
+    }
     if status.running {
       lines.append(("queue", "\(status.queue) waiting, \(status.pendingRequests) requests"))
       var watches = "\(status.watchedFolders) folders"

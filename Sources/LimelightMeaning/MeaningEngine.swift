@@ -49,8 +49,8 @@ public final class MeaningEngine: Sendable {
       })
     else {
       throw Unavailable(
-        description: "no model installed (scripts/install-meaning puts it in "
-          + "\(folders.first?.string ?? folderName))")
+        description: "no model installed; scripts/install-meaning puts one in "
+          + (folders.first?.string ?? folderName))
     }
     let engineName = (try? FileSystem.entries(of: package))?.first {
       $0.string.hasPrefix("_engine") && $0.string.hasSuffix(".so")

@@ -60,6 +60,10 @@ public struct IndexStatus: Sendable, Codable {
   public var updated: Date?
   /// Meaning search: off and why, or its third pass's progress.
   public var meaning: MeaningStatus? = nil
+  /// Files whose thumbnails the running watcher is still drawing.
+  public var thumbnailsWaiting: Int? = nil
+  /// The `meta` key the thumbnails' worker keeps its backlog in.
+  static let thumbnailsKey = "thumbnailsWaiting"
   /// How the sending to a shared store goes (the watcher's last account),
   /// and the local generations not sent yet.
   public var sharedStore: SharedStoreReport?
@@ -194,7 +198,12 @@ extension IndexStore {
         rebuilt: IndexRebuild.fromStored(try meta(IndexRebuild.key)), databaseBytes: size,
         updated: report.updated, sharedStore: shared,
         sharedStoreBehind: shared.map { max(0, generation - ($0.sentThrough ?? 0)) })
-      if running { status.meaning = try MeaningStatus(db, report: MeaningReport.read(location)) }
+      if running {
+        status.meaning = try MeaningStatus(db, report: MeaningReport.read(location))
+        status.thumbnailsWaiting = try Int.fetchOne(
+          db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [IndexStatus.thumbnailsKey]
+        ).flatMap { $0 > 0 ? $0 : nil }
+      }
       return status
     }
   }

@@ -49,10 +49,11 @@ public final class ThumbnailQueue: Sendable {
   /// restart offers them again).
   static let capacity = 20_000
 
-  /// The next piece of work a worker takes.
+  /// The next piece of work a worker takes, and the thumbnails waiting
+  /// after it.
   enum Next {
     case forget(RawPath)
-    case draw(Job)
+    case draw(Job, waiting: Int)
   }
 
   /// Called when the queue is empty again: what drawing took (its writes'
@@ -169,18 +170,25 @@ public final class ThumbnailQueue: Sendable {
   func drain() {
     limelight_lower_thread_priority(19)
     defer { afterDrawing() }
+    // What `limelight status` says is left to draw, saved with each
+    // thumbnail, and as none once the queue is empty.
+    var saidWaiting = 0
+    defer {
+      if saidWaiting > 0 { _ = try? store.write { try $0.noteThumbnailsWaiting(0) } }
+    }
     while let next = state.withLock({ state -> Next? in
       if let gone = state.gone.popLast() { return .forget(gone) }
-      if let job = state.jobs.popLast() { return .draw(job) }
+      if let job = state.jobs.popLast() { return .draw(job, waiting: state.jobs.count) }
       state.running = false
       return nil
     }) {
       let job: Job
+      let waiting: Int
       switch next {
       case .forget(let path):
         maker.forget(path)
         continue
-      case .draw(let taken): job = taken
+      case .draw(let taken, let left): (job, waiting) = (taken, left)
       }
       // The file may have changed or gone since: its next version is offered again.
       guard let status = FileSystem.status(job.path), status.modified == job.modifiedNs else {
@@ -193,9 +201,11 @@ public final class ThumbnailQueue: Sendable {
         })
           ?? maker.make(path: job.path, contentTypeTree: job.contentTypeTree, modified: modified)
       else { continue }
-      _ = try? store.write { writer in
+      let saved = try? store.write { writer in
         try writer.setThumbnail(path: job.path, modifiedNs: job.modifiedNs, thumbnail: thumbnail)
+        if waiting != saidWaiting { try writer.noteThumbnailsWaiting(waiting) }
       }
+      if saved != nil { saidWaiting = waiting }
     }
   }
 }

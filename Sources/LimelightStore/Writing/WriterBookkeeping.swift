@@ -7,6 +7,11 @@ import Synchronization
 /// What a transaction keeps beside the items: thumbnails, recency and
 /// facets, failures, removals for followers, `meta` and requests carried out.
 extension IndexWriter {
+  /// How many files wait for their thumbnails, for `limelight status`.
+  public func noteThumbnailsWaiting(_ count: Int) throws {
+    try setMeta(IndexStatus.thumbnailsKey, count)
+  }
+
   /// Sets the thumbnail of the file at `path`, if it is still the version
   /// (modification time in nanoseconds) the thumbnail was made of.
   public func setThumbnail(path: RawPath, modifiedNs: Int64, thumbnail: RawPath) throws {
