@@ -90,28 +90,7 @@ struct Limelightd: ParsableCommand {
     do { lock = try WatcherLock(location: location) } catch {
       throw CommandFailure(error.description)
     }
-    let store: IndexStore
-    do {
-      store = try IndexStore.open(location, create: true)
-    } catch IndexStore.OpenError.damaged(_, let reason) {
-      // Kept for a post-mortem; a new index is built from the disk, and the
-      // reindex extensions give the applications' items back.
-      let aside = IndexDamage.setAside(location)
-      logger.error("the index is damaged (\(reason)): moved to \(aside.string); building a new one")
-      IndexRebuild(reason: reason, time: Date()).leave(location)
-      store = try IndexStore.open(location, create: true)
-    } catch IndexStore.OpenError.older {
-      // A cache of the disk, in a format this version does not upgrade
-      // from: built anew, and the applications' items given back by their
-      // reindex extensions, as after damage.
-      IndexDamage.remove(location)
-      logger.warning("the index was made by a version too old to upgrade from: building a new one")
-      IndexRebuild(
-        reason: "the index was made by a version too old to upgrade from", time: Date(),
-        older: true
-      ).leave(location)
-      store = try IndexStore.open(location, create: true)
-    }
+    let store = try Self.openOrBuildAnew(location, logger: logger)
     // A rebuild (this start's, or the one the watcher before this process
     // began) is recorded in the new index, for `limelight status`.
     if let rebuild = IndexRebuild.take(location) { try? store.record(rebuild) }
@@ -190,6 +169,26 @@ struct Limelightd: ParsableCommand {
       throw CommandFailure("\(error)", status: ExitStatus.failed)
     }
     withExtendedLifetime(lock) {}
+  }
+
+  /// Opens the index, building a new one in place of a damaged one (set
+  /// aside for a post-mortem) or of one too old to upgrade from (removed:
+  /// it is a cache of the disk). The reindex extensions give the
+  /// applications' items back either way.
+  static func openOrBuildAnew(_ location: IndexLocation, logger: Logger) throws -> IndexStore {
+    do {
+      return try IndexStore.open(location, create: true)
+    } catch IndexStore.OpenError.damaged(_, let reason) {
+      let aside = IndexDamage.setAside(location)
+      logger.error("the index is damaged (\(reason)): moved to \(aside.string); building a new one")
+      IndexRebuild(reason: reason, time: Date()).leave(location)
+    } catch IndexStore.OpenError.older {
+      let reason = "the index was made by a version too old to upgrade from"
+      IndexDamage.remove(location)
+      logger.warning("\(reason): building a new one")
+      IndexRebuild(reason: reason, time: Date(), older: true).leave(location)
+    }
+    return try IndexStore.open(location, create: true)
   }
 
   static func main() {
