@@ -81,7 +81,7 @@ public final class MeaningPass: Sendable {
         let generation = try store.generation()
         // Nothing new since the last look found nothing: wait for a change.
         let paused = try store.isPaused()
-        let contentWaits = try !store.filesWaitingForContent(limit: 1).isEmpty
+        let contentWaits = try store.contentWaits()
         if idleSince == generation || paused || contentWaits {
           sleep(seconds: 5)
           continue

@@ -89,12 +89,15 @@ extension Watcher {
 
   /// Ends a turn of the watching loop: a burst's batch is written while the
   /// next turn reads the files after it; a smaller one, or the status, is
-  /// written in place. A batch on its way is not waited for when there is
-  /// nothing else to write.
+  /// written in place (``flush()``, which also looks for damage a reader
+  /// found). A batch on its way is not waited for when there is nothing
+  /// else to write.
   func flushTurn() {
     if batch.count >= Self.burstSize && writeRetry == nil {
       flushAhead(nice: 0)
-    } else if !batch.isEmpty || statusChanged || batchInFlight?.isDone == true {
+    } else if let write = batchInFlight, !write.isDone, batch.isEmpty, !statusChanged {
+      return
+    } else {
       flush()
     }
   }

@@ -35,6 +35,16 @@ extension IndexStore {
     }
   }
 
+  /// Whether any file waits for its content. Answered with or without the
+  /// index a first crawl goes without (``Schema/deferredIndexes``): the
+  /// passes beside the crawl ask it while the crawl runs.
+  public func contentWaits() throws -> Bool {
+    try read { db in
+      try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM item WHERE contentPending = 1)")
+        ?? false
+    }
+  }
+
   /// How many files wait for their content.
   public func filesWaitingForContentCount() throws -> Int {
     try read(Self.filesWaitingForContentCount)
