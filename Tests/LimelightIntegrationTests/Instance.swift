@@ -178,7 +178,10 @@ final class Instance: @unchecked Sendable {
       let deadline = Date().addingTimeInterval(30)
       while process.isRunning && Date() < deadline { usleep(20_000) }
       if process.isRunning {
-        Issue.record("limelightd ignored SIGTERM\n--- watcher log ---\n\(log)")
+        let threads = threads(of: process.processIdentifier)
+        Issue.record(
+          "limelightd ignored SIGTERM\n--- its threads ---\n\(threads)\n--- watcher log ---\n\(log)"
+        )
         kill(process.processIdentifier, SIGKILL)
       }
       process.waitUntilExit()
@@ -187,6 +190,22 @@ final class Instance: @unchecked Sendable {
   }
 
   var log: String { (try? String(contentsOfFile: watcherLog, encoding: .utf8)) ?? "" }
+
+  /// Each thread of a process with its state and what the kernel has it
+  /// wait in (`/proc/PID/task`): where a watcher that does not stop waits.
+  func threads(of pid: Int32) -> String {
+    let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+    return tasks.sorted().map { task in
+      let folder = "/proc/\(pid)/task/\(task)"
+      func read(_ name: String) -> String {
+        ((try? String(contentsOfFile: "\(folder)/\(name)", encoding: .utf8)) ?? "?")
+          .trimmingCharacters(in: .whitespacesAndNewlines)
+      }
+      let state = read("status").split(separator: "\n").first { $0.hasPrefix("State:") } ?? "?"
+      let kernelStack = read("stack").split(separator: "\n").prefix(4).joined(separator: " < ")
+      return "\(task) \(read("comm")): \(state), waits in \(read("wchan")); \(kernelStack)"
+    }.joined(separator: "\n")
+  }
 
   /// Fails the test unless the index lists exactly the entries below the
   /// home folder that are on disk (hidden ones left out), entry by entry.
