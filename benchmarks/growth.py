@@ -21,8 +21,8 @@ scripts, deep folders, large texts): `--corpus DIR` adds sizes `corpus`
 (the tree the corpus recipe lays out, hard-linked once) and `corpusxN` (it
 linked under N roots, `corpusx7` for about a million real entries), beside
 the generated ones: `--sizes corpus,corpusx7,100000`. DIR must be on the
-work folder's file system. For these sizes it also reports the watcher's own
-account of its passes (seconds, rate, what the content pass waited for).
+work folder's file system. Every size also reports the watcher's own
+account of its passes (the seconds of each, and the files the second read).
 """
 import argparse
 import json
@@ -289,8 +289,7 @@ def measure(size, work, pool, ll, rng, query_count, settle_limit, corpus=None):
         row["busy_query_p99_ms"] = bench.percentile(busy, 99) * 1000
     row["names_seconds"] = names_at
     row["all_seconds"] = all_at
-    # The watcher's own account: a pass's time as it measured it, and what
-    # its content pass waited for.
+    # The watcher's own account: each pass's time as it measured it.
     final = status(ll, env)
     for key in ("namesSeconds", "namesRate", "contentSeconds", "contentFiles", "contentRate"):
         if final.get(key) is not None:

@@ -202,6 +202,9 @@ public final class Watcher: ReconcileSink {
     builtBefore = (try? store.watcherReport())??.built ?? false
     try store.write { writer in
       try writer.save(report())
+      // A watcher stopped while it drew left its count: this one's queue
+      // starts empty.
+      try writer.noteThumbnailsWaiting(0)
       try writer.removeFiles(outside: roots)
       recencyBacklog = try writer.expireRecency(atMost: Self.recencyBatch) == Self.recencyBatch
     }
@@ -290,7 +293,7 @@ public final class Watcher: ReconcileSink {
     flush()
     // Thumbnails wait for the second pass, when there is one: drawn meanwhile
     // they slowed it and doubled the watcher's peak memory with their helpers.
-    if (try? store.filesWaitingForContentCount()) == 0 {
+    if (try? store.contentWaits()) == false {
       passesDone()
     } else {
       // The crawl's transient maps and page cache are gone: give their

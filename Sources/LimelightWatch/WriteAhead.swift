@@ -95,9 +95,7 @@ extension Watcher {
   func flushTurn() {
     if batch.count >= Self.burstSize && writeRetry == nil {
       flushAhead(nice: 0)
-    } else if let write = batchInFlight, !write.isDone, batch.isEmpty, !statusChanged {
-      return
-    } else {
+    } else if !batch.isEmpty || statusChanged || batchInFlight?.isDone != false {
       flush()
     }
   }

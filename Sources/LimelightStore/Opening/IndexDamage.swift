@@ -40,11 +40,14 @@ public enum IndexDamage {
     FileManager.default.contents(atPath: note(location)).map { String(decoding: $0, as: UTF8.self) }
   }
 
+  /// The files of an index: the database, its log and its shared memory.
+  static let fileSuffixes = ["", "-wal", "-shm"]
+
   /// Removes an index an older version made, to be built anew (it is a
   /// cache of the disk: nothing is kept).
   public static func remove(_ location: IndexLocation) {
     let path = location.databasePath.string
-    for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
+    for suffix in fileSuffixes { unlink(path + suffix) }
     unlink(note(location))
   }
 
@@ -55,7 +58,7 @@ public enum IndexDamage {
   public static func setAside(_ location: IndexLocation) -> RawPath {
     let path = location.databasePath.string
     let aside = path + ".damaged"
-    for suffix in ["", "-wal", "-shm"] {
+    for suffix in fileSuffixes {
       unlink(aside + suffix)
       _ = rename(path + suffix, aside + suffix)
     }
