@@ -35,6 +35,7 @@ public struct TextImporter: ContentImporter {
       attributes.contentDescription = reading.description ?? AttributeSet.summary(of: reading.text)
       attributes.title = reading.title
       attributes.authors = reading.authors
+      attributes.keywords += reading.keywords
       return
     }
     attributes.textContent = text

@@ -61,6 +61,43 @@ import Testing
     }
   }
 
+  /// A drawing as Inkscape saves one: Dublin Core metadata (a title, a
+  /// description, keywords, a creator and a publisher), a text element, and
+  /// path data that is no text of it.
+  @Test func drawingsGiveTheirMetadataNotTheirPaths() throws {
+    let svg = """
+      <?xml version="1.0" encoding="UTF-8" standalone="no"?>
+      <!-- Created with Inkscape (http://www.inkscape.org/) -->
+      <svg xmlns="http://www.w3.org/2000/svg" xmlns:dc="http://purl.org/dc/elements/1.1/" \
+      xmlns:cc="http://web.resource.org/cc/" xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" \
+      width="210mm" height="297mm">
+        <metadata><rdf:RDF><cc:Work rdf:about="">
+          <dc:title></dc:title>
+          <dc:description>Mechanical horse jumping over a clock</dc:description>
+          <dc:subject><rdf:Bag><rdf:li>mammal</rdf:li><rdf:li>robot</rdf:li></rdf:Bag></dc:subject>
+          <dc:publisher><cc:Agent><dc:title>Open Clip Art Library</dc:title></cc:Agent></dc:publisher>
+          <dc:creator><cc:Agent><dc:title>John Atkeson</dc:title></cc:Agent></dc:creator>
+          <dc:format>image/svg+xml</dc:format>
+        </cc:Work></rdf:RDF></metadata>
+        <title>Tempus Fugit</title>
+        <style>.a { fill: #ff0000 }</style>
+        <path d="M 314.24352,649.34614 C 314.10118,649.08014 313.98473,648.60114 z"/>
+        <text x="10" y="20"><tspan>Time</tspan> <tspan>flies</tspan></text>
+      </svg>
+      """
+    try withFile("mechorse.svg", Array(svg.utf8)) { path in
+      let importer = FileImporter(mime: mime, maxTextBytes: 1 << 20)
+      let record = importer.record(for: path, status: FileSystem.status(path)!, hidden: false)
+      let attributes = record.attributes
+      #expect(attributes.contentType == "image/svg+xml")
+      #expect(attributes.title == "Tempus Fugit")
+      #expect(attributes.authors == ["John Atkeson"])
+      #expect(attributes.keywords == ["mammal", "robot"])
+      #expect(attributes.contentDescription == "Mechanical horse jumping over a clock")
+      #expect(attributes.textContent == "Mechanical horse jumping over a clock\nTime flies")
+    }
+  }
+
   @Test func contentWinsWhenTheNameLies() throws {
     // A 1×1 PNG (signature and IHDR chunk) in a file called .txt.
     let png: [UInt8] =
