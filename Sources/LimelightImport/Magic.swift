@@ -4,9 +4,10 @@ import LimelightPlatform
 import Synchronization
 
 /// One libmagic handle, which threads take in turn (libmagic is not
-/// thread-safe). Workers share one: a handle keeps the regular expressions
-/// of the rules it has run, compiled, megabytes of them, and libmagic types
-/// only the files whose name and first bytes do not.
+/// thread-safe). The watcher gives each of its workers one of its own (a
+/// shared handle made them wait for each other); each keeps the regular
+/// expressions of the rules it has run, compiled, megabytes of them, and
+/// libmagic types only the files whose name and first bytes do not.
 public final class Magic: Sendable {
   private let cookie: Cookie?
   private let turn = Mutex(())

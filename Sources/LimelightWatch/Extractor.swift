@@ -17,9 +17,11 @@ struct ImportJob: Sendable {
 }
 
 /// Runs importers on several files at once, one importer (and so one import
-/// helper) per worker; they share one libmagic handle, let go with the
-/// extractor (the second pass's, at its end: what its rules compiled for a
-/// pass is megabytes).
+/// helper and one libmagic handle) per worker, let go with the extractor
+/// (the second pass's, at its end: what a handle's rules compiled for a pass
+/// is megabytes). A handle shared by the workers cost the content pass a
+/// tenth of its time: libmagic is not thread-safe, so workers took it in
+/// turn, and a worker waiting for it spun.
 final class Extractor: @unchecked Sendable {
   private let importers: [FileImporter]
   /// How the index packs texts: the workers pack them.
@@ -27,13 +29,13 @@ final class Extractor: @unchecked Sendable {
 
   init(
     mime: MIMEDatabase, maxTextBytes: Int, workers: Int, texts: TextPacker,
-    programs: [ProgramImporter] = [], thumbnails: ThumbnailCache? = nil, magic: Magic = Magic()
+    programs: [ProgramImporter] = [], thumbnails: ThumbnailCache? = nil
   ) {
     self.texts = texts
     importers = (0..<max(1, workers)).map { _ in
       FileImporter(
         mime: mime, maxTextBytes: maxTextBytes, programs: programs, thumbnails: thumbnails,
-        magic: magic)
+        magic: Magic())
     }
   }
 
