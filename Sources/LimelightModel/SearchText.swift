@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The one folding that both the index and queries apply, so that what the user
 /// types meets what was stored: compatibility composition (full-width letters
@@ -204,8 +205,13 @@ public enum SearchText {
         for start in starts { out.append(words[start...].joined()) }
       }
     }
-    for run in Set(runs.filter { !(japanese && hasKana && $0.isJapanese) }.map(\.text)).sorted() {
-      let words = latinWords(run)
+    let scripts = Dictionary(
+      runs.filter { !(japanese && hasKana && $0.isJapanese) }.map { ($0.text, $0.script) },
+      uniquingKeysWith: { first, _ in first })
+    for run in scripts.keys.sorted() {
+      // A text's Chinese is read character by character; a name's whole,
+      // with the few readings ICU knows from the words around.
+      let words = scripts[run] == 1 && !fromEverySyllable ? hanWords(run) : latinWords(run)
       add(words)
       // A name is short: its characters with two common readings are read
       // both ways (``ChinesePolyphones``).
@@ -321,6 +327,38 @@ public enum SearchText {
     }
     if !current.isEmpty { sentences.append(current) }
     return sentences
+  }
+
+  /// The readings of Han characters met so far, by code point (an empty
+  /// string for a character with none).
+  private static let hanReadings = Mutex<[UInt32: String]>([:])
+
+  /// A run of Han characters in Latin letters, a syllable a character, each
+  /// character read once by ICU and then looked up: ICU reads Chinese at
+  /// about 15,000 characters a second, and the texts of a home's Chinese
+  /// manual pages and translations took the content pass a seventh of its
+  /// time.
+  static func hanWords(_ run: String) -> [Substring] {
+    var readings: [String?] = []
+    var missing: [Unicode.Scalar] = []
+    hanReadings.withLock { known in
+      for scalar in run.unicodeScalars {
+        let reading = known[scalar.value]
+        if reading == nil { missing.append(scalar) }
+        readings.append(reading)
+      }
+    }
+    if !missing.isEmpty {
+      let read = missing.map { ($0.value, latinWords(String($0)).joined()) }
+      hanReadings.withLock { known in
+        for (value, reading) in read { known[value] = reading }
+      }
+      let byValue = Dictionary(read, uniquingKeysWith: { first, _ in first })
+      for (index, scalar) in run.unicodeScalars.enumerated() where readings[index] == nil {
+        readings[index] = byValue[scalar.value]
+      }
+    }
+    return readings.compactMap { $0.flatMap { $0.isEmpty ? nil : Substring($0) } }
   }
 
   /// A run in Latin letters, lower case, without accents, split into words.

@@ -201,7 +201,7 @@ public final class ThumbnailQueue: Sendable {
         })
           ?? maker.make(path: job.path, contentTypeTree: job.contentTypeTree, modified: modified)
       else { continue }
-      let saved = try? store.write { writer in
+      let saved: Void? = try? store.write { writer in
         try writer.setThumbnail(path: job.path, modifiedNs: job.modifiedNs, thumbnail: thumbnail)
         if waiting != saidWaiting { try writer.noteThumbnailsWaiting(waiting) }
       }
