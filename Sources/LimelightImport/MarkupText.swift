@@ -25,18 +25,23 @@ public struct MarkupText {
     var elements: [String: [String]] = [:]
     var tags: [String: [[String: String]]] = [:]
     var open: [(name: String, start: String.Index)] = []
+    // Tags, entities and their ends are ASCII: they are found in the
+    // UTF-8 bytes (looking for them a Character at a time took a quarter of
+    // the reading of a web page or drawing).
     let chars = markup
+    let bytes = markup.utf8
+    let less = UInt8(ascii: "<")
+    let greater = UInt8(ascii: ">")
     var i = chars.startIndex
     var skipUntil: String?  // "script" or "style": skip to its end tag
     var inTitle = false
     var titleText = ""
     out.reserveCapacity(min(markup.utf8.count, limit))
     while i < chars.endIndex && out.utf8.count < limit {
-      let c = chars[i]
-      if c == "<" {
-        guard let close = chars[i...].firstIndex(of: ">") else { break }
-        let tag = chars[chars.index(after: i)..<close]
-        i = chars.index(after: close)
+      if bytes[i] == less {
+        guard let close = bytes[i...].firstIndex(of: greater) else { break }
+        let tag = chars[bytes.index(after: i)..<close]
+        i = bytes.index(after: close)
         if tag.hasPrefix("!--") {
           // A comment may hold ">": skip to its real end.
           if !tag.hasSuffix("--"), let end = chars[close...].range(of: "-->") {
@@ -90,12 +95,12 @@ public struct MarkupText {
         }
         continue
       }
+      // Text up to the next tag (skipped in a script or style), entities decoded.
+      let next = bytes[i...].firstIndex(of: less) ?? chars.endIndex
       if skipUntil != nil {
-        i = chars.index(after: i)
+        i = next
         continue
       }
-      // Text up to the next tag, entities decoded.
-      let next = chars[i...].firstIndex(of: "<") ?? chars.endIndex
       let decoded = Self.decodeEntities(chars[i..<next])
       if inTitle {
         titleText += decoded

@@ -209,9 +209,10 @@ public enum SearchText {
       runs.filter { !(japanese && hasKana && $0.isJapanese) }.map { ($0.text, $0.script) },
       uniquingKeysWith: { first, _ in first })
     for run in scripts.keys.sorted() {
-      // A text's Chinese is read character by character; a name's whole,
-      // with the few readings ICU knows from the words around.
-      let words = scripts[run] == 1 && !fromEverySyllable ? hanWords(run) : latinWords(run)
+      // A text's Chinese and Cyrillic are read character by character; a
+      // name's whole, with the few readings ICU knows from the words around.
+      let byCharacter = scripts[run] == 1 || scripts[run] == 5
+      let words = byCharacter && !fromEverySyllable ? characterWords(run) : latinWords(run)
       add(words)
       // A name is short: its characters with two common readings are read
       // both ways (``ChinesePolyphones``).
@@ -329,19 +330,19 @@ public enum SearchText {
     return sentences
   }
 
-  /// The readings of Han characters met so far, by code point (an empty
+  /// The readings of the characters met so far, by code point (an empty
   /// string for a character with none).
-  private static let hanReadings = Mutex<[UInt32: String]>([:])
+  private static let characterReadings = Mutex<[UInt32: String]>([:])
 
-  /// A run of Han characters in Latin letters, a syllable a character, each
-  /// character read once by ICU and then looked up: ICU reads Chinese at
-  /// about 15,000 characters a second, and the texts of a home's Chinese
-  /// manual pages and translations took the content pass a seventh of its
-  /// time.
-  static func hanWords(_ run: String) -> [Substring] {
+  /// A run of Han or Cyrillic characters in Latin letters, each character
+  /// read once by ICU and then looked up: Chinese a syllable a character,
+  /// Cyrillic a word a run. ICU reads Chinese at about 15,000 characters a
+  /// second, and the texts of a home's manual pages and translations in
+  /// Chinese and Russian took the content pass a fifth of its time.
+  static func characterWords(_ run: String) -> [Substring] {
     var readings: [String?] = []
     var missing: [Unicode.Scalar] = []
-    hanReadings.withLock { known in
+    characterReadings.withLock { known in
       for scalar in run.unicodeScalars {
         let reading = known[scalar.value]
         if reading == nil { missing.append(scalar) }
@@ -350,7 +351,7 @@ public enum SearchText {
     }
     if !missing.isEmpty {
       let read = missing.map { ($0.value, latinWords(String($0)).joined()) }
-      hanReadings.withLock { known in
+      characterReadings.withLock { known in
         for (value, reading) in read { known[value] = reading }
       }
       let byValue = Dictionary(read, uniquingKeysWith: { first, _ in first })
@@ -358,7 +359,11 @@ public enum SearchText {
         readings[index] = byValue[scalar.value]
       }
     }
-    return readings.compactMap { $0.flatMap { $0.isEmpty ? nil : Substring($0) } }
+    let syllables = readings.compactMap { $0.flatMap { $0.isEmpty ? nil : $0 } }
+    guard run.unicodeScalars.first.map({ scriptClass($0) == 5 }) == true else {
+      return syllables.map { Substring($0) }
+    }
+    return syllables.isEmpty ? [] : [Substring(syllables.joined())]
   }
 
   /// A run in Latin letters, lower case, without accents, split into words.
@@ -367,8 +372,7 @@ public enum SearchText {
       let latin = run.applyingTransform(.toLatin, reverse: false)?
         .applyingTransform(.stripDiacritics, reverse: false)?.lowercased()
     else { return [] }
-    return latin.replacingOccurrences(of: "'", with: "").replacingOccurrences(of: "ʼ", with: "")
-      .split { !$0.isLetter && !$0.isNumber }
+    return latin.filter { $0 != "'" && $0 != "ʼ" }.split { !$0.isLetter && !$0.isNumber }
   }
 
   /// Romaji as English spells it, without long vowels: "toukyou" → "tokyo".

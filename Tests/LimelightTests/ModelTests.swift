@@ -252,6 +252,13 @@ import Testing
     let music = SearchText.romanized("音乐收藏", fromEverySyllable: true) ?? ""
     #expect(music.contains("yinyueshoucang") && music.contains("yinleshoucang"))
     #expect(SearchText.romanized("音乐")?.contains("yue") == false)
+    // A text's Chinese and Cyrillic are read a character at a time, as ICU
+    // reads each: the same words as ICU's reading of the whole run.
+    for run in ["星球大战", "中文文档", "Москва", "Привет", "файл", "пользователь", "Ёлка"] {
+      #expect(
+        SearchText.characterWords(run) == SearchText.latinWords(run),
+        "\(run): \(SearchText.characterWords(run)) \(SearchText.latinWords(run))")
+    }
   }
 
   @Test func kanjiBesideKanaAreReadAsJapanese() throws {
