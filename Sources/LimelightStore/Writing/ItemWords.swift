@@ -45,7 +45,11 @@ extension IndexWriter {
     ])
     // The full-text indexes first: they read the words to remove through
     // item_words, which still names the old body.
-    try deleteRow(rowID, from: sameNames ? ["item_text"] : ["item_text", "item_name"])
+    if let old {
+      try forgetWords(rowID, old: old, namesToo: !sameNames)
+    } else {
+      try deleteRow(rowID, from: sameNames ? ["item_text"] : ["item_text", "item_name"])
+    }
     try storeWords("REPLACE", rowID, text, body: body, facets: facets, path: path)
     try bodies.release(oldBody)
     if !sameNames { try insertNames(rowID, text, facets: facets) }
@@ -137,6 +141,39 @@ extension IndexWriter {
   }
 
   /// Deletes an item's row from each of `tables`, in that order.
+  /// Takes an item's words out of the full-text indexes, given its row of
+  /// `item_words` as read now. The indexes are told the words (FTS5's
+  /// `delete` command) rather than left to read them through their
+  /// content views, which they did twice a row: reading the words of the
+  /// files a first crawl named took a fifth of the content pass's
+  /// writing. A stored text is still read back by the view, which
+  /// unpacks it.
+  private func forgetWords(_ rowID: Int64, old: Row, namesToo: Bool) throws {
+    let name: String? = old["name"]
+    let keywords: String? = old["keywords"]
+    let path: String? = old["path"]
+    let facets: String? = old["facets"]
+    let body: Int64? = old["textID"]
+    if body == nil {
+      try db.cachedStatement(
+        sql: """
+          INSERT INTO item_text (item_text, rowid, name, keywords, path, content, facets)
+            VALUES ('delete', ?, ?, ?, ?, NULL, limelight_text_facets(?, NULL))
+          """
+      ).execute(arguments: [rowID, name, keywords, path, facets])
+    } else {
+      try deleteRow(rowID, from: ["item_text"])
+    }
+    if namesToo {
+      try db.cachedStatement(
+        sql: """
+          INSERT INTO item_name (item_name, rowid, name, keywords, path, facets)
+            VALUES ('delete', ?, ?, ?, ?, ?)
+          """
+      ).execute(arguments: [rowID, name, keywords, path, facets])
+    }
+  }
+
   private func deleteRow(_ rowID: Int64, from tables: [String]) throws {
     for table in tables {
       try db.cachedStatement(sql: "DELETE FROM \(table) WHERE rowid = ?").execute(arguments: [
