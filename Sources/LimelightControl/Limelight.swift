@@ -127,9 +127,9 @@ struct Status: ParsableCommand {
       ("index", "\(location.databasePath.string) (\(byteCount(status.databaseBytes)))"),
       (
         "items",
-        "\(status.items): \(status.files) files, \(status.folders) folders, "
-          + "\(status.installedApplications) installed applications, "
-          + "\(status.applicationItems) from applications"
+        "\(count(status.items)): \(count(status.files)) files, \(count(status.folders)) folders, "
+          + "\(count(status.installedApplications)) installed applications, "
+          + "\(count(status.applicationItems)) from applications"
       ),
       ("generation", "\(status.generation)"),
       ("names", namesLine(status)),
@@ -147,7 +147,7 @@ struct Status: ParsableCommand {
       let roots = lines.firstIndex(where: { $0.0 == "roots" })
     {
       lines.insert(
-        ("thumbnails", "drawing, \(waiting) waiting (at the lowest priority)"), at: roots)
+        ("thumbnails", "drawing, \(count(waiting)) waiting (at the lowest priority)"), at: roots)
     }
     if status.running {
       lines.append(("queue", "\(status.queue) waiting, \(status.pendingRequests) requests"))
@@ -234,12 +234,14 @@ struct Status: ParsableCommand {
   func namesLine(_ status: IndexStatus) -> String {
     guard status.crawlDone else {
       return status.running
-        ? "in progress: \(status.crawlSeen) entries named" : "not done (limelightd finishes it)"
+        ? "in progress: \(count(status.crawlSeen)) entries named"
+        : "not done (limelightd finishes it)"
     }
     guard let seconds = status.namesSeconds, let rate = status.namesRate else {
-      return "done: \(status.crawlSeen) entries"
+      return "done: \(count(status.crawlSeen)) entries"
     }
-    return "done: \(status.crawlSeen) entries in \(duration(seconds)) (\(Int(rate)) a second)"
+    return
+      "done: \(count(status.crawlSeen)) entries in \(duration(seconds)) (\(count(Int(rate))) a second)"
   }
 
   /// The second pass: the content of the files named by the first.
@@ -250,14 +252,17 @@ struct Status: ParsableCommand {
       guard let files = status.contentFiles, let seconds = status.contentSeconds, files > 0 else {
         return "done: every file read"
       }
-      return "done: every file read (the last pass read \(files) files in \(duration(seconds)), "
-        + "\(Int(Double(files) / max(seconds, 0.001))) a second)"
+      return
+        "done: every file read (the last pass read \(count(files)) files in \(duration(seconds)), "
+        + "\(count(Int(Double(files) / max(seconds, 0.001)))) a second)"
     }
     let read = status.contentRead ?? 0
-    var line = "read \(read) of \(read + status.contentWaiting) files"
-    if let rate = status.contentRate { line += ", \(Int(rate)) a second" }
+    var line = "read \(count(read)) of \(count(read + status.contentWaiting)) files"
+    if let rate = status.contentRate { line += ", \(count(Int(rate))) a second" }
     if let left = status.contentSecondsLeft { line += ", about \(duration(left)) left" }
-    if !status.running { line = "\(status.contentWaiting) files wait (limelightd reads them)" }
+    if !status.running {
+      line = "\(count(status.contentWaiting)) files wait (limelightd reads them)"
+    }
     return line
   }
 
@@ -265,9 +270,9 @@ struct Status: ParsableCommand {
   func meaningLine(_ meaning: MeaningStatus) -> String {
     if let off = meaning.off { return "off (\(off))" }
     if meaning.embedded >= meaning.worth {
-      return "on: \(meaning.vectors) documents found by what they are about"
+      return "on: \(count(meaning.vectors)) documents found by what they are about"
     }
-    var line = "embedded \(meaning.embedded) of \(meaning.worth) documents"
+    var line = "embedded \(count(meaning.embedded)) of \(count(meaning.worth)) documents"
     if let rate = meaning.rate { line += String(format: ", %.1f a second", rate) }
     if let left = meaning.secondsLeft { line += ", about \(duration(left)) left" }
     return line
@@ -281,6 +286,17 @@ struct Status: ParsableCommand {
     let filled = Int((fraction * Double(width)).rounded(.down))
     return "[" + String(repeating: "#", count: filled)
       + String(repeating: ".", count: width - filled) + "] \(Int(fraction * 100)) %"
+  }
+
+  /// A count as a person reads it: 154,880, not 154880.
+  func count(_ number: Int) -> String {
+    let digits = String(number.magnitude)
+    var grouped = ""
+    for (index, digit) in digits.enumerated() {
+      if index > 0 && (digits.count - index) % 3 == 0 { grouped.append(",") }
+      grouped.append(digit)
+    }
+    return number < 0 ? "-" + grouped : grouped
   }
 
   func duration(_ seconds: Double) -> String {
