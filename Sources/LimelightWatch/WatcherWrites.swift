@@ -113,7 +113,7 @@ extension Watcher {
     report.unwatchedFolders = watches.unwatched.count
     report.watchLimitReached = watches.limitReached
     report.overflows = overflows
-    report.crawlSeen = crawlSeen
+    report.crawlSeen = namesPass?.entries ?? crawlSeen
     report.crawlDone = crawlDone
     report.built = builtBefore || crawlDone
     report.namesSeconds = namesPass?.seconds

@@ -249,10 +249,18 @@ import Testing
     try instance.startWatcher()
     let status = try instance.run("limelight", ["status"]).stdout
     #expect(status.contains("LIMIT REACHED"), "\(status)")
+    let namesLine = { (status: String) in
+      status.split(separator: "\n").first { $0.hasPrefix("names:") }.map(String.init) ?? ""
+    }
+    let named = namesLine(status)
     try instance.write("a/b/c/deep.txt", "wren\n")
     try instance.waitForPaths(["wren"], ["a/b/c/deep.txt"])
     try instance.remove("a/b/c/deep.txt")
     try instance.waitForPaths(["wren"], [])
+    // The rescans of the folders past the limit are no names pass: the
+    // count the pass named stays as it was.
+    #expect(named.contains("done"), "\(status)")
+    #expect(namesLine(try instance.run("limelight", ["status"]).stdout) == named)
   }
 
   func itemID(_ instance: Instance, _ word: String) throws -> String? {
