@@ -131,7 +131,7 @@ struct Status: ParsableCommand {
           + "\(count(status.installedApplications)) installed applications, "
           + "\(count(status.applicationItems)) from applications"
       ),
-      ("generation", "\(status.generation)"),
+      ("generation", "\(count(Int(status.generation))) (one more for each change written)"),
       ("names", namesLine(status)),
       ("content", contentLine(status)),
       ("roots", status.roots.isEmpty ? "none yet" : status.roots.joined(separator: ", ")),
