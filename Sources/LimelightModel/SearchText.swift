@@ -208,11 +208,11 @@ public enum SearchText {
     let scripts = Dictionary(
       runs.filter { !(japanese && hasKana && $0.isJapanese) }.map { ($0.text, $0.script) },
       uniquingKeysWith: { first, _ in first })
-    for run in scripts.keys.sorted() {
+    for (run, script) in scripts.sorted(by: { $0.key < $1.key }) {
       // A text's Chinese and Cyrillic are read character by character; a
       // name's whole, with the few readings ICU knows from the words around.
-      let byCharacter = scripts[run] == 1 || scripts[run] == 5
-      let words = byCharacter && !fromEverySyllable ? characterWords(run) : latinWords(run)
+      let byCharacter = (script == 1 || script == 5) && !fromEverySyllable
+      let words = byCharacter ? characterWords(run, oneWord: script == 5) : latinWords(run)
       add(words)
       // A name is short: its characters with two common readings are read
       // both ways (``ChinesePolyphones``).
@@ -336,34 +336,23 @@ public enum SearchText {
 
   /// A run of Han or Cyrillic characters in Latin letters, each character
   /// read once by ICU and then looked up: Chinese a syllable a character,
-  /// Cyrillic a word a run. ICU reads Chinese at about 15,000 characters a
-  /// second, and the texts of a home's manual pages and translations in
-  /// Chinese and Russian took the content pass a fifth of its time.
-  static func characterWords(_ run: String) -> [Substring] {
-    var readings: [String?] = []
-    var missing: [Unicode.Scalar] = []
-    characterReadings.withLock { known in
-      for scalar in run.unicodeScalars {
-        let reading = known[scalar.value]
-        if reading == nil { missing.append(scalar) }
-        readings.append(reading)
-      }
+  /// Cyrillic (`oneWord`) a word a run. ICU reads Chinese at about 15,000
+  /// characters a second, and the texts of a home's manual pages and
+  /// translations in Chinese and Russian took the content pass a fifth of
+  /// its time.
+  static func characterWords(_ run: String, oneWord: Bool) -> [Substring] {
+    let scalars = Array(run.unicodeScalars)
+    var readings = characterReadings.withLock { known in scalars.map { known[$0.value] } }
+    // Each character not met before is read once, outside the lock.
+    let unread = Set(scalars.indices.filter { readings[$0] == nil }.map { scalars[$0] })
+    if !unread.isEmpty {
+      let read = Dictionary(
+        uniqueKeysWithValues: unread.map { ($0.value, latinWords(String($0)).joined()) })
+      characterReadings.withLock { $0.merge(read) { known, _ in known } }
+      readings = zip(readings, scalars).map { $0 ?? read[$1.value] }
     }
-    if !missing.isEmpty {
-      let read = missing.map { ($0.value, latinWords(String($0)).joined()) }
-      characterReadings.withLock { known in
-        for (value, reading) in read { known[value] = reading }
-      }
-      let byValue = Dictionary(read, uniquingKeysWith: { first, _ in first })
-      for (index, scalar) in run.unicodeScalars.enumerated() where readings[index] == nil {
-        readings[index] = byValue[scalar.value]
-      }
-    }
-    let syllables = readings.compactMap { $0.flatMap { $0.isEmpty ? nil : $0 } }
-    guard run.unicodeScalars.first.map({ scriptClass($0) == 5 }) == true else {
-      return syllables.map { Substring($0) }
-    }
-    return syllables.isEmpty ? [] : [Substring(syllables.joined())]
+    let syllables = readings.compactMap { $0.flatMap { $0.isEmpty ? nil : Substring($0) } }
+    return oneWord && !syllables.isEmpty ? [Substring(syllables.joined())] : syllables
   }
 
   /// A run in Latin letters, lower case, without accents, split into words.

@@ -200,9 +200,8 @@ extension IndexStore {
         sharedStoreBehind: shared.map { max(0, generation - ($0.sentThrough ?? 0)) })
       if running {
         status.meaning = try MeaningStatus(db, report: MeaningReport.read(location))
-        status.thumbnailsWaiting = try Int.fetchOne(
-          db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [IndexStatus.thumbnailsKey]
-        ).flatMap { $0 > 0 ? $0 : nil }
+        let thumbnails: Int? = try meta(IndexStatus.thumbnailsKey)
+        status.thumbnailsWaiting = thumbnails.flatMap { $0 > 0 ? $0 : nil }
       }
       return status
     }
