@@ -8,6 +8,9 @@ import LimelightModel
 public struct AudioImporter: ContentImporter {
   public let contentTypes = HelperFormats.audio
 
+  /// Files up to this size are read whole for their exact length.
+  static let measuredSize = 8 << 20
+
   public init() {}
 
   public func importContent(_ request: ImportRequest, into attributes: inout AttributeSet) throws {
@@ -58,6 +61,12 @@ public struct AudioImporter: ContentImporter {
       if channels > 0 { attributes.extra["audioChannelCount"] = .number(Double(channels)) }
       let bitrate = taglib_audioproperties_bitrate(properties)
       if bitrate > 0 { attributes.extra["audioBitRate"] = .number(Double(bitrate)) }
+    }
+    // A small file's length to the millisecond, from its own pages.
+    if hasStream, request.size <= Self.measuredSize,
+      let length = AudioLength.seconds(of: try request.contents(limit: Self.measuredSize))
+    {
+      attributes.extra["duration"] = .number(length)
     }
     guard !hasStream && attributes.title == nil && attributes.extra["artist"] == nil else { return }
     // A WAVE file with a format and no frames is silence, not damage.

@@ -3,11 +3,13 @@ import LimelightImport
 import LimelightModel
 import LimelightSubprocess
 
-/// Word, Excel and PowerPoint files of before 2007 (`.doc`, `.xls`, `.ppt`),
-/// read by the Debian tools made for them: antiword for Word 97 and later
-/// (catdoc for older ones, which antiword refuses), xls2csv and catppt
-/// (both from catdoc). Each runs as a child of the helper, within the
-/// helper's limits, with its output capped at the text limit.
+/// Word, Excel and PowerPoint files of before 2007 (`.doc`, `.xls`, `.ppt`).
+/// Their document properties (title, author, keywords, …) are read from the
+/// compound file here, and so is a presentation's text. The text of Word and
+/// Excel files comes from the Debian tools made for them: antiword for Word
+/// 97 and later (catdoc for older ones, which antiword refuses) and xls2csv
+/// (from catdoc). Each runs as a child of the helper, within the helper's
+/// limits, with its output capped at the text limit.
 public struct LegacyOfficeImporter: ContentImporter {
   public let contentTypes = HelperFormats.legacyOffice
 
@@ -44,17 +46,24 @@ public struct LegacyOfficeImporter: ContentImporter {
           refusals: ["is not OLE file", "not an Excel"])
       ]
     default:
-      return [
-        Tool(
-          name: "catppt", arguments: ["-d", "utf-8"],
-          refusals: ["is not OLE file", "not a PowerPoint", "Error"])
-      ]
+      return []
     }
   }
 
   public func importContent(_ request: ImportRequest, into attributes: inout AttributeSet) throws {
     let type =
       request.contentTypeTree.first { contentTypes.contains($0) } ?? "application/msword"
+    // Word files older than 97 are no compound files; the tools still read them.
+    let container = try? CompoundFile(request.contents(limit: request.limits.maxDocumentBytes))
+    if let summary = try? container?.stream(SummaryInformation.streamName),
+      let properties = SummaryInformation(summary)
+    {
+      properties.apply(to: &attributes)
+    }
+    if type == "application/vnd.ms-powerpoint" {
+      try readPresentation(container, request: request, into: &attributes)
+      return
+    }
     var failures: [String] = []
     for tool in Self.tools(for: type) {
       let outcome: ChildProcess.Outcome
@@ -78,7 +87,9 @@ public struct LegacyOfficeImporter: ContentImporter {
         let text = Self.cleaned(outcome.output, limit: request.limits.maxTextBytes)
         guard !text.isEmpty else { return }
         attributes.textContent = text
-        attributes.contentDescription = AttributeSet.summary(of: text)
+        if attributes.contentDescription == nil {
+          attributes.contentDescription = AttributeSet.summary(of: text)
+        }
         return
       }
       let reason =
@@ -87,6 +98,28 @@ public struct LegacyOfficeImporter: ContentImporter {
       failures.append("\(tool.name) \(reason)")
     }
     throw ImportFailure.malformed(failures.joined(separator: "; "))
+  }
+
+  /// A presentation's text and slide count, read from its records.
+  func readPresentation(
+    _ container: CompoundFile?, request: ImportRequest, into attributes: inout AttributeSet
+  ) throws {
+    guard let container else {
+      // Read again for the reason: too large, or not a compound file.
+      _ = try CompoundFile(request.contents(limit: request.limits.maxDocumentBytes))
+      return
+    }
+    guard let stream = try container.stream(PowerPointText.streamName) else {
+      throw ImportFailure.malformed("no PowerPoint Document stream")
+    }
+    let presentation = PowerPointText(stream, limit: request.limits.maxTextBytes)
+    attributes.extra["pageCount"] = .number(Double(presentation.slides))
+    guard !presentation.paragraphs.isEmpty else { return }
+    let text = presentation.paragraphs.joined(separator: "\n")
+    attributes.textContent = String(text.utf8.prefix(request.limits.maxTextBytes)) ?? text
+    if attributes.contentDescription == nil {
+      attributes.contentDescription = AttributeSet.summary(of: text)
+    }
   }
 
   /// The text a tool printed: valid UTF-8 within `limit` bytes, without

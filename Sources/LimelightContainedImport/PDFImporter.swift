@@ -30,8 +30,7 @@ public struct PDFImporter: ContentImporter {
     func take(_ text: UnsafeMutablePointer<CChar>?) -> String? {
       guard let text else { return nil }
       defer { limelight_g_free(text) }
-      let value = String(cString: text).trimmingCharacters(in: .whitespacesAndNewlines)
-      return value.isEmpty ? nil : value
+      return DocumentProperties.meaningful(String(cString: text))
     }
     attributes.title = take(limelight_poppler_document_get_title(document))
     if let author = take(limelight_poppler_document_get_author(document)) {

@@ -7,6 +7,10 @@
 struct WaveHeader {
   var channels: Int
   var sampleRate: Int
+  /// Bytes of sound a second.
+  var byteRate = 0
+  /// The size of the `data` chunk, when the bytes reach it.
+  var dataBytes: Int?
 
   /// The format of the WAVE file whose first bytes are `bytes`, if they
   /// hold a `RIFF`/`WAVE` header and a `fmt ` chunk that names at least one
@@ -25,7 +29,18 @@ struct WaveHeader {
         guard size >= 16, chunk + 8 + 8 <= bytes.count else { return nil }
         channels = littleEndian(chunk + 10, 2)
         sampleRate = littleEndian(chunk + 12, 4)
+        byteRate = littleEndian(chunk + 16, 4)
         guard channels > 0, sampleRate > 0 else { return nil }
+        // The frames follow the format, often after other chunks.
+        var data = chunk + 8 + size + size % 2
+        while data + 8 <= bytes.count {
+          let dataSize = littleEndian(data + 4, 4)
+          if bytes[data..<data + 4].elementsEqual("data".utf8) {
+            dataBytes = min(dataSize, bytes.count - data - 8)
+            break
+          }
+          data += 8 + dataSize + dataSize % 2
+        }
         return
       }
       // Chunks are padded to an even length.

@@ -107,6 +107,13 @@ public struct OfficeImporter: ContentImporter {
     guard !parts.isEmpty || mainParts.contains(where: names.contains) else {
       throw ImportFailure.malformed("no document part")
     }
+    // A presentation counts its slides in its list of them: the count in
+    // the properties is the producer's (python-pptx's template says 0 slides
+    // whatever is added).
+    if names.contains("ppt/presentation.xml"), let xml = try reader.text("ppt/presentation.xml") {
+      let slides = MarkupText(xml, attributesOf: ["sldid"]).tags["sldid"]?.count ?? 0
+      attributes.extra["pageCount"] = .number(Double(slides))
+    }
     var text = ""
     for part in parts {
       guard let xml = try reader.text(part) else { continue }
@@ -181,19 +188,19 @@ public struct OfficeImporter: ContentImporter {
 
   /// Title, authors, subject and description from Dublin Core elements.
   static func applyDublinCore(_ parsed: MarkupText, to attributes: inout AttributeSet) {
-    if let title = parsed.elements["title"]?.first, !title.isEmpty {
+    if let title = DocumentProperties.meaningful(parsed.elements["title"]?.first) {
       attributes.title = String(title.prefix(AttributeSet.descriptionLimit))
     }
     var authors: [String] = []
     for name in (parsed.elements["creator"] ?? []) + (parsed.elements["initial-creator"] ?? [])
-    where !authors.contains(name) {
+    where !authors.contains(name) && DocumentProperties.meaningful(name) != nil {
       authors.append(name)
     }
     attributes.authors = Array(authors.prefix(20))
-    if let subject = parsed.elements["subject"]?.first {
+    if let subject = DocumentProperties.meaningful(parsed.elements["subject"]?.first) {
       attributes.extra["subject"] = .string(subject)
     }
-    if let description = parsed.elements["description"]?.first {
+    if let description = DocumentProperties.meaningful(parsed.elements["description"]?.first) {
       attributes.contentDescription = AttributeSet.summary(of: description)
     }
   }

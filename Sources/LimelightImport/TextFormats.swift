@@ -30,9 +30,12 @@ enum TextFormats {
     }
     if types.contains("application/rtf") {
       let (body, info) = rtfWithInfo(text)
-      let authors = info["author"].map { [$0] } ?? []
+      let authors = DocumentProperties.meaningful(info["author"]).map { [$0] } ?? []
+      let keywords = (info["keywords"] ?? "").split(whereSeparator: { ",;".contains($0) })
+        .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
       return Reading(
-        text: body, title: info["title"], authors: authors, description: info["subject"])
+        text: body, title: DocumentProperties.meaningful(info["title"]), authors: authors,
+        description: DocumentProperties.meaningful(info["subject"]), keywords: keywords)
     }
     if types.contains("application/x-ipynb+json") { return notebook(text) }
     if types.contains("application/x-fictionbook+xml") { return fictionBook(text) }

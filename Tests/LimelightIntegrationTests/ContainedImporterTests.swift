@@ -196,7 +196,12 @@ import Testing
     for word in ["kittiwake", "cormorant", "breakwater", "committee"] {
       #expect(try instance.findPaths(word) == ["Docs/quarterly.pdf"], "\(word)")
     }
-    #expect(try instance.show("Docs/quarterly.pdf")["pageCount"] as? Int == 2)
+    let report = try instance.show("Docs/quarterly.pdf")
+    #expect(report["pageCount"] as? Int == 2)
+    // reportlab's words for a title and author nobody set are no title.
+    #expect(report["title"] as? String == nil)
+    #expect(report["authors"] as? [String] == nil)
+    #expect(try instance.findPaths("untitled").isEmpty)
   }
 
   /// reportlab's `drawString` of a line of a hundred words, far past the
@@ -224,6 +229,92 @@ import Testing
     for word in ["guillemot", "shearwater", "beacon1", "beacon2", "committee"] {
       #expect(try instance.findPaths(word) == ["Docs/overlong.pdf"], "\(word)")
     }
+  }
+
+  /// A presentation and a letter as LibreOffice saves them in Office's
+  /// formats, old and new: the text of every slide (LibreOffice's `.ppt`
+  /// keeps it in the slides' drawings, where catppt found nothing), the
+  /// title and author of the old formats' property sets, and the number of
+  /// slides (neither LibreOffice's `.pptx` nor python-pptx's counts them in
+  /// its properties).
+  @Test func officeFilesAsLibreOfficeSavesThemGiveTextPropertiesAndSlides() throws {
+    let sources = instance.base + "/sources"
+    try FileManager.default.createDirectory(atPath: sources, withIntermediateDirectories: true)
+    let namespaces = """
+      xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" \
+      xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" \
+      xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" \
+      xmlns:svg="urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0" \
+      xmlns:dc="http://purl.org/dc/elements/1.1/" \
+      xmlns:meta="urn:oasis:names:tc:opendocument:xmlns:meta:1.0" office:version="1.3"
+      """
+    let meta =
+      "<office:meta><dc:title>Wader Talk</dc:title>"
+      + "<meta:initial-creator>Ola Stilt</meta:initial-creator></office:meta>"
+    let slides = ["Avocets sweep the shallows", "Second slide about plovers"].map {
+      "<draw:page draw:name=\"p\"><draw:frame svg:x=\"2cm\" svg:y=\"2cm\" svg:width=\"20cm\" "
+        + "svg:height=\"3cm\"><draw:text-box><text:p>\($0)</text:p></draw:text-box>"
+        + "</draw:frame></draw:page>"
+    }.joined()
+    try Data(
+      ("<?xml version=\"1.0\" encoding=\"UTF-8\"?><office:document \(namespaces) "
+        + "office:mimetype=\"application/vnd.oasis.opendocument.presentation\">\(meta)"
+        + "<office:body><office:presentation>\(slides)</office:presentation></office:body>"
+        + "</office:document>").utf8
+    ).write(to: URL(fileURLWithPath: sources + "/talk.fodp"))
+    try Data(
+      ("<?xml version=\"1.0\" encoding=\"UTF-8\"?><office:document \(namespaces) "
+        + "office:mimetype=\"application/vnd.oasis.opendocument.text\">\(meta)"
+        + "<office:body><office:text><text:p>The stilts wade at the heronry</text:p>"
+        + "</office:text></office:body></office:document>").utf8
+    ).write(to: URL(fileURLWithPath: sources + "/letter.fodt"))
+    for (format, source) in [
+      ("ppt", "talk.fodp"), ("pptx", "talk.fodp"), ("doc", "letter.fodt"),
+    ] {
+      try Self.libreOffice(
+        convert: sources + "/" + source, to: format, into: instance.path("Office"),
+        profile: instance.base + "/office-profile")
+    }
+    try FileManager.default.removeItem(atPath: sources)
+    try instance.indexOnce()
+    for name in ["talk.ppt", "talk.pptx"] {
+      let item = try instance.show("Office/" + name)
+      #expect(item["title"] as? String == "Wader Talk", "\(name)")
+      #expect(item["authors"] as? [String] == ["Ola Stilt"], "\(name)")
+      #expect(item["pageCount"] as? Int == 2, "\(name)")
+      #expect(item["extractionError"] as? String == nil, "\(name)")
+    }
+    #expect(try instance.findPaths("avocets").sorted() == ["Office/talk.ppt", "Office/talk.pptx"])
+    #expect(try instance.findPaths("plovers").sorted() == ["Office/talk.ppt", "Office/talk.pptx"])
+    let letter = try instance.show("Office/letter.doc")
+    #expect(letter["title"] as? String == "Wader Talk")
+    #expect(letter["authors"] as? [String] == ["Ola Stilt"])
+    #expect(try instance.findPaths("heronry") == ["Office/letter.doc"])
+  }
+
+  /// Converts `source` into `folder` with LibreOffice (Debian's), in a
+  /// profile of the test's own.
+  static func libreOffice(
+    convert source: String, to format: String, into folder: String, profile: String
+  )
+    throws
+  {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/soffice")
+    process.arguments = [
+      "-env:UserInstallation=file://" + profile, "--headless", "--convert-to", format,
+      "--outdir", folder, source,
+    ]
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    process.waitUntilExit()
+    let made =
+      folder + "/" + URL(fileURLWithPath: source).deletingPathExtension().lastPathComponent
+      + "." + format
+    try #require(
+      process.terminationStatus == 0 && FileManager.default.fileExists(atPath: made),
+      "LibreOffice (libreoffice-impress, libreoffice-writer) wrote no \(made)")
   }
 
   /// Runs a Python script with Debian's Python, which has Debian's

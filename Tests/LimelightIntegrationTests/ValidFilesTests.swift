@@ -44,10 +44,13 @@ import Testing
       "/usr/bin/opusenc",
       ["--quiet", instance.path("Sounds/silence.wav"), instance.path("Sounds/stamp.opus")])
     try instance.indexOnce()
-    for path in ["Sounds/stamp.ogg", "Sounds/stamp.opus"] {
+    for path in ["Sounds/stamp.ogg", "Sounds/stamp.opus", "Sounds/silence.wav"] {
       let item = try instance.show(path)
       #expect(item["extractionError"] as? String == nil, "\(path): \(item)")
       #expect((item["contentType"] as? String)?.hasPrefix("audio/") == true, "\(path): \(item)")
+      // Half a second long, not the whole seconds TagLib counts (none).
+      let duration = (item["duration"] as? NSNumber)?.doubleValue ?? 0
+      #expect(abs(duration - 0.5) < 0.01, "\(path): \(item)")
     }
     let status = try instance.run("limelight", ["status"]).stdout
     let errors = status.split(separator: "\n").first { $0.hasPrefix("errors:") }
@@ -59,11 +62,13 @@ import Testing
     try instance.write(
       "Docs/plans.rtf",
       #"{\rtf1\ansi{\fonttbl{\f0 Times;}}{\info{\title Harbour Plans}{\author Grace Hopper}"#
-        + #"{\subject The new breakwater}}\f0 The quay is extended by forty metres.\par}"#)
+        + #"{\subject The new breakwater}{\keywords harbour, pier}}"#
+        + #"\f0 The quay is extended by forty metres.\par}"#)
     try instance.indexOnce()
     let item = try instance.show("Docs/plans.rtf")
     #expect(item["title"] as? String == "Harbour Plans", "\(item)")
     #expect(item["authors"] as? [String] == ["Grace Hopper"], "\(item)")
+    #expect(item["keywords"] as? [String] == ["harbour", "pier"], "\(item)")
     #expect(try instance.findPaths(["hopper"]) == ["Docs/plans.rtf"])
     #expect(try instance.findPaths(["quay"]) == ["Docs/plans.rtf"])
     // The information is not the body's text.
