@@ -61,10 +61,17 @@ public struct CompressedImporter: ContentImporter {
     defer { archive_read_free(archive) }
     archive_read_support_filter_all(archive)
     archive_read_support_format_raw(archive)
+    // The raw reader wants a byte; the empty one takes a stream of none.
+    archive_read_support_format_empty(archive)
     var entry: OpaquePointer?
-    guard path.withCString({ archive_read_open_filename(archive, $0, 1 << 16) }) == ARCHIVE_OK,
-      archive_read_next_header(archive, &entry) == ARCHIVE_OK
+    guard path.withCString({ archive_read_open_filename(archive, $0, 1 << 16) }) == ARCHIVE_OK
     else { throw ImportFailure.malformed(ArchiveImporter.message(archive)) }
+    switch archive_read_next_header(archive, &entry) {
+    case ARCHIVE_OK: break
+    // A compression around nothing (`gzip < /dev/null`): empty, not damaged.
+    case ARCHIVE_EOF: return []
+    default: throw ImportFailure.malformed(ArchiveImporter.message(archive))
+    }
     var bytes: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 1 << 16)
     while bytes.count < limit {

@@ -2,12 +2,13 @@ import Foundation
 
 /// What a document's own properties are worth. Producers fill fields the
 /// writer left empty with words of their own (reportlab: title "untitled",
-/// author "anonymous", subject "unspecified"); such a value names nothing,
+/// author "anonymous", subject "unspecified"; LibreOffice's EPUB: "Unknown
+/// Title", "Unknown Author"); such a value names nothing,
 /// and an item titled "untitled" would hide its file's name.
 public enum DocumentProperties {
   static let placeholders: Set<String> = [
     "untitled", "unspecified", "anonymous", "unknown", "none", "(untitled)", "(anonymous)",
-    "(unspecified)", "(none)", "n/a",
+    "(unspecified)", "(none)", "n/a", "unknown title", "unknown author",
   ]
 
   /// The value trimmed, or nil when it is empty or a producer's placeholder.

@@ -235,8 +235,20 @@ import Testing
     try instance.write(
       "Odd/damaged.a",
       "!<arch>\n\u{1}\u{2}garbage that is no member header at all, none whatsoever, not one\n")
+    // Compressions of nothing, as `gzip < /dev/null` makes them, and one
+    // cut short, which is damaged.
+    let script = """
+      import sys, gzip, bz2, lzma
+      for name, module in (("gz", gzip), ("bz2", bz2), ("xz", lzma)):
+          open(sys.argv[1] + "/nothing.log." + name, "wb").write(module.compress(b""))
+      open(sys.argv[1] + "/cut.log.gz", "wb").write(gzip.compress(b"wagtail " * 5000)[:60])
+      """
+    try system("/usr/bin/python3", ["-c", script, instance.path("Odd")])
     try instance.indexOnce()
-    for path in ["Odd/emptyfile.mp3", "Odd/fake-image.jpg", "Odd/test_go1.8_4.a"] {
+    for path in [
+      "Odd/emptyfile.mp3", "Odd/fake-image.jpg", "Odd/test_go1.8_4.a", "Odd/nothing.log.gz",
+      "Odd/nothing.log.bz2", "Odd/nothing.log.xz",
+    ] {
       let item = try instance.show(path)
       #expect(item["extractionError"] as? String == nil, "\(path): \(item)")
     }
@@ -245,5 +257,6 @@ import Testing
         == "application/x-object")
     #expect(try instance.show("Odd/emptyfile.mp3")["contentType"] as? String == "audio/mpeg")
     #expect(try instance.show("Odd/damaged.a")["extractionError"] as? String != nil)
+    #expect(try instance.show("Odd/cut.log.gz")["extractionError"] as? String != nil)
   }
 }
