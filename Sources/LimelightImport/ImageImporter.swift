@@ -2,13 +2,14 @@ import Foundation
 import LimelightModel
 import LimelightPlatform
 
-/// Images: pixel dimensions from the header of PNG, JPEG, GIF, WebP and BMP
-/// files, and from a JPEG's EXIF block the camera, lens, date taken,
+/// Images: pixel dimensions from the header of PNG, JPEG, GIF, WebP, BMP
+/// and TIFF files (and camera raw files built on TIFF), and from a JPEG's
+/// EXIF block or a TIFF's own directory the camera, lens, date taken,
 /// orientation and GPS position. A bounded reader of the bytes: nothing in
 /// the file can make it read outside them or loop.
 public struct ImageImporter: ContentImporter {
   public var contentTypes: [String] {
-    ["image/png", "image/jpeg", "image/gif", "image/webp", "image/bmp"]
+    ["image/png", "image/jpeg", "image/gif", "image/webp", "image/bmp", "image/tiff"]
   }
 
   public init() {}
@@ -37,10 +38,42 @@ public struct ImageImporter: ContentImporter {
       size = reader.webp()
     } else if tree.contains("image/bmp") {
       size = reader.bmp()
+    } else if tree.contains("image/tiff") {
+      var exif: [String: AttributeValue] = [:]
+      size = try Self.tiff(request, exif: &exif)
+      for (key, value) in exif { attributes.extra[key] = value }
+      if case .date(let taken)? = exif["dateTaken"] { attributes.created = taken }
     }
     guard let (width, height) = size else { throw ImportFailure.malformed("no image header") }
     attributes.extra["pixelWidth"] = .number(Double(width))
     attributes.extra["pixelHeight"] = .number(Double(height))
+  }
+}
+
+extension ImageImporter {
+  /// A TIFF image's size and EXIF fields, from its first directory. libtiff
+  /// and Pillow write the directory after the pixels, so the window around
+  /// it is read, not the file's start.
+  static func tiff(_ request: ImportRequest, exif: inout [String: AttributeValue]) throws -> (
+    Int, Int
+  )? {
+    let head = ByteReader(request.head)
+    guard head.matches(0, "II") || head.matches(0, "MM") else { return nil }
+    let little = head.matches(0, "II")
+    guard let first = head.u32(4, little: little), first >= 8, Int64(first) < request.size
+    else { return nil }
+    // Its values (the camera's name, the date) lie close to it.
+    let start = max(0, first - (64 << 10))
+    let window = try FileSystem.readRange(request.path, offset: start, length: 256 << 10)
+    var fields: [String: AttributeValue] = [:]
+    Exif(reader: ByteReader(window), base: -start, end: window.count)
+      .read(from: first, little: little, into: &fields)
+    guard case .number(let width)? = fields.removeValue(forKey: "pixelWidth"),
+      case .number(let height)? = fields.removeValue(forKey: "pixelHeight"), width > 0,
+      height > 0
+    else { return nil }
+    exif = fields
+    return (Int(width), Int(height))
   }
 }
 
@@ -131,6 +164,11 @@ struct Exif {
     guard reader.matches(base, "II") || reader.matches(base, "MM") else { return }
     let little = reader.matches(base, "II")
     guard let first = reader.u32(base + 4, little: little) else { return }
+    read(from: first, little: little, into: &out)
+  }
+
+  /// The fields of the directory at `first` and those it points to.
+  func read(from first: Int, little: Bool, into out: inout [String: AttributeValue]) {
     var visited: Set<Int> = []
     var fields: [Int: Field] = [:]
     readDirectory(first, little: little, into: &fields, visited: &visited)
@@ -140,6 +178,13 @@ struct Exif {
     var gps: [Int: Field] = [:]
     if case .pointer(let offset)? = fields[0x8825] {
       readDirectory(offset, little: little, into: &gps, visited: &visited)
+    }
+    // A TIFF image's own size (a JPEG's comes from its frame header).
+    if case .numbers(let width)? = fields[0x0100], case .numbers(let height)? = fields[0x0101],
+      let width = width.first, let height = height.first
+    {
+      out["pixelWidth"] = .number(width)
+      out["pixelHeight"] = .number(height)
     }
     if case .text(let make)? = fields[0x010F] { out["cameraMake"] = .string(make) }
     if case .text(let model)? = fields[0x0110] { out["cameraModel"] = .string(model) }

@@ -178,6 +178,28 @@ public enum FileSystem {
     try readPrefix(path, limit: limit) { fd, buffer, count in read(fd, buffer, count) }
   }
 
+  /// Reads at most `length` bytes from `offset` on (the directory a TIFF
+  /// image keeps after its pixels), whatever interrupts the reads.
+  public static func readRange(_ path: RawPath, offset: Int, length: Int) throws(SystemError)
+    -> [UInt8]
+  {
+    var fd: Int32 = -1
+    repeat {
+      fd = path.withCString { open($0, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK) }
+    } while fd < 0 && errno == EINTR
+    guard fd >= 0 else { throw SystemError("cannot open", path: path) }
+    defer { close(fd) }
+    guard lseek(fd, off_t(offset), SEEK_SET) == off_t(offset) else {
+      throw SystemError("cannot seek", path: path)
+    }
+    var buffer = [UInt8](repeating: 0, count: max(0, length))
+    let filled = try readAll(fd, into: &buffer, path: path) { fd, buffer, count in
+      read(fd, buffer, count)
+    }
+    buffer.removeSubrange(filled...)
+    return buffer
+  }
+
   /// The times a file that keeps changing while it is read is read again.
   static let rereads = 5
 

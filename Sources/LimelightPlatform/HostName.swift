@@ -18,7 +18,9 @@ public enum HostName {
   public static var system: String {
     var buffer = [CChar](repeating: 0, count: 256)
     guard gethostname(&buffer, buffer.count - 1) == 0 else { return "localhost" }
-    let name = String(cString: buffer).split(separator: ".").first.map(String.init) ?? ""
+    let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+    let name =
+      String(decoding: bytes, as: UTF8.self).split(separator: ".").first.map(String.init) ?? ""
     return isValid(name) ? name.lowercased() : "localhost"
   }
 

@@ -200,6 +200,33 @@ import ZIPFoundation
     #expect(try instance.run("limelight", ["show", "Nowhere/at-all.txt"]).status == 1)
   }
 
+  /// TIFF images as Pillow writes them, with the directory after the
+  /// pixels (a scan of 3,000 × 2,000, a camera's frame with its EXIF
+  /// fields): their size, camera and date, as a JPEG's.
+  @Test func tiffImagesGiveTheirSizeAndCamera() throws {
+    let script = """
+      import sys
+      from PIL import Image
+      exif = Image.Exif()
+      exif[0x010F] = "NIKON"; exif[0x0110] = "D750"; exif[0x0132] = "2021:05:04 10:11:12"
+      Image.new("RGB", (640, 480)).save(sys.argv[1] + "/frame.tiff", exif=exif)
+      Image.new("L", (3000, 2000)).save(sys.argv[1] + "/scan.tif", compression="tiff_lzw")
+      """
+    try instance.mkdir("Scans")
+    let made = try instance.run("/usr/bin/python3", ["-c", script, instance.path("Scans")])
+    try #require(made.status == 0, "Pillow (python3-pil) wrote no TIFF: \(made.stderr)")
+    try instance.indexOnce()
+    let frame = try instance.show("Scans/frame.tiff")
+    #expect(frame["pixelWidth"] as? Int == 640 && frame["pixelHeight"] as? Int == 480)
+    #expect(frame["cameraMake"] as? String == "NIKON")
+    #expect(frame["cameraModel"] as? String == "D750")
+    #expect((frame["contentCreationDate"] as? String)?.hasPrefix("2021-05-04") == true)
+    let scan = try instance.show("Scans/scan.tif")
+    #expect(scan["pixelWidth"] as? Int == 3000 && scan["pixelHeight"] as? Int == 2000)
+    #expect(scan["extractionError"] as? String == nil)
+    #expect(try instance.findPaths("nikon") == ["Scans/frame.tiff"])
+  }
+
   /// A workbook as openpyxl (and pandas through it) writes one: every
   /// cell's text inline, no shared strings.
   @Test func workbooksWrittenByOpenpyxlGiveTheirCells() throws {
