@@ -17,6 +17,7 @@ public struct MailImporter: ContentImporter {
     var text = ""
     var authors: [String] = []
     var recipients: [String] = []
+    var attachments: [String] = []
     for (index, raw) in messages.enumerated() {
       let message = Message(raw)
       let subject = message.header("subject")
@@ -35,10 +36,17 @@ public struct MailImporter: ContentImporter {
       }
       if messages.count > 1, let subject { text += subject + "\n" }
       text += message.bodyText(limits: request.limits) + "\n"
+      // What is attached is found by its name, as Mail's own search finds it.
+      let attached = message.attachmentNames()
+      if !attached.isEmpty {
+        text += attached.joined(separator: "\n") + "\n"
+        for name in attached where attachments.count < 100 { attachments.append(name) }
+      }
       if text.utf8.count > request.limits.maxTextBytes { break }
     }
     attributes.authors = authors
     if !recipients.isEmpty { attributes.extra["recipients"] = .strings(recipients) }
+    if !attachments.isEmpty { attributes.extra["attachmentNames"] = .strings(attachments) }
     if messages.count > 1 { attributes.extra["messageCount"] = .number(Double(messages.count)) }
     attributes.textContent = text
     attributes.contentDescription = AttributeSet.summary(of: text)
@@ -153,6 +161,26 @@ struct Message {
     let charset = parameter("charset", of: "content-type")
     let text = TextDecoder.decode(Array(decoded), truncated: false, charset: charset) ?? ""
     return type == "text/html" ? MarkupText(text, limit: limits.maxTextBytes).text : text
+  }
+
+  /// The file names of the parts that carry one (`Content-Disposition`'s
+  /// `filename`, or `Content-Type`'s `name`), in order, at any depth.
+  func attachmentNames(depth: Int = 0) -> [String] {
+    if mediaType.hasPrefix("multipart/"), depth < 8,
+      let boundary = parameter("boundary", of: "content-type")
+    {
+      return Self.split(body, boundary: boundary).prefix(100).map(Message.init)
+        .flatMap { $0.attachmentNames(depth: depth + 1) }
+    }
+    guard depth > 0 else { return [] }
+    if let extended = parameter("filename*", of: "content-disposition") {
+      // RFC 2231: charset'language'percent-encoded bytes.
+      let encoded = extended.split(separator: "'", omittingEmptySubsequences: false).last ?? ""
+      if let name = String(encoded).removingPercentEncoding, !name.isEmpty { return [name] }
+    }
+    let name =
+      parameter("filename", of: "content-disposition") ?? parameter("name", of: "content-type")
+    return name.map { [Self.decodeWords($0)] } ?? []
   }
 
   func decodedBody() -> [UInt8] {

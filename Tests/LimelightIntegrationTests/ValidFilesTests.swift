@@ -220,6 +220,41 @@ import Testing
     #expect(try instance.findPaths(["empty", "deck"]) == ["Office/no-slides.pptx"])
   }
 
+  /// Messages as Python's `email` package writes them: one with no body
+  /// at all, one whose only part is an attachment (found by its file name,
+  /// as in RFC 2231's form for a name out of ASCII), one in HTML alone.
+  @Test func messagesWithoutAPlainBodyAreNoErrors() throws {
+    let script = """
+      import sys
+      from email.message import EmailMessage
+      folder = sys.argv[1]
+      m = EmailMessage(); m["From"] = "a@example.org"; m["Subject"] = "Nothing inside"
+      open(folder + "/empty.eml", "wb").write(bytes(m))
+      m = EmailMessage(); m["From"] = "Ann <ann@example.org>"; m["Subject"] = "Scans"
+      m.add_attachment(b"%PDF-1.4", maintype="application", subtype="pdf", filename="invoice-kestrel.pdf")
+      m.add_attachment(b"x", maintype="image", subtype="png", filename="Überweisung.png")
+      open(folder + "/attached.eml", "wb").write(bytes(m))
+      m = EmailMessage(); m["From"] = "a@example.org"; m["Subject"] = "Newsletter"
+      m.set_content("<html><body><p>The puffin <b>census</b></p></body></html>", subtype="html")
+      open(folder + "/html.eml", "wb").write(bytes(m))
+      """
+    try instance.mkdir("Mail")
+    try system("/usr/bin/python3", ["-c", script, instance.path("Mail")])
+    try instance.indexOnce()
+    for path in ["Mail/empty.eml", "Mail/attached.eml", "Mail/html.eml"] {
+      let item = try instance.show(path)
+      #expect(item["extractionError"] as? String == nil, "\(path): \(item)")
+    }
+    #expect(
+      try instance.show("Mail/attached.eml")["attachmentNames"] as? [String] == [
+        "invoice-kestrel.pdf", "Überweisung.png",
+      ])
+    #expect(try instance.findPaths(["kestrel"]) == ["Mail/attached.eml"])
+    #expect(try instance.findPaths(["überweisung"]) == ["Mail/attached.eml"])
+    #expect(try instance.findPaths(["puffin", "census"]) == ["Mail/html.eml"])
+    #expect(try instance.findPaths(["nothing", "inside"]) == ["Mail/empty.eml"])
+  }
+
   /// An empty file holds nothing to be damaged, whatever its name (a test
   /// suite's `emptyfile.mp3`, `fake-image.jpg`); Go's compiler objects,
   /// which it names `.a`, are object code, not damaged archives. A damaged
