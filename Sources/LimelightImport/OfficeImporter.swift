@@ -118,16 +118,57 @@ public struct OfficeImporter: ContentImporter {
     for part in parts {
       guard let xml = try reader.text(part) else { continue }
       if sheets.contains(part) {
-        // A sheet's inline strings (`<is><t>`); its values and formulas
-        // are numbers and references.
+        // A sheet's inline strings (`<is><t>`) and its numbers (an order's
+        // number, a phone number), as OpenDocument and Excel 97 files give
+        // theirs; not the indexes into the shared strings.
         let strings = MarkupText(xml, keep: ["t"]).elements["t"] ?? []
-        if !strings.isEmpty { text += strings.joined(separator: " ") + "\n" }
+        let cells = strings + Self.sheetNumbers(xml)
+        if !cells.isEmpty { text += cells.joined(separator: " ") + "\n" }
       } else {
         text += MarkupText(xml).text + "\n"
       }
       if text.utf8.count > reader.limits.maxTextBytes { break }
     }
     attributes.textContent = text
+  }
+
+  /// The values of a sheet's cells that hold a number or a formula's text
+  /// (`<c r="B2"><v>4711</v></c>`, `<c t="str"><f>…</f><v>…</v></c>`); a
+  /// shared string's index (`t="s"`), a truth value and an error are none.
+  static func sheetNumbers(_ xml: String) -> [String] {
+    let bytes = Array(xml.utf8)
+    var values: [String] = []
+    var at = 0
+    func find(_ pattern: String, from start: Int) -> Int? {
+      let needle = Array(pattern.utf8)
+      guard let first = needle.first, start < bytes.count else { return nil }
+      var i = start
+      while i + needle.count <= bytes.count {
+        if bytes[i] == first && bytes[i..<i + needle.count].elementsEqual(needle) { return i }
+        i += 1
+      }
+      return nil
+    }
+    while let open = find("<c", from: at) {
+      at = open + 2
+      guard at < bytes.count, bytes[at] == 0x20 || bytes[at] == 0x3E,
+        let tagEnd = find(">", from: at)
+      else { continue }
+      let tag = String(decoding: bytes[at..<tagEnd], as: UTF8.self)
+      at = tagEnd + 1
+      guard bytes[tagEnd - 1] != 0x2F else { continue }  // `<c r="A1"/>`: empty
+      let type = tag.range(of: " t=\"").map { tag[$0.upperBound...].prefix { $0 != "\"" } }
+      guard type == nil || type == "n" || type == "str" else { continue }
+      guard let close = find("</c>", from: at) else { break }
+      if let value = find("<v>", from: at), value < close, let end = find("</v>", from: value),
+        end < close
+      {
+        let number = String(decoding: bytes[value + 3..<end], as: UTF8.self)
+        if !number.isEmpty { values.append(number) }
+      }
+      at = close + 4
+    }
+    return values
   }
 
   func readEPUB(_ reader: inout MemberReader, into attributes: inout AttributeSet) throws {

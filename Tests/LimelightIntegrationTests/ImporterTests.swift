@@ -245,6 +245,7 @@ import ZIPFoundation
       sheet = book.active
       sheet["A1"] = "Marmalade jars"
       sheet["B1"] = 42
+      sheet["C1"] = 4711
       book.create_sheet("Cellar")["C3"] = "quince jelly"
       book.properties.title = "Pantry Stock"
       book.properties.creator = "Isabella Beeton"
@@ -258,6 +259,8 @@ import ZIPFoundation
     try instance.indexOnce()
     #expect(try instance.findPaths("marmalade") == ["Office/pantry.xlsx"])
     #expect(try instance.findPaths("quince", "jelly") == ["Office/pantry.xlsx"])
+    // Numbers are cells' words too, as in OpenDocument and Excel 97 files.
+    #expect(try instance.findPaths("4711") == ["Office/pantry.xlsx"])
     let shown = try instance.show("Office/pantry.xlsx")
     #expect(shown["title"] as? String == "Pantry Stock")
     #expect(shown["authors"] as? [String] == ["Isabella Beeton"])
