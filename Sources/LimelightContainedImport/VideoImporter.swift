@@ -77,8 +77,17 @@ final class RandomAccessFile {
     guard offset >= 0, offset < size, count > 0 else { return [] }
     let wanted = Int(min(Int64(count), size - offset))
     var buffer = [UInt8](repeating: 0, count: wanted)
-    let n = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, wanted, off_t(offset)) }
-    return n > 0 ? Array(buffer.prefix(n)) : []
+    // Whole, whatever interrupts the reads: a short read is read on from.
+    var filled = 0
+    while filled < wanted {
+      let n = buffer.withUnsafeMutableBytes {
+        pread(fd, $0.baseAddress! + filled, wanted - filled, off_t(offset) + off_t(filled))
+      }
+      if n < 0 && errno == EINTR { continue }
+      guard n > 0 else { break }
+      filled += n
+    }
+    return Array(buffer.prefix(filled))
   }
 }
 

@@ -37,7 +37,7 @@ public enum IndexDamage {
 
   /// The reason of a damage reported and not yet dealt with.
   public static func reported(_ location: IndexLocation) -> String? {
-    FileManager.default.contents(atPath: note(location)).map { String(decoding: $0, as: UTF8.self) }
+    FileSystem.readText(RawPath(note(location)))
   }
 
   /// The files of an index: the database, its log and its shared memory.

@@ -1,5 +1,6 @@
 import Foundation
 import LimelightModel
+import LimelightPlatform
 
 #if canImport(Glibc)
   import Glibc
@@ -33,7 +34,9 @@ enum RuntimeNote {
   }
 
   static func read<T: Decodable>(_ type: T.Type, _ name: String, _ location: IndexLocation) -> T? {
-    decoded(type, from: FileManager.default.contents(atPath: path(name, location)))
+    // Whole, whatever interrupts the read (see FileSystem.readPrefix).
+    let bytes = try? FileSystem.readPrefix(RawPath(path(name, location)), limit: 1 << 20)
+    return decoded(type, from: bytes.map { Data($0) })
   }
 
   static func remove(_ name: String, _ location: IndexLocation) {
