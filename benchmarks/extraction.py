@@ -8,7 +8,9 @@ text, manual pages, subtitles, notebooks, RTF), and a family of valid but
 odd files (audio under a second with no tags, from oggenc and opusenc, a
 presentation with no slides, a workbook with no cells, an e-mail with no
 body, a PDF with no text layer, empty text, an RTF of its \\info alone, empty
-archives, a PDF locked by qpdf), then indexes
+archives and compressions of nothing, a message whose only part is an
+attachment, a TIFF scan as Pillow writes it, a presentation LibreOffice
+saved as .ppt, a PDF locked by qpdf), then indexes
 each folder with `limelightd --once` and with `recollindex` (with the helpers
 Recoll needs for those formats installed) and prints files per second and
 megabytes per second side by side, with how many files each reported it
@@ -293,7 +295,16 @@ def odd_files(i, text):
                                 "}{\\author Ann}}}").encode(),
         f"{i}-empty.tar.gz": tar_gz([]),
         f"{i}-empty.zip": zip_empty(),
+        f"{i}-nothing.log.gz": __import__("gzip").compress(b""),
+        f"{i}-nothing.log.bz2": __import__("bz2").compress(b""),
+        f"{i}-nothing.log.xz": __import__("lzma").compress(b""),
+        f"{i}-attached.eml": attachment_only(i),
     }
+    scan = tiff(i)
+    if scan is not None:
+        files[f"{i}-scan.tif"] = scan
+    for name, data in libre_office_files().items():
+        files[f"{i}-{name}"] = data
     vorbis = encoded("oggenc", lambda a, b: ["-Q", "-o", b, a], clip, ".ogg")
     opus = encoded("opusenc", lambda a, b: ["--quiet", a, b], clip, ".opus")
     locked = encoded("qpdf", lambda a, b: ["--encrypt", f"user{i}", "owner", "256", "--", a, b],
@@ -302,6 +313,73 @@ def odd_files(i, text):
         if data is not None:
             files[name] = data
     return files
+
+
+def attachment_only(i):
+    """A message whose only part is an attachment, as Python's email writes it."""
+    from email.message import EmailMessage
+    message = EmailMessage()
+    message["From"] = f"Ann <ann{i}@example.org>"
+    message["Subject"] = f"scan {i}"
+    message.add_attachment(b"%PDF-1.4", maintype="application", subtype="pdf",
+                           filename=f"invoice-{i}.pdf")
+    return bytes(message)
+
+
+def tiff(i):
+    """A grey scan as Pillow writes it (its directory after the pixels); None without Pillow."""
+    try:
+        from PIL import Image
+    except ImportError:
+        return None
+    out = io.BytesIO()
+    Image.new("L", (300 + i % 50, 200)).save(out, format="TIFF", compression="tiff_lzw")
+    return out.getvalue()
+
+
+_libre_office = None
+
+
+def libre_office_files():
+    """A presentation and a letter as LibreOffice saves them in Office's old
+    formats (made once; none when LibreOffice is missing)."""
+    global _libre_office
+    if _libre_office is not None:
+        return _libre_office
+    _libre_office = {}
+    if shutil.which("soffice") is None:
+        return _libre_office
+    with tempfile.TemporaryDirectory() as folder:
+        talk = os.path.join(folder, "talk.fodp")
+        with open(talk, "w") as f:
+            f.write('<?xml version="1.0" encoding="UTF-8"?><office:document '
+                    'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
+                    'xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" '
+                    'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" '
+                    'office:version="1.3" '
+                    'office:mimetype="application/vnd.oasis.opendocument.presentation">'
+                    '<office:body><office:presentation><draw:page draw:name="p"><draw:frame>'
+                    '<draw:text-box><text:p>Avocets sweep the shallows</text:p></draw:text-box>'
+                    '</draw:frame></draw:page></office:presentation></office:body>'
+                    '</office:document>')
+        letter = os.path.join(folder, "letter.fodt")
+        with open(letter, "w") as f:
+            f.write('<?xml version="1.0" encoding="UTF-8"?><office:document '
+                    'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
+                    'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" '
+                    'office:version="1.3" '
+                    'office:mimetype="application/vnd.oasis.opendocument.text">'
+                    '<office:body><office:text><text:p>The stilts wade at the heronry</text:p>'
+                    '</office:text></office:body></office:document>')
+        profile = "-env:UserInstallation=file://" + os.path.join(folder, "profile")
+        for source, target in ((talk, "ppt"), (letter, "doc")):
+            subprocess.run(["soffice", profile, "--headless", "--convert-to", target,
+                            "--outdir", folder, source], capture_output=True)
+            made = os.path.splitext(source)[0] + "." + target
+            if os.path.exists(made):
+                with open(made, "rb") as f:
+                    _libre_office["libreoffice." + target] = f.read()
+    return _libre_office
 
 
 def pdf_without_text(i):
