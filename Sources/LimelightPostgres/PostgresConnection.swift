@@ -116,6 +116,35 @@ public final class PostgresConnection {
     }
   }
 
+  /// Asks the server for the notifications of `channel` on this
+  /// connection (``waitForNotification(timeout:)``).
+  public func listen(_ channel: String) throws(PostgresError) {
+    try execute("LISTEN \(channel)")
+  }
+
+  /// Waits at most `timeout` seconds for a notification of a channel this
+  /// connection listens to (or one already received while a statement
+  /// ran); true when one came. Throws when the connection is lost.
+  public func waitForNotification(timeout: Double) throws(PostgresError) -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while true {
+      guard limelight_PQconsumeInput(connection) == 1 else {
+        throw PostgresError(
+          message: PostgresError.oneLine(limelight_PQerrorMessage(connection)), unreachable: true)
+      }
+      var came = false
+      while let notice = limelight_PQnotifies(connection) {
+        came = true
+        limelight_PQfreemem(notice)
+      }
+      if came { return true }
+      let left = deadline.timeIntervalSinceNow
+      guard left > 0 else { return false }
+      var entry = pollfd(fd: limelight_PQsocket(connection), events: Int16(POLLIN), revents: 0)
+      _ = poll(&entry, 1, Int32(min(left, 60) * 1000) + 1)
+    }
+  }
+
   /// Runs `body` in one transaction: committed if it returns, rolled back
   /// if it throws.
   public func transaction<T>(_ body: () throws(PostgresError) -> T) throws(PostgresError) -> T {

@@ -341,9 +341,29 @@ public final class PostgresIndex {
   /// read the last change: "LIMELIGW" in ASCII.
   static let writeLock: Int64 = 0x4C49_4D45_4C49_4757
 
-  /// Takes the writers' lock for the rest of the transaction.
+  /// Takes the writers' lock for the rest of the transaction, and tells
+  /// followers (``waitForChange(timeout:)``) when it commits: PostgreSQL
+  /// delivers a notification at its transaction's commit, and never one of
+  /// a transaction rolled back.
   private func lockWrites() throws(PostgresError) {
-    try connection.execute("SELECT pg_advisory_xact_lock(\(Self.writeLock))")
+    try connection.execute(
+      "SELECT pg_advisory_xact_lock(\(Self.writeLock)), pg_notify('\(Self.changeChannel)', '')")
+  }
+
+  /// The channel a write's commit is told on.
+  static let changeChannel = "limelight_change"
+
+  /// Listens for the store's writes (any host's), which
+  /// ``waitForChange(timeout:)`` then waits for.
+  public func listenForChanges() throws(PostgresError) {
+    try connection.listen(Self.changeChannel)
+  }
+
+  /// Waits at most `timeout` seconds for a write to the store to commit;
+  /// true when one did. A writer of an older version tells nothing: the
+  /// timeout bounds how late its writes are seen.
+  public func waitForChange(timeout: Double) throws(PostgresError) -> Bool {
+    try connection.waitForNotification(timeout: timeout)
   }
 
   /// The entries written after change `change` that `query` finds, and

@@ -79,8 +79,11 @@ struct SharedSearch {
     let output = OutputBuffer(fd: context.output, abandoned: context.abandoned)
     var seen = change
     var shown = shown
+    // Woken by the store when any host's write commits, not by a timer;
+    // still looking every second for writers that do not tell.
+    try index.listenForChanges()
     while true {
-      usleep(200_000)
+      _ = try index.waitForChange(timeout: 1)
       let now = try index.lastChange()
       guard now > seen else { continue }
       let (matching, touched) = try index.changes(after: seen, matching: query.everything)

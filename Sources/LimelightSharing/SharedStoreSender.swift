@@ -36,6 +36,12 @@ public final class SharedStoreSender: @unchecked Sendable {
   /// How often the index's generation is read for what other programs
   /// wrote, when the watcher commits nothing.
   static let lookEvery = 2.0
+  /// Seconds a burst's writes are gathered for before they are sent.
+  static let gathering = 0.25
+  /// Entries in one send that make it a burst's.
+  static let burst = 50
+  /// The entries written and removed by the last send.
+  private var lastSent = 0
 
   public init(
     store: IndexStore, storeName: String, host: String, logger: Logger, pageSize: Int = 500,
@@ -87,10 +93,13 @@ public final class SharedStoreSender: @unchecked Sendable {
         index = connected
         if try sendChanges(to: connected, verifying: verify) {
           backOff = 1
-          // Writes come in bursts while the watcher works: the next
-          // look waits for a commit, and a moment more for the rest.
+          // The next look waits for a commit. While the watcher writes a
+          // burst (the last send carried many entries), the rest of it is
+          // gathered for a moment more; a save or a few go at once, to be
+          // found from other hosts within a blink (their followers are
+          // told at its commit).
           store.commits.wait(after: seen, timeout: Self.lookEvery)
-          if !stopped { usleep(250_000) }
+          if !stopped && lastSent >= Self.burst { usleep(UInt32(Self.gathering * 1_000_000)) }
         }
       } catch let error as PostgresError {
         if error.unreachable { index = nil }
@@ -164,6 +173,7 @@ public final class SharedStoreSender: @unchecked Sendable {
     let mark = resend ? sweep + 1 : sweep
     let after = resend ? nil : following?.generation
     var row: Int64 = 0
+    lastSent = 0
     while true {
       if stopped { return false }
       let page = try store.sharedChanges(after: after, through: now, afterRow: row, limit: pageSize)
@@ -178,6 +188,7 @@ public final class SharedStoreSender: @unchecked Sendable {
         return item
       }
       try index.write(items, removing: page.removed, sweep: mark, following: reached)
+      lastSent += items.count + page.removed.count
       guard let next = page.nextRow else { break }
       row = next
     }

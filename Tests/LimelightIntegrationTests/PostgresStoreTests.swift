@@ -231,6 +231,32 @@ struct PostgresStoreTests {
     #expect(try names(alpha, "bilby").isEmpty)
   }
 
+  /// A follower is told of every host's write when it commits (LISTEN
+  /// and NOTIFY), of a removal too, and of nothing rolled back or never
+  /// written: `find-in --live` wakes on these instead of a timer.
+  @Test func followersAreToldOfEachWriteWhenItCommits() throws {
+    let server = try #require(PostgresServer.shared)
+    let url = try server.newDatabase()
+    let follower = try PostgresIndex(url, host: "reader")
+    let writer = try PostgresIndex(url, host: "writer")
+    try follower.listenForChanges()
+    #expect(try !follower.waitForChange(timeout: 0.3))
+    let files = try Files()
+    try writer.write([try files.write("notes/quokka.txt", "quokka")])
+    #expect(try follower.waitForChange(timeout: 30))
+    // Told once: the next wait has nothing.
+    #expect(try !follower.waitForChange(timeout: 0.3))
+    try writer.remove([RawPath(files.root + "/notes")])
+    #expect(try follower.waitForChange(timeout: 30))
+    // A statement the follower runs meanwhile keeps what came for later.
+    try writer.write([try files.write("notes/numbat.txt", "numbat")])
+    var parser = QueryParser(home: RawPath("/"))
+    for _ in 0..<100 where try follower.search(parser.parse("numbat"), limit: 1).isEmpty {
+      usleep(20_000)
+    }
+    #expect(try follower.waitForChange(timeout: 0))
+  }
+
   @Test func severalWatchersMigrateOneDatabaseAtOnce() async throws {
     let server = try #require(PostgresServer.shared)
     let url = try server.newDatabase()
