@@ -150,34 +150,41 @@ struct Status: ParsableCommand {
         ("thumbnails", "drawing, \(count(waiting)) waiting (at the lowest priority)"), at: roots)
     }
     if status.running {
-      lines.append(("queue", "\(status.queue) waiting, \(status.pendingRequests) requests"))
-      var watches = "\(status.watchedFolders) folders"
+      lines.append(
+        ("queue", "\(count(status.queue)) waiting, \(count(status.pendingRequests)) requests"))
+      var watches = "\(count(status.watchedFolders)) folders"
       if status.watchLimitReached {
         watches +=
-          "; LIMIT REACHED: \(status.unwatchedFolders) folders are rescanned on a timer instead"
+          "; LIMIT REACHED: \(count(status.unwatchedFolders)) folders are rescanned on a timer"
+          + " instead"
       }
       lines.append(("watches", watches))
     } else if status.pendingRequests > 0 {
-      lines.append(("requests", "\(status.pendingRequests) kept until limelightd starts"))
+      lines.append(("requests", "\(count(status.pendingRequests)) kept until limelightd starts"))
     }
     if status.extensions > 0 {
       let failing =
         status.failingExtensions > 0
         ? ", \(status.failingExtensions) failing: see 'limelight extensions'" : ""
-      lines.append(("extensions", "\(status.extensions)\(failing)"))
+      lines.append(("extensions", "\(count(status.extensions))\(failing)"))
     }
     if let blocked = status.writeBlocked { lines.append(("WRITES", blocked.description)) }
     if let rebuilt = status.rebuilt { lines.append(("rebuilt", rebuilt.description)) }
     if status.paused { lines.append(("paused", "yes: 'limelight resume' continues")) }
-    if status.overflows > 0 { lines.append(("overflows", "\(status.overflows) (each rescanned)")) }
+    if status.overflows > 0 {
+      lines.append(("overflows", "\(count(status.overflows)) (each rescanned)"))
+    }
     if let frontEnds = status.frontEnds { lines.append(("front ends", frontEnds.summary)) }
     lines += sharedStoreLines(status)
     // Errors are real ones, each kind counted apart; a locked document is none.
     let kinds = Trouble.allCases.filter { $0 != .locked }.compactMap { kind in
-      status.troubles[kind.rawValue].flatMap { $0 > 0 ? "\($0) \(kind.label)" : nil }
+      status.troubles[kind.rawValue].flatMap { $0 > 0 ? "\(count($0)) \(kind.label)" : nil }
     }
     lines.append(
-      ("errors", "\(status.failures)" + (kinds.isEmpty ? "" : ": " + kinds.joined(separator: ", ")))
+      (
+        "errors",
+        count(status.failures) + (kinds.isEmpty ? "" : ": " + kinds.joined(separator: ", "))
+      )
     )
     // The latest errors under their count, not under the locked documents'
     // line (they are none of those).
@@ -186,7 +193,7 @@ struct Status: ParsableCommand {
     }
     if let locked = status.troubles[Trouble.locked.rawValue], locked > 0 {
       lines.append(
-        ("locked", "\(locked) encrypted document\(locked == 1 ? "" : "s"), indexed by name"))
+        ("locked", "\(count(locked)) encrypted document\(locked == 1 ? "" : "s"), indexed by name"))
     }
     if let last = status.lastError { lines.append(("last warning", last)) }
     let width = lines.map(\.0.count).max() ?? 0
