@@ -243,17 +243,17 @@ public struct FindInSearch {
     }
     let printed = shown.map { Array(results.prefix($0)) } ?? results
     // Only the terminal view shows snippets, which need the query as it ran.
+    let output = OutputBuffer(fd: context.output, abandoned: context.abandoned)
     ResultPrinter(
-      format: format, engine: engine, query: search.ran, home: location.home,
-      output: OutputBuffer(fd: context.output, abandoned: context.abandoned)
+      format: format, engine: engine, query: search.ran, home: location.home, output: output
     ).print(printed)
     context.noteMore(format: format, matched: results.count, shown: printed.count)
     // Followed until the reader goes away, which ends the command well.
     if options.live {
-      let known = Dictionary(
-        printed.map { ($0.id, LiveFollower.Shown($0)) }, uniquingKeysWith: { a, _ in a })
-      return try LiveFollower(engine: engine, query: query.everything, json: options.json).follow(
-        from: startGeneration, shown: known)
+      return try LiveFollower(
+        source: IndexChanges(engine: engine, query: query.everything), json: options.json,
+        output: output
+      ).follow(from: startGeneration, shown: printed.map(LiveFollower.Shown.init))
     }
     try context.end(found: results.count)
   }

@@ -6,10 +6,6 @@ import LimelightPostgres
 import LimelightQuery
 import LimelightStore
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 /// `find-in` against a shared PostgreSQL store: the same query, output
 /// formats and exit statuses as against the local index, the entries of
 /// every host named `file://HOST/path`. A store that cannot be reached is
@@ -57,7 +53,12 @@ struct SharedSearch {
     printer.print(printed)
     context.noteMore(format: format, matched: results.count, shown: printed.count)
     // Followed until the reader goes away, which ends the command well.
-    if options.live { return try follow(index, from: start, shown: Set(printed.map(\.uri))) }
+    if options.live {
+      return try LiveFollower(
+        source: StoreChanges(index: index, query: query.everything), json: options.json,
+        output: output
+      ).follow(from: start, shown: printed.map(LiveFollower.Shown.init))
+    }
     try context.end(found: results.count)
   }
 
@@ -69,48 +70,5 @@ struct SharedSearch {
       displayName: hit.name, contentType: hit.contentType, kind: hit.kind,
       modified: hit.modified, size: hit.size, isFolder: hit.isFolder, thumbnailPath: nil,
       score: -hit.rank, host: hit.host)
-  }
-
-  /// `--live` against the store: what any host writes or removes after
-  /// `change`, as `+`, `~` and `-` lines (or JSON events), until interrupted
-  /// or whoever reads the output goes away.
-  private func follow(_ index: PostgresIndex, from change: Int64, shown: Set<String>) throws {
-    signal(SIGPIPE, SIG_IGN)
-    let output = OutputBuffer(fd: context.output, abandoned: context.abandoned)
-    var seen = change
-    var shown = shown
-    // Woken by the store when any host's write commits, not by a timer;
-    // still looking every second for writers that do not tell.
-    try index.listenForChanges()
-    while true {
-      _ = try index.waitForChange(timeout: 1)
-      let now = try index.lastChange()
-      guard now > seen else { continue }
-      let (matching, touched) = try index.changes(after: seen, matching: query.everything)
-      let matched = Set(matching.map(\.uri))
-      for hit in matching {
-        emit(shown.contains(hit.uri) ? "~" : "+", hit.uri, to: output)
-        shown.insert(hit.uri)
-      }
-      for uri in touched {
-        guard shown.contains(uri), !matched.contains(uri) else { continue }
-        emit("-", uri, to: output)
-        shown.remove(uri)
-      }
-      output.flush()
-      if output.isClosed { return }
-      seen = now
-    }
-  }
-
-  private func emit(_ change: String, _ uri: String, to output: OutputBuffer) {
-    guard options.json else { return output.write(change + " " + uri + "\n") }
-    let event = change == "+" ? "added" : change == "~" ? "changed" : "removed"
-    let object = ["event": event, "uri": uri, "id": uri, "domain": fileDomain]
-    if let data = try? JSONSerialization.data(
-      withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
-    {
-      output.write(String(decoding: data, as: UTF8.self) + "\n")
-    }
   }
 }

@@ -288,6 +288,10 @@ public final class Watcher: ReconcileSink {
     waitForWrites()
     if StopSignal.isRequested { return }
     if deferred { makeDeferredIndexes() }
+    // The pass's figures go with its end into the same status: written
+    // apart, a status read between said "done" without them.
+    let seconds = monotonicNow() - started
+    namesPass = (crawlSeen, seconds, Double(crawlSeen) / max(seconds, 0.001))
     crawlDone = true
     statusChanged = true
     flush()
@@ -301,9 +305,6 @@ public final class Watcher: ReconcileSink {
       store.prepareForWrites(.content)
       MemoryRelease.afterBurst(of: store, idle: false)
     }
-    let seconds = monotonicNow() - started
-    namesPass = (crawlSeen, seconds, Double(crawlSeen) / max(seconds, 0.001))
-    statusChanged = true
     logger.info(
       "names pass done: every entry is found by name; content follows",
       metadata: [
