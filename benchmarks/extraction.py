@@ -350,27 +350,24 @@ def libre_office_files():
     if shutil.which("soffice") is None:
         return _libre_office
     with tempfile.TemporaryDirectory() as folder:
-        talk = os.path.join(folder, "talk.fodp")
-        with open(talk, "w") as f:
-            f.write('<?xml version="1.0" encoding="UTF-8"?><office:document '
-                    'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
-                    'xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" '
-                    'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" '
-                    'office:version="1.3" '
-                    'office:mimetype="application/vnd.oasis.opendocument.presentation">'
-                    '<office:body><office:presentation><draw:page draw:name="p"><draw:frame>'
-                    '<draw:text-box><text:p>Avocets sweep the shallows</text:p></draw:text-box>'
-                    '</draw:frame></draw:page></office:presentation></office:body>'
-                    '</office:document>')
-        letter = os.path.join(folder, "letter.fodt")
-        with open(letter, "w") as f:
-            f.write('<?xml version="1.0" encoding="UTF-8"?><office:document '
-                    'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
-                    'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" '
-                    'office:version="1.3" '
-                    'office:mimetype="application/vnd.oasis.opendocument.text">'
-                    '<office:body><office:text><text:p>The stilts wade at the heronry</text:p>'
-                    '</office:text></office:body></office:document>')
+        def flat(name, kind, body):
+            """A flat OpenDocument file, which LibreOffice opens as its own."""
+            path = os.path.join(folder, name)
+            with open(path, "w") as f:
+                f.write('<?xml version="1.0" encoding="UTF-8"?><office:document '
+                        'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
+                        'xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" '
+                        'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" '
+                        f'office:version="1.3" office:mimetype="application/vnd.oasis.'
+                        f'opendocument.{kind}"><office:body>{body}</office:body>'
+                        '</office:document>')
+            return path
+        talk = flat("talk.fodp", "presentation",
+                    '<office:presentation><draw:page draw:name="p"><draw:frame><draw:text-box>'
+                    '<text:p>Avocets sweep the shallows</text:p></draw:text-box></draw:frame>'
+                    '</draw:page></office:presentation>')
+        letter = flat("letter.fodt", "text",
+                      '<office:text><text:p>The stilts wade at the heronry</text:p></office:text>')
         profile = "-env:UserInstallation=file://" + os.path.join(folder, "profile")
         for source, target in ((talk, "ppt"), (letter, "doc")):
             subprocess.run(["soffice", profile, "--headless", "--convert-to", target,

@@ -183,11 +183,7 @@ public enum FileSystem {
   public static func readRange(_ path: RawPath, offset: Int, length: Int) throws(SystemError)
     -> [UInt8]
   {
-    var fd: Int32 = -1
-    repeat {
-      fd = path.withCString { open($0, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK) }
-    } while fd < 0 && errno == EINTR
-    guard fd >= 0 else { throw SystemError("cannot open", path: path) }
+    let fd = try openForReading(path)
     defer { close(fd) }
     guard lseek(fd, off_t(offset), SEEK_SET) == off_t(offset) else {
       throw SystemError("cannot seek", path: path)
@@ -200,6 +196,17 @@ public enum FileSystem {
     return buffer
   }
 
+  /// A descriptor to read a file through (not following a last link, not
+  /// waiting on a FIFO), opened again when a signal interrupts.
+  static func openForReading(_ path: RawPath) throws(SystemError) -> Int32 {
+    var fd: Int32 = -1
+    repeat {
+      fd = path.withCString { open($0, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK) }
+    } while fd < 0 && errno == EINTR
+    guard fd >= 0 else { throw SystemError("cannot open", path: path) }
+    return fd
+  }
+
   /// The times a file that keeps changing while it is read is read again.
   static let rereads = 5
 
@@ -209,11 +216,7 @@ public enum FileSystem {
     _ path: RawPath, limit: Int,
     read readSome: (Int32, UnsafeMutableRawPointer, Int) -> Int
   ) throws(SystemError) -> [UInt8] {
-    var fd: Int32 = -1
-    repeat {
-      fd = path.withCString { open($0, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK) }
-    } while fd < 0 && errno == EINTR
-    guard fd >= 0 else { throw SystemError("cannot open", path: path) }
+    let fd = try openForReading(path)
     defer { close(fd) }
     var attempt = 0
     while true {

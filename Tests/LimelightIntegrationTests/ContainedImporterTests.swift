@@ -256,18 +256,20 @@ import Testing
         + "svg:height=\"3cm\"><draw:text-box><text:p>\($0)</text:p></draw:text-box>"
         + "</draw:frame></draw:page>"
     }.joined()
-    try Data(
-      ("<?xml version=\"1.0\" encoding=\"UTF-8\"?><office:document \(namespaces) "
-        + "office:mimetype=\"application/vnd.oasis.opendocument.presentation\">\(meta)"
-        + "<office:body><office:presentation>\(slides)</office:presentation></office:body>"
-        + "</office:document>").utf8
-    ).write(to: URL(fileURLWithPath: sources + "/talk.fodp"))
-    try Data(
-      ("<?xml version=\"1.0\" encoding=\"UTF-8\"?><office:document \(namespaces) "
-        + "office:mimetype=\"application/vnd.oasis.opendocument.text\">\(meta)"
-        + "<office:body><office:text><text:p>The stilts wade at the heronry</text:p>"
-        + "</office:text></office:body></office:document>").utf8
-    ).write(to: URL(fileURLWithPath: sources + "/letter.fodt"))
+    // Flat OpenDocument files, which LibreOffice opens as it opens its own.
+    for (name, type, body) in [
+      ("talk.fodp", "presentation", "<office:presentation>\(slides)</office:presentation>"),
+      (
+        "letter.fodt", "text",
+        "<office:text><text:p>The stilts wade at the heronry</text:p></office:text>"
+      ),
+    ] {
+      try Data(
+        ("<?xml version=\"1.0\" encoding=\"UTF-8\"?><office:document \(namespaces) "
+          + "office:mimetype=\"application/vnd.oasis.opendocument.\(type)\">\(meta)"
+          + "<office:body>\(body)</office:body></office:document>").utf8
+      ).write(to: URL(fileURLWithPath: sources + "/" + name))
+    }
     for (format, source) in [
       ("ppt", "talk.fodp"), ("pptx", "talk.fodp"), ("doc", "letter.fodt"),
     ] {
