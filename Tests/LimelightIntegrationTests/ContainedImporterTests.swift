@@ -294,6 +294,114 @@ import Testing
     #expect(try instance.findPaths("heronry") == ["Office/letter.doc"])
   }
 
+  /// A presentation laid out as PowerPoint saves one: the slides' text in
+  /// the document's slide list (one atom in UTF-16, one in single bytes),
+  /// the master's sample text apart, two slides, and the title and author
+  /// in the property set. The text is read, the master's is not.
+  @Test func aPresentationAsPowerPointLaysItOutGivesItsSlidesText() throws {
+    func record(_ type: UInt16, _ body: [UInt8], container: Bool = false) -> [UInt8] {
+      Self.le(UInt16(container ? 0x000F : 0), 2) + Self.le(type, 2) + Self.le(body.count, 4) + body
+    }
+    let utf16 = "Budget review\rthe kestrel survey".utf16.flatMap { Self.le($0, 2) }
+    let slideList = record(
+      0x0FF0,
+      record(0x03F3, [UInt8](repeating: 0, count: 20)) + record(0x0F9F, Self.le(0, 4))
+        + record(0x0FA0, utf16) + record(0x0FA8, Array("cormorant plans".utf8)),
+      container: true)
+    let master = record(
+      0x03F8, record(0x0FA0, "Click to edit Master title style".utf16.flatMap { Self.le($0, 2) }),
+      container: true)
+    let slides = record(0x03EE, [], container: true) + record(0x03EE, [], container: true)
+    let document = record(0x03E8, slideList + master + slides, container: true)
+    try instance.write(
+      "Office/review.ppt",
+      bytes: Self.compoundFile([
+        ("PowerPoint Document", document),
+        (
+          "\u{5}SummaryInformation",
+          Self.summaryInformation([(2, "Quarterly Kestrel Review"), (4, "Ada Byron")])
+        ),
+      ]))
+    try instance.indexOnce()
+    let item = try instance.show("Office/review.ppt")
+    #expect(item["extractionError"] as? String == nil, "\(item)")
+    #expect(item["title"] as? String == "Quarterly Kestrel Review")
+    #expect(item["authors"] as? [String] == ["Ada Byron"])
+    #expect(item["pageCount"] as? Int == 2)
+    for word in ["budget", "kestrel", "cormorant"] {
+      #expect(try instance.findPaths(word) == ["Office/review.ppt"], "\(word)")
+    }
+    #expect(try instance.findPaths("master", "style").isEmpty)
+  }
+
+  /// `value`'s `width` bytes, least significant first.
+  static func le<T: BinaryInteger>(_ value: T, _ width: Int) -> [UInt8] {
+    (0..<width).map { UInt8(truncatingIfNeeded: Int(value) >> (8 * $0)) }
+  }
+
+  /// A compound file (OLE2) of 512-byte sectors holding `streams`, each in
+  /// sectors of its own (the small-stream cutoff set to 0, which readers
+  /// take from the header).
+  static func compoundFile(_ streams: [(String, [UInt8])]) -> [UInt8] {
+    let end: UInt32 = 0xFFFF_FFFE
+    var fat: [UInt32] = [0xFFFF_FFFD, end]  // the table's own sector, the directory's
+    var data: [UInt8] = []
+    var directory: [UInt8] = []
+    func entry(_ name: String, type: UInt8, start: UInt32, size: Int) -> [UInt8] {
+      let units: [UInt8] = name.utf16.flatMap { Self.le($0, 2) } + [0, 0]
+      var bytes = units + [UInt8](repeating: 0, count: 64 - units.count)
+      bytes += le(units.count, 2) + [type, 1] + le(UInt32.max, 4) + le(UInt32.max, 4)
+      bytes += le(UInt32.max, 4) + [UInt8](repeating: 0, count: 36)
+      return bytes + le(start, 4) + le(size, 4) + le(0, 4)
+    }
+    directory += entry("Root Entry", type: 5, start: end, size: 0)
+    for (name, bytes) in streams {
+      let first = UInt32(fat.count)
+      let sectors = max(1, (bytes.count + 511) / 512)
+      for n in 0..<sectors { fat.append(n == sectors - 1 ? end : first + UInt32(n) + 1) }
+      data += bytes + [UInt8](repeating: 0, count: sectors * 512 - bytes.count)
+      directory += entry(name, type: 2, start: first, size: bytes.count)
+    }
+    directory += [UInt8](repeating: 0, count: 512 - directory.count % 512)
+    fat += [UInt32](repeating: UInt32.max, count: 128 - fat.count)
+    var header = CompoundFileHeader.signature + [UInt8](repeating: 0, count: 16)
+    header += le(0x3E, 2) + le(3, 2) + le(0xFFFE, 2) + le(9, 2) + le(6, 2)
+    header += [UInt8](repeating: 0, count: 6) + le(0, 4) + le(1, 4) + le(1, 4) + le(0, 4)
+    header += le(0, 4) + le(end, 4) + le(0, 4) + le(end, 4) + le(0, 4) + le(0, 4)
+    header += [UInt8](repeating: 0xFF, count: 4 * 108)
+    return header + fat.flatMap { le($0, 4) } + directory + data
+  }
+
+  /// The signature every compound file starts with.
+  enum CompoundFileHeader {
+    static let signature: [UInt8] = [0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1]
+  }
+
+  /// An OLE property set of one section: code page 1252 and these
+  /// (id, text) properties as 8-bit strings.
+  static func summaryInformation(_ properties: [(UInt32, String)]) -> [UInt8] {
+    var values: [(UInt32, [UInt8])] = [(1, le(2, 4) + le(1252, 2) + [0, 0])]
+    for (id, text) in properties {
+      var bytes = Array(text.utf8) + [0]
+      let length = bytes.count
+      bytes += [UInt8](repeating: 0, count: (4 - length % 4) % 4)
+      values.append((id, le(0x1E, 4) + le(length, 4) + bytes))
+    }
+    var offsets: [UInt8] = []
+    var body: [UInt8] = []
+    var at = 8 + 8 * values.count
+    for (id, bytes) in values {
+      offsets += le(id, 4) + le(at, 4)
+      body += bytes
+      at += bytes.count
+    }
+    let section = le(8 + 8 * values.count + body.count, 4) + le(values.count, 4) + offsets + body
+    let header =
+      le(0xFFFE, 2) + le(0, 2) + le(0, 4) + [UInt8](repeating: 0, count: 16) + le(1, 4)
+      + [UInt8](repeating: 0, count: 16) + le(48, 4)
+    return header + section
+  }
+
   /// Converts `source` into `folder` with LibreOffice (Debian's), in a
   /// profile of the test's own.
   static func libreOffice(
