@@ -104,7 +104,7 @@ struct Status: ParsableCommand {
     let width = sizes.map(\.name.count).max() ?? 0
     print("tables:")
     for (name, bytes) in sizes where bytes > 0 {
-      let perEntry = entries > 0 ? " (\(bytes / Int64(entries)) B an item)" : ""
+      let perEntry = entries > 0 ? " (\(count(Int(bytes / Int64(entries)))) B an item)" : ""
       print(
         "  " + name.padding(toLength: width + 2, withPad: " ", startingAt: 0)
           + byteCount(bytes) + perEntry)
