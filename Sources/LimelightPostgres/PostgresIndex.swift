@@ -207,6 +207,15 @@ public final class PostgresIndex {
         last_used = excluded.last_used, writer = current_user,
         sweep = excluded.sweep, change = nextval('store_change')
       """, [host] + columns.map(PostgresQuery.array) + [String(sweep)])
+    // The words of the texts, for typos in them.
+    try connection.execute(
+      """
+      INSERT INTO text_word
+      SELECT DISTINCT w FROM unnest($1::text[]) AS t, unnest(string_to_array(t, ' ')) AS w
+      WHERE length(w) BETWEEN \(NearWords.termLengths.lowerBound)
+        AND \(NearWords.termLengths.upperBound) AND w ~ '^[[:alpha:]]+$'
+      ON CONFLICT DO NOTHING
+      """, [PostgresQuery.array(items.compactMap { $0.text.map(PostgresWords.textWords) })])
     // Words no name held before get their keys for typos.
     let added = try connection.execute(
       "INSERT INTO name_word SELECT unnest($1::text[]) ON CONFLICT DO NOTHING RETURNING word",
@@ -472,8 +481,47 @@ public final class PostgresIndex {
       "SELECT DISTINCT word FROM name_word_key WHERE key = ANY ($1::text[])",
       [PostgresQuery.array(keys.sorted())]
     ).rows.compactMap { $0[0] }
+    let names = try NearWords.nameReadings(of: word, among: candidates, counts: nameCounts)
+    guard names.isEmpty else { return NearWords.likeliest(names, limit: 8) }
+    // No name holds a word close to it: the words of texts, found by the
+    // trigrams they share with it, read the same way.
+    let similar: [String]
+    do {
+      similar = try connection.execute(
+        """
+        SELECT word FROM text_word
+        WHERE word % $1 AND length(word) BETWEEN $2::int AND $3::int LIMIT 200
+        """,
+        [
+          word, String(letters.count - NearWords.allowedEdits(letters.count)),
+          String(letters.count + NearWords.allowedEdits(letters.count)),
+        ]
+      ).rows.compactMap { $0[0] }
+    } catch  where error.state == "42501" {
+      // A reader granted what an older version named, without the words
+      // of texts: typos are read in names alone.
+      return []
+    }
     return NearWords.likeliest(
-      try NearWords.nameReadings(of: word, among: candidates, counts: nameCounts), limit: 8)
+      try NearWords.nameReadings(of: word, among: similar, counts: textCounts), limit: 8)
+  }
+
+  /// How many entries' words (of name, keywords or text) hold each word.
+  private func textCounts(_ words: [String]) throws(PostgresError) -> [String: Int] {
+    guard !words.isEmpty else { return [:] }
+    var counts: [String: Int] = [:]
+    for row in try connection.execute(
+      """
+      SELECT w, (SELECT count(*) FROM item
+        WHERE \(PostgresQuery.allWords) @@ quote_literal(w)::tsquery)
+      FROM unnest($1::text[]) AS w
+      """, [PostgresQuery.array(words)]
+    ).rows {
+      if let word = row[0], let count = row[1].flatMap({ Int($0) }), count > 0 {
+        counts[word] = count
+      }
+    }
+    return counts
   }
 
   /// How many names hold each word (those none holds left out).

@@ -240,6 +240,31 @@ enum PostgresSchema {
         """,
       ]
     ),
+    (
+      "v5-text-words",
+      [
+        // The words of texts, kept for typos: a word of a text that no
+        // name holds (`zorblatpgalhpa` for a note holding "zorblatpgalpha")
+        // is looked up here by trigrams, then read as the SQLite index
+        // reads a typo (`NearWords`). Deletion keys for every word of every
+        // text would cost more than the texts' own index.
+        "CREATE TABLE text_word (word text PRIMARY KEY)",
+        "CREATE INDEX text_word_trigrams ON text_word USING gin (word gin_trgm_ops)",
+        """
+        INSERT INTO text_word
+        SELECT DISTINCT w FROM item, unnest(string_to_array(text_content, ' ')) AS w
+        WHERE length(w) BETWEEN 3 AND 32 AND w ~ '^[[:alpha:]]+$' ON CONFLICT DO NOTHING
+        """,
+        // A reader sees the words of texts it may read, as for names.
+        "ALTER TABLE text_word ENABLE ROW LEVEL SECURITY",
+        """
+        CREATE POLICY readers ON text_word FOR SELECT
+          USING (EXISTS (SELECT FROM item
+            WHERE limelight_words(name_words || ' ' || coalesce(text_content, ''))
+              @@ quote_literal(word)::tsquery))
+        """,
+      ]
+    ),
   ]
 
   /// Who finds a row: a file, the readers whose Unix user could list its

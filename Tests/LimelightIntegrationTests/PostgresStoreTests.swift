@@ -159,8 +159,8 @@ struct PostgresStoreTests {
       let role = "\(name)_\(suffix)"
       try owner.execute("CREATE ROLE \(role) LOGIN")
       try owner.execute(
-        "GRANT SELECT ON item, host, name_word, name_word_key, removal, limelight_migration TO \(role)"
-      )
+        "GRANT SELECT ON item, host, name_word, name_word_key, text_word, removal, "
+          + "limelight_migration TO \(role)")
       try owner.execute("GRANT SELECT ON SEQUENCE store_change TO \(role)")
       if let uid {
         try owner.execute(
@@ -196,6 +196,11 @@ struct PostgresStoreTests {
     let listed = Set(try bobsOwn.execute("SELECT word FROM name_word").rows.compactMap { $0[0] })
     #expect(listed.contains("plans") && !listed.contains("diary"))
     #expect(try names(readers.bob, "sighting").isEmpty)
+    // Nor the words of another's private text, read as a typo.
+    #expect(try names(readers.alice, "sihgting") == ["wombat diary.txt"])
+    #expect(try names(readers.bob, "sihgting").isEmpty)
+    let texts = Set(try bobsOwn.execute("SELECT word FROM text_word").rows.compactMap { $0[0] })
+    #expect(texts.contains("census") && !texts.contains("sighting"))
     #expect(try names(readers.nobody, "wombat").isEmpty)
     #expect(try names(readers.alice, "memo").isEmpty)
     // The store's owner (the watchers, who wrote the application's item)
@@ -204,6 +209,24 @@ struct PostgresStoreTests {
     #expect(
       try index.search(QueryNode.text("memo", prefix: true, column: nil), limit: 5).map(\.uri)
         == ["notes://wombat/1"])
+  }
+
+  /// A typo in a word of a text, which no name holds, finds the text, as
+  /// it does in the local index; a word no text nor name is close to
+  /// finds nothing.
+  @Test func typosInTheWordsOfTextsAreForgiven() throws {
+    let server = try #require(PostgresServer.shared)
+    let index = try PostgresIndex(try server.newDatabase(), host: "alpha")
+    let files = try Files()
+    try index.write([
+      try files.write("notes/list.txt", "remember the zorblatpgalpha and the quokka"),
+      try files.write("notes/other.txt", "nothing of the kind"),
+    ])
+    #expect(try names(index, "zorblatpgalpha") == ["list.txt"])
+    #expect(try names(index, "zorblatpgalhpa") == ["list.txt"])
+    #expect(try names(index, "zorblatgpalpha") == ["list.txt"])
+    #expect(try names(index, "quokak") == ["list.txt"])
+    #expect(try names(index, "xqwzvvbnmtrp").isEmpty)
   }
 
   @Test func hostsShareOneDatabaseAndEraseOnlyTheirOwn() throws {
