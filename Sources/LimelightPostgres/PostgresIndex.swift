@@ -13,6 +13,11 @@ public final class PostgresIndex {
   let connection: PostgresConnection
   /// The host this process writes as (its name, unless given).
   public let host: String
+  /// Words of texts this connection has sent for typos (``writeBatch``):
+  /// not sent again, so the server checks each word once, not once a text.
+  private var textWordsSent: Set<String> = []
+  /// The most words remembered; past it the memory starts again.
+  private static let textWordsRemembered = 500_000
 
   /// Connects to the store `name` (a URL, `key=value` pairs or
   /// `service=NAME`, as libpq reads them) and brings its tables to this
@@ -147,6 +152,7 @@ public final class PostgresIndex {
   private func writeBatch(_ items: ArraySlice<SharedItem>, sweep: Int64) throws(PostgresError) {
     var columns: [[String?]] = []
     var nameWords: Set<String> = []
+    var newTextWords: Set<String> = []
     let list = { (values: [String]) in
       values.isEmpty ? nil : values.joined(separator: Self.listSeparator)
     }
@@ -163,6 +169,7 @@ public final class PostgresIndex {
       let words = ownWords + keywordWords
       nameWords.formUnion(words)
       let text = item.text.map { PostgresWords.textWords($0) }
+      if let text { Self.typoWords(of: text, into: &newTextWords, except: textWordsSent) }
       let row: [String?] = [
         PostgresQuery.hex(item.path.bytes), item.path.string, name, words.joined(separator: " "),
         item.isFolder ? "t" : "f", item.contentTypeTree.joined(separator: " "),
@@ -207,15 +214,15 @@ public final class PostgresIndex {
         last_used = excluded.last_used, writer = current_user,
         sweep = excluded.sweep, change = nextval('store_change')
       """, [host] + columns.map(PostgresQuery.array) + [String(sweep)])
-    // The words of the texts, for typos in them.
-    try connection.execute(
-      """
-      INSERT INTO text_word
-      SELECT DISTINCT w FROM unnest($1::text[]) AS t, unnest(string_to_array(t, ' ')) AS w
-      WHERE length(w) BETWEEN \(NearWords.termLengths.lowerBound)
-        AND \(NearWords.termLengths.upperBound) AND w ~ '^[[:alpha:]]+$'
-      ON CONFLICT DO NOTHING
-      """, [PostgresQuery.array(items.compactMap { $0.text.map(PostgresWords.textWords) })])
+    // The words of the texts, for typos in them: those of letters, of the
+    // lengths a typo is read in, each sent once.
+    if !newTextWords.isEmpty {
+      try connection.execute(
+        "INSERT INTO text_word SELECT unnest($1::text[]) ON CONFLICT DO NOTHING",
+        [PostgresQuery.array(newTextWords.sorted())])
+      if textWordsSent.count > Self.textWordsRemembered { textWordsSent.removeAll() }
+      textWordsSent.formUnion(newTextWords)
+    }
     // Words no name held before get their keys for typos.
     let added = try connection.execute(
       "INSERT INTO name_word SELECT unnest($1::text[]) ON CONFLICT DO NOTHING RETURNING word",
@@ -239,6 +246,23 @@ public final class PostgresIndex {
       INSERT INTO name_word_key SELECT * FROM unnest($1::text[], $2::text[])
       ON CONFLICT DO NOTHING
       """, [PostgresQuery.array(keys), PostgresQuery.array(words)])
+  }
+
+  /// The words of a text's words (folded, a space between) that typos are
+  /// read in: of letters, of ``NearWords/termLengths``; those in `sent`
+  /// left out. Read in bytes: most are ASCII, and a text has thousands.
+  static func typoWords(of words: String, into found: inout Set<String>, except sent: Set<String>) {
+    for slice in words.utf8.split(separator: UInt8(ascii: " ")) {
+      let ascii = slice.allSatisfy { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }
+      let word = String(decoding: slice, as: UTF8.self)
+      guard
+        ascii
+          ? NearWords.termLengths.contains(slice.count)
+          : slice.allSatisfy({ $0 >= 0x80 || $0.isLetterASCII })
+            && NearWords.termLengths.contains(word.count) && word.allSatisfy(\.isLetter)
+      else { continue }
+      if !sent.contains(word) { found.insert(word) }
+    }
   }
 
   /// Removes this host's rows (`$1`) that `condition` picks, each kept in
@@ -549,5 +573,12 @@ public final class PostgresIndex {
       index = next
     }
     return bytes
+  }
+}
+
+extension UInt8 {
+  /// An ASCII letter, either case.
+  fileprivate var isLetterASCII: Bool {
+    (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(self | 0x20)
   }
 }
