@@ -510,16 +510,21 @@ public final class PostgresIndex {
     // No name holds a word close to it: the words of texts, found by the
     // trigrams they share with it, read the same way.
     let similar: [String]
+    let lengths = [
+      String(letters.count - NearWords.allowedEdits(letters.count)),
+      String(letters.count + NearWords.allowedEdits(letters.count)),
+    ]
     do {
+      // Trigrams are of ASCII letters in a database of the C locale: a
+      // word out of ASCII is looked for among the words of its first letter.
+      let candidates =
+        word.utf8.allSatisfy { $0 < 0x80 }
+        ? "word % $1" : "word >= left($1, 1) AND word < left($1, 1) || chr(1114111)"
       similar = try connection.execute(
         """
         SELECT word FROM text_word
-        WHERE word % $1 AND length(word) BETWEEN $2::int AND $3::int LIMIT 200
-        """,
-        [
-          word, String(letters.count - NearWords.allowedEdits(letters.count)),
-          String(letters.count + NearWords.allowedEdits(letters.count)),
-        ]
+        WHERE \(candidates) AND length(word) BETWEEN $2::int AND $3::int LIMIT 500
+        """, [word] + lengths
       ).rows.compactMap { $0[0] }
     } catch  where error.state == "42501" {
       // A reader granted what an older version named, without the words
