@@ -537,29 +537,23 @@ public final class PostgresIndex {
 
   /// How many entries' words (of name, keywords or text) hold each word.
   private func textCounts(_ words: [String]) throws(PostgresError) -> [String: Int] {
-    guard !words.isEmpty else { return [:] }
-    var counts: [String: Int] = [:]
-    for row in try connection.execute(
-      """
-      SELECT w, (SELECT count(*) FROM item
-        WHERE \(PostgresQuery.allWords) @@ quote_literal(w)::tsquery)
-      FROM unnest($1::text[]) AS w
-      """, [PostgresQuery.array(words)]
-    ).rows {
-      if let word = row[0], let count = row[1].flatMap({ Int($0) }), count > 0 {
-        counts[word] = count
-      }
-    }
-    return counts
+    try counts(of: words, in: PostgresQuery.allWords)
   }
 
-  /// How many names hold each word (those none holds left out).
+  /// How many names hold each word.
   private func nameCounts(_ words: [String]) throws(PostgresError) -> [String: Int] {
+    try counts(of: words, in: "name_vector")
+  }
+
+  /// How many entries' `vector` (a `tsvector`, as SQL) holds each word;
+  /// those none holds left out.
+  private func counts(of words: [String], in vector: String) throws(PostgresError) -> [String: Int]
+  {
     guard !words.isEmpty else { return [:] }
     var counts: [String: Int] = [:]
     for row in try connection.execute(
       """
-      SELECT w, (SELECT count(*) FROM item WHERE name_vector @@ quote_literal(w)::tsquery)
+      SELECT w, (SELECT count(*) FROM item WHERE \(vector) @@ quote_literal(w)::tsquery)
       FROM unnest($1::text[]) AS w
       """, [PostgresQuery.array(words)]
     ).rows {
