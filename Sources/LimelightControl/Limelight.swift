@@ -247,8 +247,10 @@ struct Status: ParsableCommand {
     guard let seconds = status.namesSeconds, let rate = status.namesRate else {
       return "done: \(count(status.crawlSeen)) entries"
     }
+    // A watcher started again checks the index it finds against the disk.
+    let what = status.namesChecked ? "entries checked against the disk" : "entries"
     return
-      "done: \(count(status.crawlSeen)) entries in \(duration(seconds)) (\(count(Int(rate))) a second)"
+      "done: \(count(status.crawlSeen)) \(what) in \(duration(seconds)) (\(count(Int(rate))) a second)"
   }
 
   /// The second pass: the content of the files named by the first.

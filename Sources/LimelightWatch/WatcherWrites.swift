@@ -118,6 +118,7 @@ extension Watcher {
     report.built = builtBefore || crawlDone
     report.namesSeconds = namesPass?.seconds
     report.namesRate = namesPass?.rate
+    report.namesChecked = builtBefore
     report.contentRead = contentPass.started == nil ? nil : contentPass.read
     report.contentRate = contentPass.rate(now: monotonicNow())
     report.contentFiles = contentPassDone?.files

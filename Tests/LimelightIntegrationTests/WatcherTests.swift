@@ -115,6 +115,7 @@ import Testing
     #expect(json.contains("\"contentWaiting\":0") && json.contains("\"namesSeconds\":"))
     let human = try instance.run("limelight", ["status"]).stdout
     #expect(human.contains("names:") && human.contains("entries in"))
+    #expect(!human.contains("checked against the disk"), "\(human)")
     #expect(human.contains("content:") && human.contains("done: every file read"))
     // What the second pass read and how long it took, once its report is
     // written (just after its last slice).
@@ -149,6 +150,12 @@ import Testing
     try instance.waitFor("both passes done again") {
       try instance.run("limelight", ["status", "--json"]).stdout.contains("\"contentDone\":true")
     }
+    // Started again, the watcher checks the index it finds against the
+    // disk, and says so rather than seeming to name everything anew.
+    #expect(instance.stopWatcher() == 0)
+    try instance.startWatcher()
+    let again = try instance.run("limelight", ["status"]).stdout
+    #expect(again.contains("entries checked against the disk in"), "\(again)")
   }
 
   @Test func oneWatcherPerIndexAndACleanStop() throws {

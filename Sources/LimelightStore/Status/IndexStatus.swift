@@ -33,6 +33,8 @@ public struct IndexStatus: Sendable, Codable {
   public var crawlDone: Bool
   public var namesSeconds: Double?
   public var namesRate: Double?
+  /// The first pass checked an index built before (``WatcherReport/namesChecked``).
+  public var namesChecked: Bool
   /// The second pass: files whose content waits, files read so far in this
   /// pass and their rate (files a second), and the seconds left at that rate.
   public var contentWaiting: Int
@@ -185,6 +187,7 @@ extension IndexStore {
         crawlDone: crawlDone,
         namesSeconds: report.namesSeconds,
         namesRate: report.namesRate,
+        namesChecked: report.namesChecked ?? false,
         contentWaiting: waiting,
         contentRead: running ? report.contentRead : nil,
         contentRate: rate,

@@ -32,6 +32,10 @@ public struct WatcherReport: Codable, Equatable, Sendable {
   /// How long the first pass took and its rate (entries a second).
   public var namesSeconds: Double?
   public var namesRate: Double?
+  /// The first pass checked an index built before against the disk (a
+  /// watcher started again), rather than naming every entry anew; nil in a
+  /// report of a version before it.
+  public var namesChecked: Bool?
   /// Files read by the second pass so far, and its rate (files a second).
   public var contentRead: Int?
   public var contentRate: Double?
