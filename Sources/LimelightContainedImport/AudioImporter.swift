@@ -8,7 +8,7 @@ import LimelightModel
 public struct AudioImporter: ContentImporter {
   public let contentTypes = HelperFormats.audio
 
-  /// Files up to this size are read whole for their exact length.
+  /// Files up to this size are given their exact length.
   static let measuredSize = 8 << 20
 
   public init() {}
@@ -62,9 +62,10 @@ public struct AudioImporter: ContentImporter {
       let bitrate = taglib_audioproperties_bitrate(properties)
       if bitrate > 0 { attributes.extra["audioBitRate"] = .number(Double(bitrate)) }
     }
-    // A small file's length to the millisecond, from its own pages.
+    // A small file's length to the millisecond, from its own header and
+    // pages (read for WAVE and Ogg alone: an MP3 is not read again).
     if hasStream, request.size <= Self.measuredSize,
-      let length = AudioLength.seconds(of: try request.contents(limit: Self.measuredSize))
+      let length = try AudioLength.seconds(of: request)
     {
       attributes.extra["duration"] = .number(length)
     }

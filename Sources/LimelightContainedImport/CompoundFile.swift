@@ -29,55 +29,58 @@ struct CompoundFile {
       throw ImportFailure.malformed("not a compound document")
     }
     self.bytes = bytes
-    let shift = Int(Self.u16(bytes, 0x1E))
+    let shift = Int(bytes.littleEndian(0x1E, 2))
     guard shift == 9 || shift == 12 else {
       throw ImportFailure.malformed("a compound document with \(1 << min(shift, 30))-byte sectors")
     }
     sectorSize = 1 << shift
-    miniCutoff = Int(Self.u32(bytes, 0x38))
+    miniCutoff = Int(bytes.littleEndian(0x38, 4))
     // The sectors that hold the allocation table: 109 listed in the header,
     // the rest in a chain of their own.
-    var fatSectors = (0..<109).map { Self.u32(bytes, 0x4C + 4 * $0) }
-    var difat = Self.u32(bytes, 0x44)
+    var fatSectors = (0..<109).map { UInt32(bytes.littleEndian(0x4C + 4 * $0, 4)) }
+    var difat = UInt32(bytes.littleEndian(0x44, 4))
     var seen = Set<UInt32>()
     while difat < Self.endOfChain, seen.insert(difat).inserted {
       let base = (Int(difat) + 1) * sectorSize
       guard base + sectorSize <= bytes.count else { break }
       let perSector = sectorSize / 4 - 1
-      fatSectors += (0..<perSector).map { Self.u32(bytes, base + 4 * $0) }
-      difat = Self.u32(bytes, base + 4 * perSector)
+      fatSectors += (0..<perSector).map { UInt32(bytes.littleEndian(base + 4 * $0, 4)) }
+      difat = UInt32(bytes.littleEndian(base + 4 * perSector, 4))
     }
     var fat: [UInt32] = []
-    for sector in fatSectors.prefix(Int(Self.u32(bytes, 0x2C))) where sector < Self.endOfChain {
+    for sector in fatSectors.prefix(Int(bytes.littleEndian(0x2C, 4))) where sector < Self.endOfChain
+    {
       let base = (Int(sector) + 1) * sectorSize
       guard base + sectorSize <= bytes.count else {
         throw ImportFailure.malformed("an allocation table past the end of the file")
       }
-      fat += (0..<sectorSize / 4).map { Self.u32(bytes, base + 4 * $0) }
+      fat += (0..<sectorSize / 4).map { UInt32(bytes.littleEndian(base + 4 * $0, 4)) }
     }
     self.fat = fat
     let directory = try Self.chain(
-      from: Self.u32(bytes, 0x30), fat: fat, bytes: bytes, sectorSize: sectorSize)
+      from: UInt32(bytes.littleEndian(0x30, 4)), fat: fat, bytes: bytes, sectorSize: sectorSize)
     var entries: [Entry] = []
     for base in stride(from: 0, to: directory.count - 127, by: 128) {
-      let nameBytes = min(Int(Self.u16(directory, base + 0x40)), 64)
+      let nameBytes = min(Int(directory.littleEndian(base + 0x40, 2)), 64)
       let units = stride(from: 0, to: max(nameBytes - 2, 0), by: 2).map {
-        Self.u16(directory, base + $0)
+        UInt16(directory.littleEndian(base + $0, 2))
       }
       let type = directory[base + 0x42]
       entries.append(
         Entry(
           name: String(decoding: units, as: UTF16.self), isStream: type == 2,
-          start: Self.u32(directory, base + 0x74),
-          size: Int(Self.u32(directory, base + 0x78))))
+          start: UInt32(directory.littleEndian(base + 0x74, 4)),
+          size: Int(directory.littleEndian(base + 0x78, 4))))
     }
     guard let root = entries.first else {
       throw ImportFailure.malformed("a compound document without a directory")
     }
     self.entries = entries
     let miniTable = try Self.chain(
-      from: Self.u32(bytes, 0x3C), fat: fat, bytes: bytes, sectorSize: sectorSize)
-    miniFAT = stride(from: 0, to: miniTable.count, by: 4).map { Self.u32(miniTable, $0) }
+      from: UInt32(bytes.littleEndian(0x3C, 4)), fat: fat, bytes: bytes, sectorSize: sectorSize)
+    miniFAT = stride(from: 0, to: miniTable.count, by: 4).map {
+      UInt32(miniTable.littleEndian($0, 4))
+    }
     miniStream = try Self.chain(from: root.start, fat: fat, bytes: bytes, sectorSize: sectorSize)
   }
 
@@ -89,7 +92,8 @@ struct CompoundFile {
     else { return nil }
     let data: [UInt8]
     if entry.size < miniCutoff {
-      data = try Self.chain(from: entry.start, fat: miniFAT, bytes: miniStream, sectorSize: 64)
+      data = try Self.chain(
+        from: entry.start, fat: miniFAT, bytes: miniStream, sectorSize: 64, header: 0)
     } else {
       data = try Self.chain(from: entry.start, fat: fat, bytes: bytes, sectorSize: sectorSize)
     }
@@ -100,11 +104,12 @@ struct CompoundFile {
   }
 
   /// The sectors of one chain, joined. The big sectors are counted from
-  /// after the header; the small ones from the start of the mini stream.
+  /// after the header (one sector long); the small ones from the start of
+  /// the mini stream (`header` 0).
   private static func chain(
-    from start: UInt32, fat: [UInt32], bytes: [UInt8], sectorSize: Int
+    from start: UInt32, fat: [UInt32], bytes: [UInt8], sectorSize: Int, header: Int? = nil
   ) throws -> [UInt8] {
-    let header = sectorSize == 64 ? 0 : sectorSize
+    let header = header ?? sectorSize
     var data: [UInt8] = []
     var sector = start
     var steps = 0
@@ -118,15 +123,5 @@ struct CompoundFile {
       steps += 1
     }
     return data
-  }
-
-  static func u16(_ bytes: [UInt8], _ at: Int) -> UInt16 {
-    guard at + 2 <= bytes.count else { return 0 }
-    return UInt16(bytes[at]) | UInt16(bytes[at + 1]) << 8
-  }
-
-  static func u32(_ bytes: [UInt8], _ at: Int) -> UInt32 {
-    guard at + 4 <= bytes.count else { return 0 }
-    return (0..<4).reduce(0) { $0 | UInt32(bytes[at + $1]) << (8 * $1) }
   }
 }

@@ -54,14 +54,17 @@ public struct LegacyOfficeImporter: ContentImporter {
     let type =
       request.contentTypeTree.first { contentTypes.contains($0) } ?? "application/msword"
     // Word files older than 97 are no compound files; the tools still read them.
-    let container = try? CompoundFile(request.contents(limit: request.limits.maxDocumentBytes))
-    if let summary = try? container?.stream(SummaryInformation.streamName),
+    let container = Result {
+      try CompoundFile(request.contents(limit: request.limits.maxDocumentBytes))
+    }
+    if let summary = try? container.get().stream(SummaryInformation.streamName),
       let properties = SummaryInformation(summary)
     {
       properties.apply(to: &attributes)
     }
     if type == "application/vnd.ms-powerpoint" {
-      try readPresentation(container, request: request, into: &attributes)
+      // A presentation that is no compound file says why.
+      try readPresentation(container.get(), request: request, into: &attributes)
       return
     }
     var failures: [String] = []
@@ -102,13 +105,8 @@ public struct LegacyOfficeImporter: ContentImporter {
 
   /// A presentation's text and slide count, read from its records.
   func readPresentation(
-    _ container: CompoundFile?, request: ImportRequest, into attributes: inout AttributeSet
+    _ container: CompoundFile, request: ImportRequest, into attributes: inout AttributeSet
   ) throws {
-    guard let container else {
-      // Read again for the reason: too large, or not a compound file.
-      _ = try CompoundFile(request.contents(limit: request.limits.maxDocumentBytes))
-      return
-    }
     guard let stream = try container.stream(PowerPointText.streamName) else {
       throw ImportFailure.malformed("no PowerPoint Document stream")
     }

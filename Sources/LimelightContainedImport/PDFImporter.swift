@@ -41,9 +41,7 @@ public struct PDFImporter: ContentImporter {
       attributes.contentDescription = AttributeSet.summary(of: subject)
     }
     if let keywords = take(limelight_poppler_document_get_keywords(document)) {
-      let words = keywords.split(whereSeparator: { ",;".contains($0) })
-      attributes.keywords += words.map { String($0).trimmingCharacters(in: .whitespaces) }
-        .filter { !$0.isEmpty }
+      attributes.keywords += DocumentProperties.keywords(in: keywords)
     }
     if let creator = take(limelight_poppler_document_get_creator(document)) {
       attributes.extra["creator"] = .string(creator)

@@ -35,9 +35,9 @@ struct PowerPointText {
   ) {
     var offset = start
     while offset + 8 <= end, budget > 0 {
-      let version = CompoundFile.u16(stream, offset) & 0x0F
-      let type = Record(rawValue: CompoundFile.u16(stream, offset + 2))
-      let length = Int(CompoundFile.u32(stream, offset + 4))
+      let version = UInt16(stream.littleEndian(offset, 2)) & 0x0F
+      let type = Record(rawValue: UInt16(stream.littleEndian(offset + 2, 2)))
+      let length = Int(stream.littleEndian(offset + 4, 4))
       let body = offset + 8
       let bodyEnd = min(end, body + length)
       if type == .slide { slides += 1 }
@@ -49,7 +49,7 @@ struct PowerPointText {
         let text: String
         if type == .textChars {
           let units = stride(from: body, to: bodyEnd - 1, by: 2).map {
-            CompoundFile.u16(stream, $0)
+            UInt16(stream.littleEndian($0, 2))
           }
           text = String(decoding: units, as: UTF16.self)
         } else {
@@ -65,7 +65,6 @@ struct PowerPointText {
           budget -= trimmed.utf8.count + 1
         }
       }
-      guard length >= 0, body + length > offset else { break }
       offset = body + length
     }
   }

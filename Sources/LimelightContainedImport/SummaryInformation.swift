@@ -19,29 +19,30 @@ struct SummaryInformation {
 
   /// Reads the first property section; nil when the stream is not one.
   init?(_ stream: [UInt8]) {
-    guard stream.count >= 48, CompoundFile.u16(stream, 0) == 0xFFFE else { return nil }
-    let section = Int(CompoundFile.u32(stream, 44))
-    let count = Int(CompoundFile.u32(stream, section + 4))
+    guard stream.count >= 48, stream.littleEndian(0, 2) == 0xFFFE else { return nil }
+    let section = Int(stream.littleEndian(44, 4))
+    let count = Int(stream.littleEndian(section + 4, 4))
     guard section + 8 + 8 * count <= stream.count, count < 1_000 else { return nil }
     var values: [UInt32: Int] = [:]
     for index in 0..<count {
       let entry = section + 8 + 8 * index
-      values[CompoundFile.u32(stream, entry)] = section + Int(CompoundFile.u32(stream, entry + 4))
+      values[UInt32(stream.littleEndian(entry, 4))] =
+        section + Int(stream.littleEndian(entry + 4, 4))
     }
     // Property 1 is the code page of every 8-bit string in the set.
-    let codePage = values[1].map { Int(CompoundFile.u16(stream, $0 + 4)) } ?? 1252
+    let codePage = values[1].map { Int(stream.littleEndian($0 + 4, 2)) } ?? 1252
     func string(_ id: UInt32) -> String? {
       guard let at = values[id], at + 8 <= stream.count else { return nil }
-      let length = Int(CompoundFile.u32(stream, at + 4))
+      let length = Int(stream.littleEndian(at + 4, 4))
       let start = at + 8
-      switch CompoundFile.u32(stream, at) {
+      switch stream.littleEndian(at, 4) {
       case 0x1E:  // bytes in the set's code page, ending in a NUL
         let end = min(start + length, stream.count)
         let bytes = stream[start..<end].prefix { $0 != 0 }
         return DocumentProperties.meaningful(Self.decode(Array(bytes), codePage: codePage))
       case 0x1F:  // UTF-16 code units, ending in a NUL
         let units = stride(from: start, to: min(start + 2 * length, stream.count - 1), by: 2)
-          .map { CompoundFile.u16(stream, $0) }.prefix { $0 != 0 }
+          .map { UInt16(stream.littleEndian($0, 2)) }.prefix { $0 != 0 }
         return DocumentProperties.meaningful(String(decoding: units, as: UTF16.self))
       default: return nil
       }
@@ -51,15 +52,13 @@ struct SummaryInformation {
     author = string(4)
     keywords = string(5)
     comments = string(6)
-    if let at = values[14], CompoundFile.u32(stream, at) == 0x03 {
-      let pages = Int(Int32(bitPattern: CompoundFile.u32(stream, at + 4)))
+    if let at = values[14], stream.littleEndian(at, 4) == 0x03 {
+      let pages = Int(Int32(bitPattern: UInt32(stream.littleEndian(at + 4, 4))))
       if pages > 0 { pageCount = pages }
     }
-    if let at = values[12], CompoundFile.u32(stream, at) == 0x40 {
+    if let at = values[12], stream.littleEndian(at, 4) == 0x40 {
       // 100-nanosecond steps since 1601; a date before 1980 is a blank one.
-      let ticks =
-        UInt64(CompoundFile.u32(stream, at + 4))
-        | UInt64(CompoundFile.u32(stream, at + 8)) << 32
+      let ticks = stream.littleEndian(at + 4, 8)
       let seconds = Double(ticks) / 10_000_000 - 11_644_473_600
       if seconds > 315_532_800, seconds < 4_102_444_800 {
         created = Date(timeIntervalSince1970: seconds)
@@ -88,8 +87,7 @@ struct SummaryInformation {
     if let author { attributes.authors = [author] }
     if let subject { attributes.extra["subject"] = .string(subject) }
     if let keywords {
-      attributes.keywords += keywords.split(whereSeparator: { $0 == "," || $0 == ";" })
-        .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+      attributes.keywords += DocumentProperties.keywords(in: keywords)
     }
     if let comments { attributes.contentDescription = AttributeSet.summary(of: comments) }
     if let pageCount { attributes.extra["pageCount"] = .number(Double(pageCount)) }

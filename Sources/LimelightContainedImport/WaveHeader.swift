@@ -9,8 +9,9 @@ struct WaveHeader {
   var sampleRate: Int
   /// Bytes of sound a second.
   var byteRate = 0
-  /// The size of the `data` chunk, when the bytes reach it.
-  var dataBytes: Int?
+  /// Where the frames start in the file and the size the `data` chunk
+  /// says, when the bytes reach its header.
+  var frames: (offset: Int, size: Int)?
 
   /// The format of the WAVE file whose first bytes are `bytes`, if they
   /// hold a `RIFF`/`WAVE` header and a `fmt ` chunk that names at least one
@@ -19,9 +20,8 @@ struct WaveHeader {
     guard bytes.count >= 12, bytes[0..<4].elementsEqual("RIFF".utf8),
       bytes[8..<12].elementsEqual("WAVE".utf8)
     else { return nil }
-    func littleEndian(_ at: Int, _ width: Int) -> Int {
-      (0..<width).reduce(0) { $0 | Int(bytes[at + $1]) << (8 * $1) }
-    }
+    // Zero past the end of the bytes.
+    func littleEndian(_ at: Int, _ width: Int) -> Int { Int(bytes.littleEndian(at, width)) }
     var chunk = 12
     while chunk + 8 <= bytes.count {
       let size = littleEndian(chunk + 4, 4)
@@ -36,7 +36,7 @@ struct WaveHeader {
         while data + 8 <= bytes.count {
           let dataSize = littleEndian(data + 4, 4)
           if bytes[data..<data + 4].elementsEqual("data".utf8) {
-            dataBytes = min(dataSize, bytes.count - data - 8)
+            frames = (data + 8, dataSize)
             break
           }
           data += 8 + dataSize + dataSize % 2

@@ -18,4 +18,11 @@ public enum DocumentProperties {
     else { return nil }
     return trimmed
   }
+
+  /// The keywords of a list as documents write one: apart by commas or
+  /// semicolons, trimmed, none empty.
+  public static func keywords(in list: String) -> [String] {
+    list.split(whereSeparator: { $0 == "," || $0 == ";" })
+      .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+  }
 }

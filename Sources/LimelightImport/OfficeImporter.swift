@@ -78,8 +78,7 @@ public struct OfficeImporter: ContentImporter {
       Self.applyDublinCore(parsed, to: &attributes)
       Self.applyCreationDate(parsed.elements["created"], to: &attributes)
       for list in parsed.elements["keywords"] ?? [] {
-        attributes.keywords += list.split(whereSeparator: { $0 == "," || $0 == ";" })
-          .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        attributes.keywords += DocumentProperties.keywords(in: list)
       }
     }
     if let app = try reader.text("docProps/app.xml") {
@@ -140,14 +139,7 @@ public struct OfficeImporter: ContentImporter {
     var values: [String] = []
     var at = 0
     func find(_ pattern: String, from start: Int) -> Int? {
-      let needle = Array(pattern.utf8)
-      guard let first = needle.first, start < bytes.count else { return nil }
-      var i = start
-      while i + needle.count <= bytes.count {
-        if bytes[i] == first && bytes[i..<i + needle.count].elementsEqual(needle) { return i }
-        i += 1
-      }
-      return nil
+      start < bytes.count ? bytes[start...].firstRange(of: Array(pattern.utf8))?.lowerBound : nil
     }
     while let open = find("<c", from: at) {
       at = open + 2

@@ -31,8 +31,7 @@ enum TextFormats {
     if types.contains("application/rtf") {
       let (body, info) = rtfWithInfo(text)
       let authors = DocumentProperties.meaningful(info["author"]).map { [$0] } ?? []
-      let keywords = (info["keywords"] ?? "").split(whereSeparator: { ",;".contains($0) })
-        .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+      let keywords = DocumentProperties.keywords(in: info["keywords"] ?? "")
       return Reading(
         text: body, title: DocumentProperties.meaningful(info["title"]), authors: authors,
         description: DocumentProperties.meaningful(info["subject"]), keywords: keywords)

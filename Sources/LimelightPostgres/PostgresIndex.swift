@@ -254,13 +254,11 @@ public final class PostgresIndex {
   static func typoWords(of words: String, into found: inout Set<String>, except sent: Set<String>) {
     for slice in words.utf8.split(separator: UInt8(ascii: " ")) {
       let ascii = slice.allSatisfy { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }
+      if ascii && !NearWords.termLengths.contains(slice.count) { continue }
       let word = String(decoding: slice, as: UTF8.self)
-      guard
-        ascii
-          ? NearWords.termLengths.contains(slice.count)
-          : slice.allSatisfy({ $0 >= 0x80 || $0.isLetterASCII })
-            && NearWords.termLengths.contains(word.count) && word.allSatisfy(\.isLetter)
-      else { continue }
+      if !ascii && !(NearWords.termLengths.contains(word.count) && word.allSatisfy(\.isLetter)) {
+        continue
+      }
       if !sent.contains(word) { found.insert(word) }
     }
   }
@@ -572,12 +570,5 @@ public final class PostgresIndex {
       index = next
     }
     return bytes
-  }
-}
-
-extension UInt8 {
-  /// An ASCII letter, either case.
-  fileprivate var isLetterASCII: Bool {
-    (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(self | 0x20)
   }
 }

@@ -140,7 +140,6 @@ extension IndexWriter {
     return ""
   }
 
-  /// Deletes an item's row from each of `tables`, in that order.
   /// Takes an item's words out of the full-text indexes, given its row of
   /// `item_words` as read now. The indexes are told the words (FTS5's
   /// `delete` command) rather than left to read them through their
@@ -174,6 +173,7 @@ extension IndexWriter {
     }
   }
 
+  /// Deletes an item's row from each of `tables`, in that order.
   private func deleteRow(_ rowID: Int64, from tables: [String]) throws {
     for table in tables {
       try db.cachedStatement(sql: "DELETE FROM \(table) WHERE rowid = ?").execute(arguments: [
