@@ -49,9 +49,9 @@ struct Show: ParsableCommand {
         ? (host: thisHost, path: named.path) : named
     }
     let elsewhere = named.map { $0.host != thisHost } ?? false
-    var store = storeName ?? (elsewhere ? configuration.store : nil)
-    if store == "local" { store = nil }
-    if let store {
+    if let store = try SearchBackends.storeName(
+      option: storeName, configuration: configuration, elsewhere: elsewhere)
+    {
       let absolute = RawPath.absolute(item)
       return try showShared(
         named ?? (host: thisHost, path: FileSystem.realPath(absolute) ?? absolute), store: store)
@@ -87,10 +87,9 @@ struct Show: ParsableCommand {
 
   /// The entry a host sent to a shared store, as the store keeps it.
   func showShared(_ target: (host: String, path: RawPath), store name: String) throws {
-    let checked = try Configuration.storeOption(name)
     let fields: [(name: String, value: AttributeValue?)]?
     do {
-      fields = try PostgresIndex(reading: checked).details(host: target.host, path: target.path)
+      fields = try PostgresIndex(reading: name).details(host: target.host, path: target.path)
     } catch { throw CommandFailure(error.description) }
     guard let fields else {
       throw CommandFailure(

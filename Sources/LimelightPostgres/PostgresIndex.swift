@@ -473,14 +473,41 @@ public final class PostgresIndex {
       parameters.append(String(limit))
       limitClause = "LIMIT $\(parameters.count)::int"
     }
-    let rows = try connection.execute(
+    return try hits(
+      rank: rank,
+      """
+      WHERE \(condition)
+      ORDER BY rank DESC, \(shorter)modified DESC NULLS LAST, host, path \(limitClause)
+      """, parameters)
+  }
+
+  /// The entry a URI names: a file's `file://HOST/path`, an application
+  /// item's own URI; nil when the store holds none the reader may see.
+  public func hit(uri: String) throws(PostgresError) -> Hit? {
+    if let (host, path) = FileURI.hostAndPath(from: uri) {
+      return try hits(
+        "WHERE host = $1 AND path = $2::bytea AND domain IS NULL",
+        [host, PostgresQuery.hex(path.bytes)]
+      ).first
+    }
+    return try hits(
+      "WHERE path = $1::bytea AND domain IS NOT NULL ORDER BY host LIMIT 1",
+      [PostgresQuery.hex(Array(uri.utf8))]
+    ).first
+  }
+
+  /// The entries of the item rows `clauses` (WHERE, ORDER BY, LIMIT)
+  /// choose, ranked by the SQL expression `rank`.
+  private func hits(rank: String = "0", _ clauses: String, _ parameters: [String?])
+    throws(PostgresError) -> [Hit]
+  {
+    try connection.execute(
       """
       SELECT host, encode(path, 'hex'), name, folder, content_types[1], size,
         extract(epoch FROM modified), \(rank) AS rank, domain, kind
-      FROM item WHERE \(condition)
-      ORDER BY rank DESC, \(shorter)modified DESC NULLS LAST, host, path \(limitClause)
-      """, parameters)
-    return rows.rows.map { row in
+      FROM item \(clauses)
+      """, parameters
+    ).rows.map { row in
       Hit(
         host: row[0] ?? "", path: RawPath(bytes: Self.bytes(fromHex: row[1] ?? "")),
         name: row[2] ?? "", isFolder: row[3] == "t",
@@ -570,5 +597,13 @@ public final class PostgresIndex {
       index = next
     }
     return bytes
+  }
+}
+
+extension PostgresIndex.Hit {
+  /// The entry a host wrote at `path` (an application item's URI, with
+  /// its `domain`), as a search would find it.
+  public init(host: String, path: RawPath, name: String, domain: String?) {
+    self.init(host: host, path: path, name: name, isFolder: false, domain: domain)
   }
 }

@@ -200,69 +200,62 @@ public struct FindInSearch {
     // `--about` alone: no words to read, no filters.
     let query = options.about != nil && options.words.isEmpty ? nil : try read(location)
     if options.explain, let query { return explain(query) }
-    if let shared = try Configuration.sharedStore(option: options.store, for: location) {
-      guard let query, options.about == nil else {
-        throw CommandFailure("--about: the shared store has no meaning search; use --store local")
-      }
-      return try SharedSearch(options: options, context: context, query: query, storeName: shared)
-        .run()
-    }
-    let store =
-      try context.store
-      ?? IndexStore.open(location, create: false, readOnly: !options.open)
-    let engine = SearchEngine(store: store)
+    let backend = try SearchBackends.choose(
+      option: options.store, location: location, index: context.store)
+    let output = OutputBuffer(fd: context.output, abandoned: context.abandoned)
     if let about = options.about {
       return try runAbout(
-        about, filters: query.map(MeaningSearch.filters) ?? .and([]), engine: engine,
-        home: location.home)
+        about, filters: query.map(MeaningSearch.filters) ?? .and([]), backend: backend,
+        home: location.home, output: output)
     }
     guard let query else { return }
     // While the index is built, an empty or short answer may not be the truth.
-    if let note = store.buildingNote() { printError(note, to: context.errors) }
-    if options.count { return try context.printCount(engine.count(query.everything)) }
-    let search = LocalReadingSearch(engine: engine, query: query)
+    if let note = backend.buildingNote() { printError(note, to: context.errors) }
+    if options.count { return try context.printCount(backend.count(query.everything)) }
     if options.open {
       let result = try context.picked(
-        options.pick, of: search.results(limit: options.pick))
-      try Opener.open(result, store: engine.store)
-      print(result.uri)
-      return
+        options.pick, of: backend.search(query, limit: options.pick).results)
+      try Opener.open(result, location: location)
+      output.write(result.uri + "\n")
+      return output.flush()
     }
     let (format, shown) = options.presentation(context)
-    // Followers start from the generation the results come from (read first,
+    // Followers start from the change the results come from (read first,
     // so nothing committed meanwhile is missed); plain queries skip the read.
-    let startGeneration = options.live ? try engine.store.generation() : 0
-    var results = try search.results(limit: shown.map { $0 + 1 })
+    let start = options.live ? try backend.lastChange() : 0
+    var found = try backend.search(query, limit: shown.map { $0 + 1 })
     if let model = context.meaning, !options.live,
-      MeaningSearch.isAsked(words: query.parts.words.map(\.text), found: results)
-    {
-      let meaning = try MeaningSearch(engine: engine, model: model).results(
+      MeaningSearch.isAsked(words: query.parts.words.map(\.text), found: found.results),
+      let meaning = try backend.nearest(
         about: MeaningSearch.text(of: query), filteredBy: MeaningSearch.filters(of: query),
-        limit: MeaningSearch.most)
-      results = MeaningSearch.merged(words: results, meaning: meaning)
+        limit: MeaningSearch.most, model: model)
+    {
+      found.results = MeaningSearch.merged(words: found.results, meaning: meaning)
     }
-    let printed = shown.map { Array(results.prefix($0)) } ?? results
-    // Only the terminal view shows snippets, which need the query as it ran.
-    let output = OutputBuffer(fd: context.output, abandoned: context.abandoned)
-    ResultPrinter(
-      format: format, engine: engine, query: search.ran, home: location.home, output: output
-    ).print(printed)
-    context.noteMore(format: format, matched: results.count, shown: printed.count)
+    let printed = shown.map { Array(found.results.prefix($0)) } ?? found.results
+    // Snippets only for a person at a terminal, and only of what is shown.
+    var snippets: [String: String] = [:]
+    if case .human = format { snippets = try backend.snippets(for: printed, query: found.ran) }
+    ResultPrinter(format: format, home: location.home, output: output) { snippets[$0.uri] }
+      .print(printed)
+    context.noteMore(format: format, matched: found.results.count, shown: printed.count)
     // Followed until the reader goes away, which ends the command well.
     if options.live {
       return try LiveFollower(
-        source: IndexChanges(engine: engine, query: query.everything), json: options.json,
-        output: output
-      ).follow(from: startGeneration, shown: printed.map(LiveFollower.Shown.init))
+        backend: backend, query: query.everything, json: options.json, output: output
+      ).follow(from: start, shown: printed.map(LiveFollower.Shown.init))
     }
-    try context.end(found: results.count)
+    try context.end(found: found.results.count)
   }
 }
 
 extension FindInSearch {
   /// `--about`: documents by meaning alone, the words (if any) filtering
   /// them. The model is the query service's, or loaded here.
-  func runAbout(_ about: String, filters: QueryNode, engine: SearchEngine, home: RawPath) throws {
+  func runAbout(
+    _ about: String, filters: QueryNode, backend: any SearchBackend, home: RawPath,
+    output: OutputBuffer
+  ) throws {
     let model: MeaningEngine
     if let loaded = context.meaning {
       model = loaded
@@ -272,12 +265,17 @@ extension FindInSearch {
       }
     }
     let (format, shown) = options.presentation(context)
-    let results = try MeaningSearch(engine: engine, model: model).results(
-      about: about, filteredBy: filters, limit: shown ?? MeaningSearch.most * 5)
-    ResultPrinter(
-      format: format, engine: engine, query: filters, home: home,
-      output: OutputBuffer(fd: context.output, abandoned: context.abandoned)
-    ).print(results)
+    guard
+      let results = try backend.nearest(
+        about: about, filteredBy: filters, limit: shown ?? MeaningSearch.most * 5, model: model)
+    else {
+      throw CommandFailure("--about: the shared store has no meaning search; use --store local")
+    }
+    var snippets: [String: String] = [:]
+    if case .human = format {
+      snippets = try backend.snippets(for: results, query: filters)
+    }
+    ResultPrinter(format: format, home: home, output: output) { snippets[$0.uri] }.print(results)
     try context.end(found: results.count)
   }
 
@@ -354,30 +352,5 @@ extension ReadQuery {
         withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
     else { return "{}" }
     return String(decoding: data, as: UTF8.self)
-  }
-}
-
-extension Configuration {
-  /// The shared store a search reads: the one `--store` names (`option`),
-  /// else limelight.conf's; nil for the local index (`local`, or none).
-  static func sharedStore(option: String?, for location: IndexLocation) throws -> String? {
-    var name = option
-    if name == nil {
-      do {
-        name = try Configuration.load(for: location).store
-      } catch let error as Configuration.ParseError {
-        throw CommandFailure("bad configuration: \(error)")
-      }
-    }
-    guard let name, name != "local" else { return nil }
-    return try Configuration.storeOption(name)
-  }
-
-  /// A store named on the command line (`--store`), checked as
-  /// limelight.conf's is: one holding a password is a usage error.
-  public static func storeOption(_ name: String) throws(CommandFailure) -> String {
-    do throws(StoreNameError) { return try checkedStoreName(name) } catch {
-      throw CommandFailure("--store: \(error)")
-    }
   }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import LimelightPostgres
 import LimelightQuery
 import LimelightStore
 
@@ -7,31 +6,18 @@ import LimelightStore
   import Glibc
 #endif
 
-/// What `find-in --live` follows: the local index or a shared store, each
-/// telling its changes in its own numbers (the index's generations, the
-/// store's change sequence).
-protocol LiveSource {
-  /// The number of the last change written.
-  func lastChange() throws -> Int64
-  /// Waits for a change, at most `timeout` seconds; the follower looks at
-  /// `lastChange()` after it whatever it returns.
-  func waitForChange(timeout: Double) throws
-  /// After change `seen`: the items the query matches among those written
-  /// since, and the keys (``LiveFollower/Shown/key``) of every item written
-  /// or removed since, matching or not.
-  func changes(after seen: Int64) throws -> (matching: [LiveFollower.Shown], touched: [String])
-}
-
-/// `find-in --live`: after the first results, follows a ``LiveSource`` and
+/// `find-in --live`: after the first results, follows a backend's changes and
 /// prints what starts matching (`+`), changes while matching (`~`), and
 /// stops matching or disappears (`-`), until whoever reads the output goes
 /// away, like `mdfind -live`.
 struct LiveFollower {
-  let source: any LiveSource
+  let backend: any SearchBackend
+  /// The query whose matches are followed.
+  let query: QueryNode
   let json: Bool
   let output: OutputBuffer
 
-  /// What a follower printed of an item: the key its source knows it by
+  /// What a follower printed of an item: the key its backend knows it by
   /// (the local index's own id; a store entry's URI), its URI, and the id
   /// and domain that `--json` shows (an application's own id, not the
   /// index's).
@@ -55,12 +41,12 @@ struct LiveFollower {
     var seen = change
     var shown = Dictionary(shown.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
     while true {
-      try source.waitForChange(timeout: 1)
-      let now = try source.lastChange()
+      try backend.waitForChange(timeout: 1)
+      let now = try backend.lastChange()
       guard now > seen else { continue }
-      let (matching, touched) = try source.changes(after: seen)
+      let (matching, touched) = try backend.changes(after: seen, matching: query)
       var matched: Set<String> = []
-      for item in matching {
+      for item in matching.map(Shown.init) {
         matched.insert(item.key)
         emit(shown[item.key] == nil ? "+" : "~", item)
         shown[item.key] = item
@@ -85,46 +71,5 @@ struct LiveFollower {
     {
       output.write(String(decoding: data, as: UTF8.self) + "\n")
     }
-  }
-}
-
-/// The local index as a follower reads it: by generations, looked at five
-/// times a second (the watcher writing on the same machine is not waited
-/// for otherwise).
-struct IndexChanges: LiveSource {
-  let engine: SearchEngine
-  let query: QueryNode
-
-  func lastChange() throws -> Int64 { try engine.store.generation() }
-
-  func waitForChange(timeout: Double) throws { usleep(UInt32(min(timeout, 0.2) * 1_000_000)) }
-
-  func changes(after seen: Int64) throws -> (matching: [LiveFollower.Shown], touched: [String]) {
-    let matching = try engine.search(.and([query, .filter(.changedAfter(generation: seen))]))
-    let touched = try engine.removals(after: seen).map(\.id) + engine.changedIDs(after: seen)
-    return (matching.map(LiveFollower.Shown.init), touched)
-  }
-}
-
-/// A shared store as a follower reads it: by its change sequence, woken by
-/// the store when any host's write commits.
-struct StoreChanges: LiveSource {
-  let index: PostgresIndex
-  let query: QueryNode
-
-  /// Asks the store to tell of its writes.
-  init(index: PostgresIndex, query: QueryNode) throws {
-    self.index = index
-    self.query = query
-    try index.listenForChanges()
-  }
-
-  func lastChange() throws -> Int64 { try index.lastChange() }
-
-  func waitForChange(timeout: Double) throws { _ = try index.waitForChange(timeout: timeout) }
-
-  func changes(after seen: Int64) throws -> (matching: [LiveFollower.Shown], touched: [String]) {
-    let (matching, touched) = try index.changes(after: seen, matching: query)
-    return (matching.map { LiveFollower.Shown(SharedSearch.result($0)) }, touched)
   }
 }

@@ -10,6 +10,36 @@ import LimelightStore
 /// tells Spotlight): an installed application is started from its launcher,
 /// anything else goes to the desktop's handler, `xdg-open`.
 public enum Opener {
+  /// Opens a result (or its containing folder) and records the use in
+  /// this host's index, opened for writing just for that. A shared store's
+  /// result opens as this host's own item; another host's cannot be
+  /// opened here.
+  public static func open(
+    _ result: SearchResult, location: IndexLocation, containingFolder: Bool = false
+  ) throws {
+    var result = result
+    if let host = result.host {
+      let here = (try? Configuration.load(for: location))?.resolvedHostName ?? HostName.system
+      guard host == here || HostName.isThisHost(host) else {
+        throw CommandFailure(
+          "\(result.uri) is on \(host), not on this host: it cannot be opened here")
+      }
+    }
+    let writable = try SearchBackends.openIndex(location, writable: true)
+    if result.host != nil {
+      let uri = result.path.map(FileURI.uri(for:)) ?? result.uri
+      guard let own = try SearchEngine(store: writable).result(uri: uri) else {
+        throw CommandFailure("\(uri) is not in this host's index")
+      }
+      result = own
+    }
+    if containingFolder {
+      try openContainingFolder(result, store: writable)
+    } else {
+      try open(result, store: writable)
+    }
+  }
+
   public static func open(_ result: SearchResult, store: IndexStore) throws {
     if result.domain == applicationsDomain, let id = ApplicationFolders.id(fromURI: result.uri) {
       try launch(id: id, location: store.location)

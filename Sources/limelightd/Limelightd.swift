@@ -98,7 +98,7 @@ struct Limelightd: ParsableCommand {
       "indexing",
       metadata: ["roots": "\(rootPaths.map(\.string).joined(separator: ", "))", "once": "\(once)"])
     var sharedStore = configuration.store
-    if let storeName { sharedStore = try Configuration.storeOption(storeName) }
+    if let storeName { sharedStore = try SearchBackends.checked(storeName) }
     // The entries go to the shared store from the local index, which keeps
     // them while the store is away.
     let sender = sharedStore.map {
