@@ -156,9 +156,9 @@ static int word_pair(PairState *state, const char *head, int length, unsigned in
   return rc;
 }
 
-// The words of a token (unicode61 has folded its case and accents): its runs
-// of ASCII letters (lower case) and digits, ß read as "ss" (as the phrase check folds
-// it). Anything else in the token stands between words, as a space would:
+// The words of a token (unicode61 and limelight_fold have folded its case and
+// accents, ß to "ss"): its runs of ASCII letters (lower case) and digits.
+// Anything else in the token stands between words, as a space would:
 // unicode61 keeps in one token characters the phrase check reads as spaces
 // (private use, formatting characters Unicode named after SQLite's tables).
 static int token_words(PairState *state, const char *token, int length, int start, int end) {
@@ -176,10 +176,6 @@ static int token_words(PairState *state, const char *token, int length, int star
         piece = token + i;
         size = 1;
         i += 1;
-      } else if (i + 1 < length && bytes[i] == 0xC3 && bytes[i + 1] == 0x9F) {
-        piece = "ss";
-        size = 2;
-        i += 2;
       } else {
         break;
       }
@@ -220,6 +216,13 @@ static int is_cjk_character(const char *token, int length) {
 static int pair_token(void *context, int flags, const char *token, int length, int start,
                       int end) {
   PairState *state = (PairState *)context;
+  // Folded as the name index folds (search_fold.c).
+  char folded[256];
+  int size = limelight_fold(token, length, folded, (int)sizeof(folded));
+  if (size >= 0) {
+    token = folded;
+    length = size;
+  }
   int rc = state->token(state->context, flags, token, length, start, end);
   if (rc != SQLITE_OK || (flags & FTS5_TOKEN_COLOCATED)) return rc;
   rc = token_words(state, token, length, start, end);
@@ -280,10 +283,12 @@ static int pair_tokenize(Fts5Tokenizer *pointer, void *context, int flags, const
     word_pair_term(text + 1, first, space + 1, length - first - 2, term);
     return token(context, 0, term, 8, 0, length);
   }
-  // Queries and snippets see the words alone.
-  if (!(flags & FTS5_TOKENIZE_DOCUMENT) || (flags & FTS5_TOKENIZE_QUERY))
-    return tokenizer->inner_methods.xTokenize(tokenizer->inner, context, flags, text, length,
-                                              token);
+  // Queries and snippets see the words alone, folded.
+  if (!(flags & FTS5_TOKENIZE_DOCUMENT) || (flags & FTS5_TOKENIZE_QUERY)) {
+    LimelightFoldState fold = {context, token};
+    return tokenizer->inner_methods.xTokenize(tokenizer->inner, &fold, flags, text, length,
+                                              limelight_fold_token);
+  }
   PairState state;
   memset(&state, 0, sizeof(state));
   state.context = context;

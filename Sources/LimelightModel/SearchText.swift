@@ -53,12 +53,15 @@ public enum SearchText {
   }
 
   /// One run folded: composed, and its Chinese, Japanese and Korean
-  /// characters spaced out.
+  /// characters spaced out; the Cyrillic titlo and its kin, which the
+  /// tokenizer reads as spaces and the folding of queries drops, dropped.
   private static func foldRun(_ text: String) -> String {
     let composed = text.precomposedStringWithCompatibilityMapping
-    guard composed.unicodeScalars.contains(where: isCJK) else { return composed }
+    guard composed.unicodeScalars.contains(where: { isCJK($0) || isCyrillicMark($0) }) else {
+      return composed
+    }
     var out = String.UnicodeScalarView()
-    for scalar in composed.unicodeScalars {
+    for scalar in composed.unicodeScalars where !isCyrillicMark(scalar) {
       if isCJK(scalar) {
         out.append(" ")
         out.append(scalar)
@@ -68,6 +71,12 @@ public enum SearchText {
       }
     }
     return String(out)
+  }
+
+  /// The Cyrillic combining marks (titlo, palatalization, the
+  /// hundred-thousands and millions signs).
+  private static func isCyrillicMark(_ scalar: Unicode.Scalar) -> Bool {
+    (0x483...0x489).contains(scalar.value)
   }
 
   /// The pairs of Chinese, Japanese or Korean characters side by side in a

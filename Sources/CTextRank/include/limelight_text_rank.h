@@ -14,6 +14,24 @@ int limelight_register_text_rank(sqlite3 *db);
 /// written side by side as one term (see cjk_pairs.c).
 int limelight_register_cjk_pairs(sqlite3 *db);
 
+// The name index's tokenizer: unicode61, each word folded as the Swift side
+// folds (search_fold.c).
+int limelight_register_words(sqlite3 *db);
+
+// A word as unicode61 left it, folded further (search_fold.c): the length
+// written to `out`, or -1 when the word stays as it is (or does not fit).
+int limelight_fold(const char *token, int length, char *out, int capacity);
+
+// A tokenizer's callback and its context, for limelight_fold_token: a
+// callback that folds each token (limelight_fold) and hands it on.
+typedef struct {
+  void *context;
+  int (*token)(void *, int, const char *, int, int, int);
+} LimelightFoldState;
+
+int limelight_fold_token(void *context, int flags, const char *token, int length, int start,
+                         int end);
+
 /// Whether a word (folded, in ASCII) is one of the commonest, whose pairs
 /// with the words beside it the `limelight_pairs` tokenizer indexes.
 int limelight_is_common_word(const char *word, int length);

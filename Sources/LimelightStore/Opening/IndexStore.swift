@@ -158,7 +158,9 @@ public final class IndexStore: Sendable {
     db.add(function: ItemFacets.function)
     db.add(function: ItemFacets.textFunction)
     db.add(function: ItemDescription.summaryFunction)
-    for register in [limelight_register_text_rank, limelight_register_cjk_pairs] {
+    for register in [
+      limelight_register_text_rank, limelight_register_cjk_pairs, limelight_register_words,
+    ] {
       let code = register(db.sqliteConnection)
       if code != SQLITE_OK { throw DatabaseError(resultCode: ResultCode(rawValue: code)) }
     }

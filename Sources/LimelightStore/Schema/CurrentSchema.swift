@@ -134,7 +134,7 @@ extension Schema {
     CREATE VIRTUAL TABLE item_name USING fts5(
       name, keywords, path, facets,
       content = 'item_words', content_rowid = 'rowid',
-      tokenize = 'unicode61 remove_diacritics 2',
+      tokenize = 'limelight_words remove_diacritics 2',
       detail = column,
       prefix = '1 2 3 4 5 6'
     );

@@ -91,7 +91,12 @@ enum Schema {
   /// silently change an old migration): a change that needs code (reading
   /// every text again, say) moves ``oldestUpgraded`` forward instead, and
   /// older indexes are built anew.
-  static let identifier = "schema-v25"
+  static let identifier = "schema-v26"
+
+  /// The identifiers this migration had before, each with the last step
+  /// it stood for: an index lists only the identifier it was made or
+  /// upgraded with (GRDB's `merging:` replaces the steps it merges).
+  static let earlierIdentifiers = ["schema-v25": "v25-meaning"]
 
   /// Every migration an index may list, oldest first: those made before
   /// the schema was written once, and the steps of ``upgrades``.
@@ -101,13 +106,17 @@ enum Schema {
       "v7-name-rank", "v8-facets", "v9-text-rows", "v10-text-dictionary", "v11-short-typo-keys",
       "v12-hidden-items", "v13-cjk-pairs", "v14-watcher-report", "v15-item-order",
       "v16-item-order-kinds", "v17-text-bodies", "v18-derived-descriptions", "v19-type-trees",
-      "v20-name-columns", "v21-paths-once", "v22-word-pairs-and-facets",
+      "v20-name-columns", "v21-paths-once", "v22-word-pairs-and-facets", "v23-counted-kinds",
+      "v24-email-kind", "v25-meaning", "v26-one-folding",
     ] + upgrades.map(\.name)
 
   /// The oldest index upgraded: the migrations up to it called the code of
   /// their day (to read every text again, to add typo keys, to move the
-  /// watcher's report), so an index without it is built anew.
-  static let oldestUpgraded = "v22-word-pairs-and-facets"
+  /// watcher's report), or changed how words are folded (v26: the
+  /// tokenizers fold Greek and Cyrillic accents and ß as queries do, and
+  /// every word indexed before would be looked for in vain), so an index
+  /// without it is built anew.
+  static let oldestUpgraded = "v26-one-folding"
 
   /// An index older than ``oldestUpgraded``: built anew, not upgraded.
   struct OlderIndex: Error {}
@@ -116,17 +125,22 @@ enum Schema {
   /// this one does not know (GRDB's own check knows only ``identifier``,
   /// not the migrations it merges).
   static func isNewer(_ db: Database) throws -> Bool {
-    let known = Set(shipped + [identifier])
+    let known = Set(shipped + [identifier] + earlierIdentifiers.keys)
     return try !migrator.appliedIdentifiers(db).isSubset(of: known)
   }
 
   static var migrator: DatabaseMigrator {
     var migrator = DatabaseMigrator()
-    migrator.registerMigration(identifier, merging: Set(shipped)) { db, applied in
+    let merged = Set(shipped + earlierIdentifiers.keys)
+    migrator.registerMigration(identifier, merging: merged) { db, applied in
       if applied.isEmpty {
         try db.execute(sql: current)
         try db.execute(sql: currentRows)
         return
+      }
+      var applied = applied
+      for (earlier, last) in earlierIdentifiers where applied.contains(earlier) {
+        if let end = shipped.firstIndex(of: last) { applied.formUnion(shipped[...end]) }
       }
       guard applied.contains(oldestUpgraded) else { throw OlderIndex() }
       for step in upgrades where !applied.contains(step.name) {
