@@ -1,0 +1,93 @@
+import Foundation
+import LimelightPlatform
+import Testing
+
+/// The local index and the shared store searched with the same queries over
+/// one tree (a watcher that indexes it and sends it): both backends must
+/// answer alike, in the same order, but for the differences written here
+/// with their reasons.
+@Suite(.enabled(if: PostgresServer.binFolder != nil, "PostgreSQL is not installed"))
+struct DifferentialTests {
+  /// Files of every shape the relevance benchmark's kinds look for: names
+  /// of several words, CamelCase and snake_case, accents, Chinese,
+  /// Japanese, Cyrillic and Greek; texts with rare and common words.
+  static let files: [(String, String)] = [
+    ("Documents/wombat burrows.txt", "field notes on the zorblatpgalpha colony\n"),
+    ("Documents/WombatSurvey.md", "# Survey\nthe quick brown fox counted wombats\n"),
+    ("Documents/Créer un répertoire.txt", "mkdir crée un répertoire\n"),
+    ("Documents/repertoiremap.5", "character set description\n"),
+    ("Documents/長城の歴史.txt", "万里の長城について\n"),
+    ("Documents/东京旅行计划.txt", "去东京的行程\n"),
+    ("Documents/Москва заметки.txt", "Красная площадь\n"),
+    ("Documents/Αθήνα σημειώσεις.txt", "Ακρόπολη και Πλάκα\n"),
+    ("Projects/kubernetes-deployment-guide.md", "deploy the cluster with helm\n"),
+    ("Projects/quarterly_budget_review.txt", "budget lines for the quarter\n"),
+    ("Projects/meeting-notes-alpha.txt", "the quick brown dog slept\n"),
+    ("Projects/main.c", "int main(void) { return 0; }\n"),
+    ("Projects/straße.txt", "Die Straße ist lang\n"),
+    ("Music/Eine kleine Nachtmusik.txt", "Serenade Nr. 13 für Streicher\n"),
+  ]
+
+  /// Queries of each kind: a word, a prefix, typos in names and texts,
+  /// initials, accents left out, scripts beyond Latin, phrases, filters
+  /// and exclusions.
+  static let queries: [[String]] = [
+    ["wombat"], ["wom"], ["wombta"], ["kubernetse"], ["kdg"], ["zorblatpgalpha"],
+    ["zorblatpgalhpa"], ["creer"], ["répertoire"], ["長城"], ["东京"], ["москва"], ["αθηνα"],
+    ["\"quick brown\""], ["quick"], ["ext:md", "wombat"], ["wombat", "-survey"],
+    ["meeting", "alpha"], ["budget"], ["strasse"], ["nachtmusik"], ["kleine", "nacht"],
+    ["\"int main\""], ["helm"], ["kind:text", "quick"], ["notes"],
+  ]
+
+  /// Queries whose results both backends find alike but order apart, and
+  /// why: their rankings differ where a result's words tie.
+  static let orderedApart: [String: String] = [
+    "wombat": Self.nameWeights, "wom": Self.nameWeights, "wombta": Self.nameWeights,
+    "quick": Self.textOrder, "\"quick brown\"": Self.textOrder, "kind:text quick": Self.textOrder,
+  ]
+  static let nameWeights =
+    "names holding the words: the store ranks a name of fewer words first (WombatSurvey has"
+    + " three with its humps), the local index a name of fewer characters"
+  static let textOrder =
+    "texts holding the words: the store lists the shorter name first, the local index the"
+    + " shorter text (BM25)"
+
+  /// Results one backend finds and the other does not, and why.
+  static let foundApart: [String: (path: String, reason: String)] = [
+    "répertoire": (
+      "Documents/repertoiremap.5",
+      "read as 'folders', the words typed are also looked for in paths: the store as"
+        + " written (accents and all), the local index as folded words"
+    )
+  ]
+
+  @Test func bothBackendsAnswerEveryQueryAlike() throws {
+    let server = try #require(PostgresServer.shared)
+    let store = try server.newDatabase()
+    let instance = try Instance()
+    try instance.config("store = \(store)\nhost-name = alpha\n")
+    for (path, text) in Self.files { try instance.write(path, text) }
+    try instance.indexOnce()
+
+    var unexplained: [String] = []
+    for query in Self.queries {
+      let local = try instance.run("find-in", ["--store", "local", "--limit", "10"] + query)
+      let shared = try instance.run("find-in", ["--limit", "10"] + query)
+      #expect(local.status == shared.status, "\(query): exit \(local.status) and \(shared.status)")
+      // The store names a file file://HOST/path; the local index file:///path.
+      let localPaths = instance.relativePaths(local.lines)
+      let sharedPaths = instance.relativePaths(
+        shared.lines.map { $0.replacingOccurrences(of: "file://alpha/", with: "file:///") })
+      let key = query.joined(separator: " ")
+      var expected = localPaths
+      if let apart = Self.foundApart[key] { expected.removeAll { $0 == apart.path } }
+      let alike =
+        Self.orderedApart[key] == nil
+        ? sharedPaths == expected : sharedPaths.sorted() == expected.sorted()
+      if !alike {
+        unexplained.append("\(key):\n  local \(localPaths)\n  store \(sharedPaths)")
+      }
+    }
+    #expect(unexplained.isEmpty, "\n\(unexplained.joined(separator: "\n"))")
+  }
+}
