@@ -34,18 +34,18 @@ extension IndexWriter {
       content: [attributes.contentDescription, attributes.textContent].compactMap { $0 }.joined(
         separator: "\n"))
     let columns: [ItemColumn] =
-      [("domain", item.domain), ("storedURI", item.uri)]
+      [(ItemTable.domain, item.domain), (ItemTable.storedURI, item.uri)]
       + Self.attributeColumns(attributes, text: text)
       + [
         try typeColumn(attributes),
-        ("modified", modified), ("added", added),
-        ("expirationDate", expiration?.timeIntervalSince1970), ("generation", generation),
-        ("recent", ItemRank.isRecent(modified, now: now.timeIntervalSince1970)),
-        ("localID", item.id),
+        (ItemTable.modified, modified), (ItemTable.added, added),
+        (ItemTable.expirationDate, expiration?.timeIntervalSince1970), (ItemTable.generation, generation),
+        (ItemTable.recent, ItemRank.isRecent(modified, now: now.timeIntervalSince1970)),
+        (ItemTable.localID, item.id),
       ]
     let (rowID, outcome) = try writeItemRow(
       .applicationItem, columns, existing: existing?["rowid"],
-      insertedOnly: [("id", Self.newApplicationItemID()), ("depth", 0)])
+      insertedOnly: [(ItemTable.id, Self.newApplicationItemID()), (ItemTable.depth, 0)])
     let facets = try facets(ofRow: rowID)
     if outcome == .updated {
       try replaceText(rowID, with: text, facets: facets, path: nil)

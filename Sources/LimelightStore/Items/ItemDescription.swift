@@ -50,8 +50,8 @@ enum ItemDescription {
   static func columns(_ attributes: AttributeSet, text: IndexedText) -> [IndexWriter.ItemColumn] {
     let source = Self.source(of: attributes.contentDescription, title: attributes.title, text: text)
     return [
-      ("contentDescription", source == nil ? attributes.contentDescription : nil),
-      ("descriptionSource", source?.rawValue),
+      (ItemTable.contentDescription, source == nil ? attributes.contentDescription : nil),
+      (ItemTable.descriptionSource, source?.rawValue),
     ]
   }
 

@@ -40,41 +40,41 @@ public struct ItemDetails: Sendable {
   }
 
   init(row: Row) {
-    func text(_ column: String) -> AttributeValue? {
+    func text(_ column: Column) -> AttributeValue? {
       (row[column] as String?).map(AttributeValue.string)
     }
-    func date(_ column: String) -> AttributeValue? {
+    func date(_ column: Column) -> AttributeValue? {
       (row[column] as Double?).map { .date(Date(timeIntervalSince1970: $0)) }
     }
-    func number(_ column: String) -> AttributeValue? {
+    func number(_ column: Column) -> AttributeValue? {
       (row[column] as Double?).map(AttributeValue.number)
     }
-    func list(_ column: String) -> AttributeValue? {
+    func list(_ column: Column) -> AttributeValue? {
       let values = IndexWriter.strings(inJSON: row[column])
       return values.isEmpty ? nil : .strings(values)
     }
-    func words(_ column: String) -> AttributeValue? {
+    func words(_ column: Column) -> AttributeValue? {
       let values = (row[column] as String? ?? "").split(separator: " ").map(String.init)
       return values.isEmpty ? nil : .strings(values)
     }
-    let path = (row["path"] as Data?).map { RawPath(bytes: Array($0)).string }
+    let path = (row[ItemTable.path] as Data?).map { RawPath(bytes: Array($0)).string }
     fields = [
-      ("id", (row["localID"] as String?).map(AttributeValue.string) ?? text("id")),
-      ("domain", text("domain")), ("uri", text("uri")),
-      ("path", path.map(AttributeValue.string)), ("displayName", text("displayName")),
-      ("title", text("title")), ("contentType", text("contentType")),
-      ("contentTypeTree", words("contentTypeTree")), ("kind", text("kind")),
-      ("kindClasses", words("kindClasses")), ("keywords", list("keywords")),
-      ("authors", list("authors")), ("contentDescription", text("description")),
-      ("thumbnailPath", text("thumbnailPath")), ("size", number("size")),
-      ("contentCreationDate", date("created")), ("contentModificationDate", date("modified")),
-      ("lastUsedDate", date("lastUsed")), ("addedDate", date("added")),
-      ("useCount", number("useCount")), ("expirationDate", date("expirationDate")),
-      ("hidden", (row["hidden"] as Bool?).map { .string($0 ? "yes" : "no") }),
-      ("generation", number("generation")), ("extractionError", text("extractionError")),
+      ("id", (row[ItemTable.localID] as String?).map(AttributeValue.string) ?? text(ItemTable.id)),
+      ("domain", text(ItemTable.domain)), ("uri", text(ItemTable.uri)),
+      ("path", path.map(AttributeValue.string)), ("displayName", text(ItemTable.displayName)),
+      ("title", text(ItemTable.title)), ("contentType", text(ItemTable.contentType)),
+      ("contentTypeTree", words(Column("contentTypeTree"))), ("kind", text(ItemTable.kind)),
+      ("kindClasses", words(ItemTable.kindClasses)), ("keywords", list(ItemTable.keywords)),
+      ("authors", list(ItemTable.authors)), ("contentDescription", text(Column("description"))),
+      ("thumbnailPath", text(ItemTable.thumbnailPath)), ("size", number(ItemTable.size)),
+      ("contentCreationDate", date(ItemTable.created)), ("contentModificationDate", date(ItemTable.modified)),
+      ("lastUsedDate", date(ItemTable.lastUsed)), ("addedDate", date(ItemTable.added)),
+      ("useCount", number(ItemTable.useCount)), ("expirationDate", date(ItemTable.expirationDate)),
+      ("hidden", (row[ItemTable.hidden] as Bool?).map { .string($0 ? "yes" : "no") }),
+      ("generation", number(ItemTable.generation)), ("extractionError", text(ItemTable.extractionError)),
     ]
     // Type-specific attributes, by name.
-    if let json = row["customAttributes"] as String?, let data = json.data(using: .utf8),
+    if let json = row[ItemTable.customAttributes] as String?, let data = json.data(using: .utf8),
       let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
     {
       for name in object.keys.sorted() {

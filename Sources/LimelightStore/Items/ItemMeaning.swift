@@ -56,10 +56,10 @@ extension IndexStore {
           ORDER BY item.modified DESC LIMIT ?
           """, arguments: [opening, limit]
       ).map { row in
-        let title: String? = row["title"]
-        let name: String = row["displayName"]
+        let title: String? = row[ItemTable.title]
+        let name: String = row[ItemTable.displayName]
         var parts = [title.flatMap { $0.isEmpty ? nil : $0 } ?? name]
-        if let description: String = row["contentDescription"], !description.isEmpty,
+        if let description: String = row[ItemTable.contentDescription], !description.isEmpty,
           !((row["opening"] as String?)?.hasPrefix(description) ?? false)
         {
           parts.append(description)
@@ -71,7 +71,7 @@ extension IndexStore {
         let passage = parts.joined(separator: "\n").split(whereSeparator: \.isWhitespace)
           .joined(separator: " ")
         return MeaningWork(
-          rowID: row["rowid"], generation: row["generation"], passage: passage,
+          rowID: row[ItemTable.rowID], generation: row[ItemTable.generation], passage: passage,
           substance: substance)
       }
     }

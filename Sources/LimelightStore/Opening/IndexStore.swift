@@ -429,9 +429,9 @@ public final class IndexStore: Sendable {
           WHERE domain = ? AND isFolder = 0 AND thumbnailPath IS NOT NULL AND path IS NOT NULL
           """, arguments: [fileDomain])
       while found.count < limit, let row = try rows.next() {
-        let thumbnail: String = row["thumbnailPath"]
-        guard matches(row["uri"], thumbnail) else { continue }
-        found.append((row["rowid"], thumbnail, IndexWriter.fileVersion(row)))
+        let thumbnail: String = row[ItemTable.thumbnailPath]
+        guard matches(row[ItemTable.uri], thumbnail) else { continue }
+        found.append((row[ItemTable.rowID], thumbnail, IndexWriter.fileVersion(row)))
       }
       return found
     }

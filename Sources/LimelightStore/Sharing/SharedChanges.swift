@@ -82,8 +82,8 @@ extension IndexStore {
               AND domain <> ? ORDER BY generation
             """, arguments: [after, through, applicationsDomain]
         ).compactMap { row in
-          let uri: String = row["uri"]
-          return row["domain"] == fileDomain
+          let uri: String = row[ItemTable.uri]
+          return row[ItemTable.domain] == fileDomain
             ? FileURI.path(from: uri) : RawPath(bytes: Array(uri.utf8))
         }
       }
@@ -109,29 +109,29 @@ extension IndexStore {
           ORDER BY item.rowid LIMIT ?
           """, arguments: arguments)
       let items = rows.map { row in
-        let domain: String = row["domain"]
+        let domain: String = row[ItemTable.domain]
         let file = domain == fileDomain
         let text: String? = row["text"]
-        let title: String? = row["title"]
+        let title: String? = row[ItemTable.title]
         var item = SharedItem(
           path: file
-            ? RawPath(bytes: Array(row["path"] as Data))
-            : RawPath(bytes: Array((row["uri"] as String).utf8)),
-          isFolder: row["isFolder"], size: row["size"], modifiedNs: row["mtimeNs"],
+            ? RawPath(bytes: Array(row[ItemTable.path] as Data))
+            : RawPath(bytes: Array((row[ItemTable.uri] as String).utf8)),
+          isFolder: row[ItemTable.isFolder], size: row[ItemTable.size], modifiedNs: row[ItemTable.mtimeNs],
           contentTypeTree: (row["contentTypeTree"] as String? ?? "").split(separator: " ").map(
             String.init),
-          keywords: IndexWriter.strings(inJSON: row["keywords"]), text: text,
+          keywords: IndexWriter.strings(inJSON: row[ItemTable.keywords]), text: text,
           nameWords: row["nameWords"], keywordWords: row["keywordWords"],
           domain: file ? nil : domain,
-          displayName: file ? nil : row["displayName"])
+          displayName: file ? nil : row[ItemTable.displayName])
         let date = { (column: String) in
           (row[column] as Double?).map { Date(timeIntervalSince1970: $0) }
         }
         item.details = SharedItemDetails(
-          title: title, kind: row["kind"], authors: IndexWriter.strings(inJSON: row["authors"]),
+          title: title, kind: row[ItemTable.kind], authors: IndexWriter.strings(inJSON: row[ItemTable.authors]),
           contentDescription: ItemDescription.description(
-            stored: row["contentDescription"],
-            source: (row["descriptionSource"] as Int64?).flatMap(ItemDescription.Source.init),
+            stored: row[ItemTable.contentDescription],
+            source: (row[ItemTable.descriptionSource] as Int64?).flatMap(ItemDescription.Source.init),
             title: title, text: text),
           created: date("created"), lastUsed: date("lastUsed"))
         return item

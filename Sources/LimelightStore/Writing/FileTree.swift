@@ -18,7 +18,7 @@ extension IndexWriter {
           """,
         arguments: [pathData])
     else { return }
-    let rowID: Int64 = row["rowid"]
+    let rowID: Int64 = row[ItemTable.rowID]
     let modified = Double(status.modified) / 1e9
     try db.execute(
       sql: """
@@ -31,9 +31,9 @@ extension IndexWriter {
         ItemRank.isRecent(modified), generation, rowID,
       ])
     let kept =
-      Self.strings(inJSON: row["authors"])
-      + Self.searchableStrings(inCustomAttributes: row["customAttributes"])
-    let text = SearchText.fold(IndexedText.keywords(keywords + kept, title: row["title"]))
+      Self.strings(inJSON: row[ItemTable.authors])
+      + Self.searchableStrings(inCustomAttributes: row[ItemTable.customAttributes])
+    let text = SearchText.fold(IndexedText.keywords(keywords + kept, title: row[ItemTable.title]))
     let facets = try facets(ofRow: rowID)
     try replaceNameTexts(rowID) {
       try db.cachedStatement(
@@ -95,10 +95,10 @@ extension IndexWriter {
   /// and `mtimeNs`.
   static func fileVersion(_ row: Row) -> FileVersion {
     FileVersion(
-      path: RawPath(bytes: Array(row["path"] as Data)),
+      path: RawPath(bytes: Array(row[ItemTable.path] as Data)),
       contentTypeTree: (row["contentTypeTree"] as String? ?? "").split(separator: " ").map(
         String.init),
-      modifiedNs: row["mtimeNs"] ?? 0)
+      modifiedNs: row[ItemTable.mtimeNs] ?? 0)
   }
 
   /// The rowids and paths of `root` and everything below it.
@@ -113,7 +113,7 @@ extension IndexWriter {
   public func removeTree(_ root: RawPath, except: RawPath? = nil) throws -> Int {
     var removed = 0
     for row in try rows("rowid, id, domain, uri, path", inTreeOf: root, belowFirst: true) {
-      let path = RawPath(bytes: Array(row["path"] as Data))
+      let path = RawPath(bytes: Array(row[ItemTable.path] as Data))
       if let except, path.isInside(except) { continue }
       try removeRow(row)
       removed += 1
@@ -122,7 +122,7 @@ extension IndexWriter {
   }
 
   func removeRow(_ row: Row) throws {
-    let rowID: Int64 = row["rowid"]
+    let rowID: Int64 = row[ItemTable.rowID]
     // The words first: the full-text indexes read the item's path to remove them.
     try deleteText(rowID)
     try db.cachedStatement(sql: "DELETE FROM item WHERE rowid = ?").execute(arguments: [rowID])
@@ -130,7 +130,7 @@ extension IndexWriter {
       sql: "INSERT INTO removal (generation, id, domain, uri) VALUES (?, ?, ?, ?)"
     )
     .execute(arguments: [
-      generation, row["id"] as String, row["domain"] as String, row["uri"] as String,
+      generation, row[ItemTable.id] as String, row[ItemTable.domain] as String, row[ItemTable.uri] as String,
     ])
   }
 
@@ -169,7 +169,7 @@ extension IndexWriter {
     // are read, never the whole tree below it.
     var from = prefix
     while let row = try Row.fetchOne(statement, arguments: [from, end]) {
-      let path: Data = row["path"]
+      let path: Data = row[ItemTable.path]
       let rest = path[(path.startIndex + prefix.count)...]
       if let slash = rest.firstIndex(of: UInt8(ascii: "/")) {
         from = Data(path[..<slash] + [UInt8(ascii: "0")])
@@ -189,7 +189,7 @@ extension IndexWriter {
       db.cachedStatement(
         sql: "SELECT \(Self.stateColumns), path FROM item WHERE device = ? AND inode = ?"),
       arguments: [Int64(bitPattern: device), Int64(bitPattern: inode)])
-    for row in rows { result[RawPath(bytes: Array(row["path"] as Data))] = Self.storedState(row) }
+    for row in rows { result[RawPath(bytes: Array(row[ItemTable.path] as Data))] = Self.storedState(row) }
     return result
   }
 
@@ -207,9 +207,9 @@ extension IndexWriter {
 
   static func storedState(_ row: Row) -> StoredFileState {
     StoredFileState(
-      rowID: row["rowid"], device: UInt64(bitPattern: row["device"] ?? 0),
-      inode: UInt64(bitPattern: row["inode"] ?? 0), size: row["size"] ?? -1,
-      modified: row["mtimeNs"] ?? 0, changed: row["ctimeNs"] ?? 0, isFolder: row["isFolder"],
+      rowID: row[ItemTable.rowID], device: UInt64(bitPattern: row[ItemTable.device] ?? 0),
+      inode: UInt64(bitPattern: row[ItemTable.inode] ?? 0), size: row[ItemTable.size] ?? -1,
+      modified: row[ItemTable.mtimeNs] ?? 0, changed: row[ItemTable.ctimeNs] ?? 0, isFolder: row[ItemTable.isFolder],
       failed: row["failed"])
   }
 

@@ -78,18 +78,18 @@ public struct IndexWriter {
     let added = existing.flatMap { Double.fromDatabaseValue($0[2]) } ?? now
     let text = record.indexedText ?? IndexedText(attributes, path: record.path)
     let columns: [ItemColumn] =
-      [("id", id), ("domain", fileDomain), ("storedURI", ""), ("path", pathData)]
+      [(ItemTable.id, id), (ItemTable.domain, fileDomain), (ItemTable.storedURI, ""), (ItemTable.path, pathData)]
       + Self.attributeColumns(attributes, text: text)
       + [
         try typeColumn(attributes),
-        ("modified", attributes.modified?.timeIntervalSince1970), ("added", added),
-        ("device", Int64(bitPattern: record.status.device)),
-        ("inode", Int64(bitPattern: record.status.inode)),
-        ("mtimeNs", record.status.modified), ("ctimeNs", record.status.changed),
-        ("isFolder", record.status.isDirectory), ("hidden", record.hidden),
-        ("depth", record.path.depth), ("generation", generation),
-        ("extractionError", record.extractionError), ("contentPending", record.contentPending),
-        ("recent", ItemRank.isRecent(attributes.modified?.timeIntervalSince1970, now: now)),
+        (ItemTable.modified, attributes.modified?.timeIntervalSince1970), (ItemTable.added, added),
+        (ItemTable.device, Int64(bitPattern: record.status.device)),
+        (ItemTable.inode, Int64(bitPattern: record.status.inode)),
+        (ItemTable.mtimeNs, record.status.modified), (ItemTable.ctimeNs, record.status.changed),
+        (ItemTable.isFolder, record.status.isDirectory), (ItemTable.hidden, record.hidden),
+        (ItemTable.depth, record.path.depth), (ItemTable.generation, generation),
+        (ItemTable.extractionError, record.extractionError), (ItemTable.contentPending, record.contentPending),
+        (ItemTable.recent, ItemRank.isRecent(attributes.modified?.timeIntervalSince1970, now: now)),
       ]
     let (rowID, outcome) = try writeItemRow(
       .file, columns, existing: existing.flatMap { Int64.fromDatabaseValue($0[0]) })
@@ -104,7 +104,7 @@ public struct IndexWriter {
   }
 
   /// A column of `item` and its value.
-  typealias ItemColumn = (name: String, value: (any DatabaseValueConvertible)?)
+  typealias ItemColumn = (column: Column, value: (any DatabaseValueConvertible)?)
 
   /// The columns an item's attributes fill, for files and application
   /// items alike; `text` is what the index stores of it (its description
@@ -112,14 +112,14 @@ public struct IndexWriter {
   static func attributeColumns(_ attributes: AttributeSet, text: IndexedText) -> [ItemColumn] {
     let tree = attributes.contentTypeTree
     return [
-      ("displayName", attributes.displayName), ("title", attributes.title),
-      ("contentType", attributes.contentType), ("kind", attributes.kind),
-      ("kindClasses", spaced(KindClass.classes(for: tree).map(\.rawValue).sorted())),
-      ("keywords", json(attributes.keywords)),
+      (ItemTable.displayName, attributes.displayName), (ItemTable.title, attributes.title),
+      (ItemTable.contentType, attributes.contentType), (ItemTable.kind, attributes.kind),
+      (ItemTable.kindClasses, spaced(KindClass.classes(for: tree).map(\.rawValue).sorted())),
+      (ItemTable.keywords, json(attributes.keywords)),
     ] + ItemDescription.columns(attributes, text: text) + [
-      ("thumbnailPath", attributes.thumbnailPath), ("authors", json(attributes.authors)),
-      ("size", attributes.size), ("created", attributes.created?.timeIntervalSince1970),
-      ("customAttributes", json(attributes.extra)),
+      (ItemTable.thumbnailPath, attributes.thumbnailPath), (ItemTable.authors, json(attributes.authors)),
+      (ItemTable.size, attributes.size), (ItemTable.created, attributes.created?.timeIntervalSince1970),
+      (ItemTable.customAttributes, json(attributes.extra)),
     ]
   }
 
@@ -133,7 +133,7 @@ public struct IndexWriter {
   func typeColumn(_ attributes: AttributeSet) throws -> ItemColumn {
     let pair = [attributes.contentType ?? "", Self.spaced(attributes.contentTypeTree)]
     if let known = seenTerms.contentTypes[pair] ?? seenTerms.committed.contentType(pair) {
-      return ("typeID", known)
+      return (ItemTable.typeID, known)
     }
     try db.cachedStatement(sql: "INSERT OR IGNORE INTO content_type (type, tree) VALUES (?, ?)")
       .execute(arguments: StatementArguments(pair))
@@ -141,7 +141,7 @@ public struct IndexWriter {
       db.cachedStatement(sql: "SELECT id FROM content_type WHERE type = ? AND tree = ?"),
       arguments: StatementArguments(pair))
     seenTerms.contentTypes[pair] = id
-    return ("typeID", id)
+    return (ItemTable.typeID, id)
   }
 
   /// Writes an item's row from its columns, described once: updated in
@@ -153,7 +153,7 @@ public struct IndexWriter {
     _ shape: ItemRowShape, _ columns: [ItemColumn], existing: Int64?,
     insertedOnly: [ItemColumn] = []
   ) throws -> (rowID: Int64, outcome: UpsertOutcome) {
-    let sql = shape.statements(columns.map(\.name), insertedOnly.map(\.name))
+    let sql = shape.statements(columns.map(\.column.name), insertedOnly.map(\.column.name))
     if let existing {
       try db.cachedStatement(sql: sql.update).run(columns.map(\.value) + [existing])
       return (existing, .updated)
