@@ -74,6 +74,23 @@ import Testing
     #expect(differences.isEmpty, "\(differences.count):\n\(differences.joined(separator: "\n"))")
   }
 
+  /// The phrase check reads a stored text's words, and a query's words
+  /// are quoted for FTS5 as tokens, as ``SearchText/terms(of:)`` reads them.
+  @Test func thePhraseCheckAndTheQueriesReadWordsAsTheSwiftSide() {
+    var differences: [String] = []
+    for (scalar, sample) in Self.samples {
+      let expected = SearchText.terms(of: sample)
+      let checked = PhraseCheck.words(of: sample)
+      let quoted = SearchText.terms(of: SQLCompiler.tokens(of: sample).joined(separator: " "))
+      if checked != expected || quoted != expected {
+        let code = String(scalar.value, radix: 16, uppercase: true)
+        differences.append(
+          "U+\(code) \(scalar): phrase check \(checked), query \(quoted), read \(expected)")
+      }
+    }
+    #expect(differences.isEmpty, "\(differences.count):\n\(differences.joined(separator: "\n"))")
+  }
+
   @Test func greekAndCyrillicAccentsAndSharpSAreFoldedAlike() {
     #expect(SearchText.terms(of: SearchText.fold("Αθήνα Σημειώσεις")) == ["αθηνα", "σημειωσεισ"])
     #expect(SearchText.terms(of: "Straße ЁЖИК Йогурт") == ["strasse", "ежик", "иогурт"])

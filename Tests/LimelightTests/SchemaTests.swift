@@ -91,6 +91,18 @@ import Testing
     }
   }
 
+  /// The item table's columns, named once for the writers and readers
+  /// (``ItemTable``), are the schema's, every one and in its order.
+  @Test func theItemColumnsNamedOnceAreTheSchemas() throws {
+    let location = Fixtures.newLocation()
+    defer { try? FileManager.default.removeItem(atPath: location.home.string) }
+    let store = try IndexStore.open(location, create: true)
+    let names = try store.read {
+      try String.fetchAll($0, sql: "SELECT name FROM pragma_table_xinfo('item')")
+    }
+    #expect(names == ItemTable.all.map(\.name))
+  }
+
   @Test func anIndexTooOldToUpgradeIsRefusedAndLeftAsItIs() throws {
     let location = Fixtures.newLocation()
     defer { try? FileManager.default.removeItem(atPath: location.home.string) }

@@ -39,7 +39,8 @@ extension IndexWriter {
       + [
         try typeColumn(attributes),
         (ItemTable.modified, modified), (ItemTable.added, added),
-        (ItemTable.expirationDate, expiration?.timeIntervalSince1970), (ItemTable.generation, generation),
+        (ItemTable.expirationDate, expiration?.timeIntervalSince1970),
+        (ItemTable.generation, generation),
         (ItemTable.recent, ItemRank.isRecent(modified, now: now.timeIntervalSince1970)),
         (ItemTable.localID, item.id),
       ]

@@ -67,11 +67,13 @@ public struct ItemDetails: Sendable {
       ("kindClasses", words(ItemTable.kindClasses)), ("keywords", list(ItemTable.keywords)),
       ("authors", list(ItemTable.authors)), ("contentDescription", text(Column("description"))),
       ("thumbnailPath", text(ItemTable.thumbnailPath)), ("size", number(ItemTable.size)),
-      ("contentCreationDate", date(ItemTable.created)), ("contentModificationDate", date(ItemTable.modified)),
+      ("contentCreationDate", date(ItemTable.created)),
+      ("contentModificationDate", date(ItemTable.modified)),
       ("lastUsedDate", date(ItemTable.lastUsed)), ("addedDate", date(ItemTable.added)),
       ("useCount", number(ItemTable.useCount)), ("expirationDate", date(ItemTable.expirationDate)),
       ("hidden", (row[ItemTable.hidden] as Bool?).map { .string($0 ? "yes" : "no") }),
-      ("generation", number(ItemTable.generation)), ("extractionError", text(ItemTable.extractionError)),
+      ("generation", number(ItemTable.generation)),
+      ("extractionError", text(ItemTable.extractionError)),
     ]
     // Type-specific attributes, by name.
     if let json = row[ItemTable.customAttributes] as String?, let data = json.data(using: .utf8),

@@ -645,12 +645,14 @@ public struct SearchEngine: Sendable {
   static func result(_ row: Row) -> SearchResult {
     let pathData: Data? = row[ItemTable.path]
     return SearchResult(
-      rowID: row[ItemTable.rowID], id: row[ItemTable.id], localID: row[ItemTable.localID], domain: row[ItemTable.domain],
+      rowID: row[ItemTable.rowID], id: row[ItemTable.id], localID: row[ItemTable.localID],
+      domain: row[ItemTable.domain],
       uri: row[ItemTable.uri],
       path: pathData.map { RawPath(bytes: Array($0)) }, displayName: row[ItemTable.displayName],
       contentType: row[ItemTable.contentType], kind: row[ItemTable.kind],
       modified: (row[ItemTable.modified] as Double?).map { Date(timeIntervalSince1970: $0) },
-      size: row[ItemTable.size], isFolder: row[ItemTable.isFolder], thumbnailPath: row[ItemTable.thumbnailPath],
+      size: row[ItemTable.size], isFolder: row[ItemTable.isFolder],
+      thumbnailPath: row[ItemTable.thumbnailPath],
       score: row["score"])
   }
 }

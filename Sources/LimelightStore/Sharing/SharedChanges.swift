@@ -117,7 +117,8 @@ extension IndexStore {
           path: file
             ? RawPath(bytes: Array(row[ItemTable.path] as Data))
             : RawPath(bytes: Array((row[ItemTable.uri] as String).utf8)),
-          isFolder: row[ItemTable.isFolder], size: row[ItemTable.size], modifiedNs: row[ItemTable.mtimeNs],
+          isFolder: row[ItemTable.isFolder], size: row[ItemTable.size],
+          modifiedNs: row[ItemTable.mtimeNs],
           contentTypeTree: (row["contentTypeTree"] as String? ?? "").split(separator: " ").map(
             String.init),
           keywords: IndexWriter.strings(inJSON: row[ItemTable.keywords]), text: text,
@@ -128,10 +129,12 @@ extension IndexStore {
           (row[column] as Double?).map { Date(timeIntervalSince1970: $0) }
         }
         item.details = SharedItemDetails(
-          title: title, kind: row[ItemTable.kind], authors: IndexWriter.strings(inJSON: row[ItemTable.authors]),
+          title: title, kind: row[ItemTable.kind],
+          authors: IndexWriter.strings(inJSON: row[ItemTable.authors]),
           contentDescription: ItemDescription.description(
             stored: row[ItemTable.contentDescription],
-            source: (row[ItemTable.descriptionSource] as Int64?).flatMap(ItemDescription.Source.init),
+            source: (row[ItemTable.descriptionSource] as Int64?).flatMap(
+              ItemDescription.Source.init),
             title: title, text: text),
           created: date("created"), lastUsed: date("lastUsed"))
         return item

@@ -130,7 +130,8 @@ extension IndexWriter {
       sql: "INSERT INTO removal (generation, id, domain, uri) VALUES (?, ?, ?, ?)"
     )
     .execute(arguments: [
-      generation, row[ItemTable.id] as String, row[ItemTable.domain] as String, row[ItemTable.uri] as String,
+      generation, row[ItemTable.id] as String, row[ItemTable.domain] as String,
+      row[ItemTable.uri] as String,
     ])
   }
 
@@ -189,7 +190,9 @@ extension IndexWriter {
       db.cachedStatement(
         sql: "SELECT \(Self.stateColumns), path FROM item WHERE device = ? AND inode = ?"),
       arguments: [Int64(bitPattern: device), Int64(bitPattern: inode)])
-    for row in rows { result[RawPath(bytes: Array(row[ItemTable.path] as Data))] = Self.storedState(row) }
+    for row in rows {
+      result[RawPath(bytes: Array(row[ItemTable.path] as Data))] = Self.storedState(row)
+    }
     return result
   }
 
@@ -209,7 +212,8 @@ extension IndexWriter {
     StoredFileState(
       rowID: row[ItemTable.rowID], device: UInt64(bitPattern: row[ItemTable.device] ?? 0),
       inode: UInt64(bitPattern: row[ItemTable.inode] ?? 0), size: row[ItemTable.size] ?? -1,
-      modified: row[ItemTable.mtimeNs] ?? 0, changed: row[ItemTable.ctimeNs] ?? 0, isFolder: row[ItemTable.isFolder],
+      modified: row[ItemTable.mtimeNs] ?? 0, changed: row[ItemTable.ctimeNs] ?? 0,
+      isFolder: row[ItemTable.isFolder],
       failed: row["failed"])
   }
 

@@ -78,7 +78,10 @@ public struct IndexWriter {
     let added = existing.flatMap { Double.fromDatabaseValue($0[2]) } ?? now
     let text = record.indexedText ?? IndexedText(attributes, path: record.path)
     let columns: [ItemColumn] =
-      [(ItemTable.id, id), (ItemTable.domain, fileDomain), (ItemTable.storedURI, ""), (ItemTable.path, pathData)]
+      [
+        (ItemTable.id, id), (ItemTable.domain, fileDomain), (ItemTable.storedURI, ""),
+        (ItemTable.path, pathData),
+      ]
       + Self.attributeColumns(attributes, text: text)
       + [
         try typeColumn(attributes),
@@ -88,7 +91,8 @@ public struct IndexWriter {
         (ItemTable.mtimeNs, record.status.modified), (ItemTable.ctimeNs, record.status.changed),
         (ItemTable.isFolder, record.status.isDirectory), (ItemTable.hidden, record.hidden),
         (ItemTable.depth, record.path.depth), (ItemTable.generation, generation),
-        (ItemTable.extractionError, record.extractionError), (ItemTable.contentPending, record.contentPending),
+        (ItemTable.extractionError, record.extractionError),
+        (ItemTable.contentPending, record.contentPending),
         (ItemTable.recent, ItemRank.isRecent(attributes.modified?.timeIntervalSince1970, now: now)),
       ]
     let (rowID, outcome) = try writeItemRow(
@@ -117,8 +121,10 @@ public struct IndexWriter {
       (ItemTable.kindClasses, spaced(KindClass.classes(for: tree).map(\.rawValue).sorted())),
       (ItemTable.keywords, json(attributes.keywords)),
     ] + ItemDescription.columns(attributes, text: text) + [
-      (ItemTable.thumbnailPath, attributes.thumbnailPath), (ItemTable.authors, json(attributes.authors)),
-      (ItemTable.size, attributes.size), (ItemTable.created, attributes.created?.timeIntervalSince1970),
+      (ItemTable.thumbnailPath, attributes.thumbnailPath),
+      (ItemTable.authors, json(attributes.authors)),
+      (ItemTable.size, attributes.size),
+      (ItemTable.created, attributes.created?.timeIntervalSince1970),
       (ItemTable.customAttributes, json(attributes.extra)),
     ]
   }

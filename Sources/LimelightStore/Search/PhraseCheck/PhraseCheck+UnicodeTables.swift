@@ -9,8 +9,9 @@ extension PhraseCheck {
     case 0x80..<0x800: return twoByteScalars[Int(scalar.value) - 0x80] & wordFlag != 0
     case _ where isNeitherWordNorMark(scalar): return false
     default:
-      return isFoldedAlready(scalar) || scalar.properties.isAlphabetic
-        || scalar.properties.numericType != nil
+      return isFoldedAlready(scalar)
+        || (scalar.properties.isAlphabetic || scalar.properties.numericType != nil)
+          && !isMark(scalar)
     }
   }
 
@@ -20,13 +21,13 @@ extension PhraseCheck {
   /// asked them of every letter (a seventh of `"the quick"`'s time).
   private static let twoByteScalars: [UInt8] = (0x80..<0x800).map { value in
     guard let scalar = Unicode.Scalar(UInt32(value)) else { return 0 }
-    var flags: UInt8 = 0
-    if scalar.properties.isAlphabetic || scalar.properties.numericType != nil { flags |= wordFlag }
+    // A mark belongs to the word it follows and begins none, though
+    // Unicode calls some alphabetic (the Greek iota below, Hebrew points).
     switch scalar.properties.generalCategory {
-    case .nonspacingMark, .spacingMark, .enclosingMark: flags |= markFlag
-    default: break
+    case .nonspacingMark, .spacingMark, .enclosingMark: return markFlag
+    default:
+      return scalar.properties.isAlphabetic || scalar.properties.numericType != nil ? wordFlag : 0
     }
-    return flags
   }
   private static let wordFlag: UInt8 = 1
   private static let markFlag: UInt8 = 2
