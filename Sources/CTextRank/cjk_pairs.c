@@ -46,8 +46,7 @@
 #define PAIR_BASE (0xF0000u + 4096u)
 
 typedef struct {
-  fts5_tokenizer inner_methods;
-  Fts5Tokenizer *inner;
+  LimelightInner inner;
   // Pair terms given in a text, by their hash mod PAIR_TERMS: the hash and
   // the text it was last given for. A term is given once a text (the index
   // records no more), not at each of its places (a pair of common words is
@@ -246,14 +245,10 @@ static int pair_token(void *context, int flags, const char *token, int length, i
 }
 
 static int pair_create(void *context, const char **arguments, int count, Fts5Tokenizer **out) {
-  fts5_api *fts = (fts5_api *)context;
-  void *inner_context = 0;
   PairTokenizer *tokenizer = (PairTokenizer *)sqlite3_malloc(sizeof(PairTokenizer));
   if (!tokenizer) return SQLITE_NOMEM;
   memset(tokenizer, 0, sizeof(PairTokenizer));
-  int rc = fts->xFindTokenizer(fts, "unicode61", &inner_context, &tokenizer->inner_methods);
-  if (rc == SQLITE_OK)
-    rc = tokenizer->inner_methods.xCreate(inner_context, arguments, count, &tokenizer->inner);
+  int rc = limelight_inner_create((fts5_api *)context, arguments, count, &tokenizer->inner);
   if (rc != SQLITE_OK) {
     sqlite3_free(tokenizer);
     return rc;
@@ -265,7 +260,7 @@ static int pair_create(void *context, const char **arguments, int count, Fts5Tok
 static void pair_delete(Fts5Tokenizer *pointer) {
   PairTokenizer *tokenizer = (PairTokenizer *)pointer;
   if (!tokenizer) return;
-  tokenizer->inner_methods.xDelete(tokenizer->inner);
+  limelight_inner_delete(&tokenizer->inner);
   sqlite3_free(tokenizer->given);
   sqlite3_free(tokenizer);
 }
@@ -286,8 +281,8 @@ static int pair_tokenize(Fts5Tokenizer *pointer, void *context, int flags, const
   // Queries and snippets see the words alone, folded.
   if (!(flags & FTS5_TOKENIZE_DOCUMENT) || (flags & FTS5_TOKENIZE_QUERY)) {
     LimelightFoldState fold = {context, token};
-    return tokenizer->inner_methods.xTokenize(tokenizer->inner, &fold, flags, text, length,
-                                              limelight_fold_token);
+    return tokenizer->inner.methods.xTokenize(tokenizer->inner.tokenizer, &fold, flags, text,
+                                              length, limelight_fold_token);
   }
   PairState state;
   memset(&state, 0, sizeof(state));
@@ -303,8 +298,8 @@ static int pair_tokenize(Fts5Tokenizer *pointer, void *context, int flags, const
     memset(tokenizer->given, 0, PAIR_TERMS * sizeof(*tokenizer->given));
     tokenizer->texts = 1;
   }
-  return tokenizer->inner_methods.xTokenize(tokenizer->inner, &state, flags, text, length,
-                                            pair_token);
+  return tokenizer->inner.methods.xTokenize(tokenizer->inner.tokenizer, &state, flags, text,
+                                            length, pair_token);
 }
 
 int limelight_register_cjk_pairs(sqlite3 *db) {

@@ -290,20 +290,23 @@ int limelight_fold_token(void *context, int flags, const char *token, int length
   return state->token(state->context, flags, token, length, start, end);
 }
 
-typedef struct {
-  fts5_tokenizer inner_methods;
-  Fts5Tokenizer *inner;
-} WordsTokenizer;
+int limelight_inner_create(fts5_api *fts, const char **arguments, int count,
+                           LimelightInner *inner) {
+  void *context = 0;
+  int rc = fts->xFindTokenizer(fts, "unicode61", &context, &inner->methods);
+  if (rc == SQLITE_OK) rc = inner->methods.xCreate(context, arguments, count, &inner->tokenizer);
+  return rc;
+}
+
+void limelight_inner_delete(LimelightInner *inner) {
+  if (inner->tokenizer) inner->methods.xDelete(inner->tokenizer);
+}
 
 static int words_create(void *context, const char **arguments, int count, Fts5Tokenizer **out) {
-  fts5_api *fts = (fts5_api *)context;
-  void *inner_context = 0;
-  WordsTokenizer *tokenizer = (WordsTokenizer *)sqlite3_malloc(sizeof(WordsTokenizer));
+  LimelightInner *tokenizer = (LimelightInner *)sqlite3_malloc(sizeof(LimelightInner));
   if (!tokenizer) return SQLITE_NOMEM;
-  memset(tokenizer, 0, sizeof(WordsTokenizer));
-  int rc = fts->xFindTokenizer(fts, "unicode61", &inner_context, &tokenizer->inner_methods);
-  if (rc == SQLITE_OK)
-    rc = tokenizer->inner_methods.xCreate(inner_context, arguments, count, &tokenizer->inner);
+  memset(tokenizer, 0, sizeof(LimelightInner));
+  int rc = limelight_inner_create((fts5_api *)context, arguments, count, tokenizer);
   if (rc != SQLITE_OK) {
     sqlite3_free(tokenizer);
     return rc;
@@ -313,18 +316,17 @@ static int words_create(void *context, const char **arguments, int count, Fts5To
 }
 
 static void words_delete(Fts5Tokenizer *pointer) {
-  WordsTokenizer *tokenizer = (WordsTokenizer *)pointer;
-  if (!tokenizer) return;
-  tokenizer->inner_methods.xDelete(tokenizer->inner);
-  sqlite3_free(tokenizer);
+  if (!pointer) return;
+  limelight_inner_delete((LimelightInner *)pointer);
+  sqlite3_free(pointer);
 }
 
 static int words_tokenize(Fts5Tokenizer *pointer, void *context, int flags, const char *text,
                           int length, int (*token)(void *, int, const char *, int, int, int)) {
-  WordsTokenizer *tokenizer = (WordsTokenizer *)pointer;
+  LimelightInner *tokenizer = (LimelightInner *)pointer;
   LimelightFoldState state = {context, token};
-  return tokenizer->inner_methods.xTokenize(tokenizer->inner, &state, flags, text, length,
-                                            limelight_fold_token);
+  return tokenizer->methods.xTokenize(tokenizer->tokenizer, &state, flags, text, length,
+                                      limelight_fold_token);
 }
 
 // The name index's tokenizer, `limelight_words`: unicode61 (with its

@@ -32,6 +32,17 @@ typedef struct {
 int limelight_fold_token(void *context, int flags, const char *token, int length, int start,
                          int end);
 
+// The unicode61 tokenizer a tokenizer of ours wraps, made with its
+// arguments (search_fold.c).
+typedef struct {
+  fts5_tokenizer methods;
+  Fts5Tokenizer *tokenizer;
+} LimelightInner;
+
+int limelight_inner_create(fts5_api *fts, const char **arguments, int count,
+                           LimelightInner *inner);
+void limelight_inner_delete(LimelightInner *inner);
+
 /// Whether a word (folded, in ASCII) is one of the commonest, whose pairs
 /// with the words beside it the `limelight_pairs` tokenizer indexes.
 int limelight_is_common_word(const char *word, int length);
