@@ -223,15 +223,8 @@ public struct FindInSearch {
     // Followers start from the change the results come from (read first,
     // so nothing committed meanwhile is missed); plain queries skip the read.
     let start = options.live ? try backend.lastChange() : 0
-    var found = try backend.search(query, limit: shown.map { $0 + 1 })
-    if let model = context.meaning, !options.live,
-      MeaningSearch.isAsked(words: query.parts.words.map(\.text), found: found.results),
-      let meaning = try backend.nearest(
-        about: MeaningSearch.text(of: query), filteredBy: MeaningSearch.filters(of: query),
-        limit: MeaningSearch.most, model: model)
-    {
-      found.results = MeaningSearch.merged(words: found.results, meaning: meaning)
-    }
+    let found = try backend.searchWithMeaning(
+      query, limit: shown.map { $0 + 1 }, model: options.live ? nil : context.meaning)
     let printed = shown.map { Array(found.results.prefix($0)) } ?? found.results
     // Snippets only for a person at a terminal, and only of what is shown.
     var snippets: [String: String] = [:]

