@@ -132,7 +132,8 @@ let package = Package(
     // The library applications link to (Core Spotlight's API in Limelight's
     // terms): SearchableItem, SearchableIndex, SearchQuery.
     .target(
-      name: "LimelightKit", dependencies: ["LimelightModel", "LimelightStore", "LimelightQuery"]),
+      name: "LimelightKit",
+      dependencies: ["LimelightModel", "LimelightStore", "LimelightQuery", "LimelightSearch"]),
     // Reindex extensions: the programs applications register to print their
     // domains' items again, run within limits, retried with back-off.
     .target(

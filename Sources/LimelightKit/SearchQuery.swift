@@ -1,6 +1,7 @@
 import Foundation
 import LimelightModel
 import LimelightQuery
+import LimelightSearch
 import LimelightStore
 
 /// A search of the Limelight index (the `CSSearchQuery` of Core Spotlight),
@@ -55,10 +56,8 @@ public struct SearchQuery: Sendable {
     do { store = try IndexStore.open(location, create: false, readOnly: true) } catch {
       throw Failure(description: String(describing: error))
     }
-    let engine = SearchEngine(store: store)
-    let found = try ReadingSearch<SearchResult>(
-      search: { try engine.search($0, limit: $1, typos: $2) }, key: \.uri, size: \.size
-    ).run(query, limit: limit).map(\.result)
+    // The search every front end runs (``SearchBackend``), on this host's index.
+    let found = try LocalBackend(store: store).search(query, limit: limit).results
     return try found.map { result in
       var set = SearchableItemAttributeSet(contentType: result.contentType)
       set.displayName = result.displayName
