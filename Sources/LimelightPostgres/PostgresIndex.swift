@@ -425,13 +425,15 @@ public final class PostgresIndex {
     // Names that hold the words above keywords that do, above texts that
     // do, then the shorter name, then the newest.
     var rank = "0"
+    // Texts (that no name holds a word of) first by their length.
+    var textOrder = ""
     if !compiled.rankTerms.isEmpty {
       // Each word (with the words it may stand for) counts once: 0.1 when
       // the name holds it, 0.04 when only its keywords do (counting each
       // word of the name it begins put a long name whose readings begin
-      // with it four times above the short name it is the start of); a
-      // longer name's share is divided among more words, as the local
-      // index's BM25 divides by a name's length.
+      // with it four times above the short name it is the start of), as
+      // the local index's tiers take names before keywords; names alike
+      // in that are then ranked as it ranks them (``ItemRank``).
       var held: [String] = []
       for term in compiled.rankTerms {
         parameters.append(term)
@@ -443,9 +445,11 @@ public final class PostgresIndex {
       // skip the weighing: a text's word is in thousands of them. The
       // name's own words (weight A) are filtered once a row.
       parameters.append(compiled.rankTerms.map { "(\($0))" }.joined(separator: " | "))
+      textOrder =
+        "CASE WHEN name_vector @@ $\(parameters.count)::tsquery THEN 0 ELSE \(Self.textLength) END, "
       rank = """
         CASE WHEN name_vector @@ $\(parameters.count)::tsquery
-          THEN (SELECT (\(held.joined(separator: " + "))) / (1 + ln(1 + length(own)))
+          THEN (SELECT (\(held.joined(separator: " + ")))
             FROM (SELECT ts_filter(name_vector, '{a}') AS own) AS o)
           ELSE 0 END
         """
@@ -465,9 +469,11 @@ public final class PostgresIndex {
         rank = "\(holds) + \(whole) + \(rank)"
       }
     }
-    // The shorter name first (without its extension: the characters
-    // before its last dot), as the local index's name score has it.
-    let shorter = "length(name) - strpos(reverse(name), '.'), "
+    // Then texts as the local index's BM25 ranks those that hold every
+    // word: the shorter first (in words, with the path's folders); and
+    // names, as its name score and boost rank them (the store counts no
+    // uses: an item opened often ranks higher in its host's index alone).
+    let ranked = "\(textOrder)\(Self.nameRank), modified DESC NULLS LAST, name, "
     var limitClause = ""
     if let limit {
       parameters.append(String(limit))
@@ -477,9 +483,26 @@ public final class PostgresIndex {
       rank: rank,
       """
       WHERE \(condition)
-      ORDER BY rank DESC, \(shorter)modified DESC NULLS LAST, host, path \(limitClause)
+      ORDER BY rank DESC, \(ranked)host, path \(limitClause)
       """, parameters)
   }
+
+  /// An entry's rank among names that hold the words alike, as the local
+  /// index ranks its items (``ItemRank``): its name's length, a folder
+  /// after a file, shallow first, changed in the last week first.
+  static let nameRank =
+    ItemRank.nameScore(name: "name", isFolder: "folder::int", position: "strpos") + " + "
+    + ItemRank.boost(
+      depth: "(length(path_text) - length(replace(path_text, '/', '')))", uses: "0",
+      recent:
+        "coalesce(modified > now() - interval '\(ItemRank.recentSeconds) seconds', false)::int")
+
+  /// A text's length in words (one space between them in the store), and
+  /// its path's folders: what the local index's BM25 weighs a text by.
+  static let textLength = """
+    (length(coalesce(text_content, '')) - length(replace(coalesce(text_content, ''), ' ', ''))
+      + length(path_text) - length(replace(path_text, '/', '')))
+    """
 
   /// The entry a URI names: a file's `file://HOST/path`, an application
   /// item's own URI; nil when the store holds none the reader may see.

@@ -40,17 +40,8 @@ struct DifferentialTests {
   ]
 
   /// Queries whose results both backends find alike but order apart, and
-  /// why: their rankings differ where a result's words tie.
-  static let orderedApart: [String: String] = [
-    "wombat": Self.nameWeights, "wom": Self.nameWeights, "wombta": Self.nameWeights,
-    "quick": Self.textOrder, "\"quick brown\"": Self.textOrder, "kind:text quick": Self.textOrder,
-  ]
-  static let nameWeights =
-    "names holding the words: the store ranks a name of fewer words first (WombatSurvey has"
-    + " three with its humps), the local index a name of fewer characters"
-  static let textOrder =
-    "texts holding the words: the store lists the shorter name first, the local index the"
-    + " shorter text (BM25)"
+  /// why (none now: the store ranks as the local index does, ``ItemRank``).
+  static let orderedApart: [String: String] = [:]
 
   /// Results one backend finds and the other does not, and why.
   static let foundApart: [String: (path: String, reason: String)] = [
@@ -73,7 +64,9 @@ struct DifferentialTests {
     for query in Self.queries {
       let local = try instance.run("find-in", ["--store", "local", "--limit", "10"] + query)
       let shared = try instance.run("find-in", ["--limit", "10"] + query)
-      #expect(local.status == shared.status, "\(query): exit \(local.status) and \(shared.status)")
+      #expect(
+        local.status == shared.status,
+        "\(query): exit \(local.status) and \(shared.status) \(shared.stderr)")
       // The store names a file file://HOST/path; the local index file:///path.
       let localPaths = instance.relativePaths(local.lines)
       let sharedPaths = instance.relativePaths(
