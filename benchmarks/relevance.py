@@ -598,10 +598,14 @@ def main():
     # find-in's time per query, with process start, by kind: a shape that
     # ranks right but takes seconds is a miss too.
     times = collections.defaultdict(list)
+    # The store against the local index, query by query: their top 10, in order.
+    apart = []
     for kind, q, target in cases:
+        tops = {}
         for tool, rank in tools:
             started = time.perf_counter()
             ranked = rank(q)
+            tops[tool] = ranked
             if tool.startswith("find-in"):
                 times[(tool, kind)].append(time.perf_counter() - started)
             s = stats[tool][kind]
@@ -614,6 +618,8 @@ def main():
             if tool.startswith("find-in") and (not ranked or ranked[0] != target):
                 misses.append((tool, kind, q, os.path.relpath(target, root),
                                os.path.relpath(ranked[0], root) if ranked else "-"))
+        if store and tops["find-in"] != tops["find-in PostgreSQL"]:
+            apart.append((kind, q, tops["find-in"], tops["find-in PostgreSQL"]))
     print(f"{len(cases)} known-item queries over {len(paths):,} files from {len(PACKAGES)} Debian "
           f"packages, {len(MULTISCRIPT)} multi-script names and "
           f"{sum(1 for p in paths if os.path.dirname(p) == os.path.join(root, 'notes'))} notes "
@@ -639,6 +645,17 @@ def main():
                 cells.append(f"{1000 * spent[len(spent) // 2]:.1f} / {1000 * spent[-1]:.0f}")
         label = kind if kind == "all" else f"{kind} (n={counts[kind]})"
         print(f"| {label} | " + " | ".join(cells) + " |")
+    if store:
+        alike = len(cases) - len(apart)
+        print(f"\nfind-in PostgreSQL against find-in: {alike} of {len(cases)} queries give the "
+              "same top 10, in the same order")
+        if apart and os.environ.get("RELEVANCE_MISSES"):
+            print("\nthe store's top 10 apart from the local index's (kind, query, local, store):",
+                  file=sys.stderr)
+            for kind, q, local, shared in apart:
+                print(f"   {kind}  {q}", file=sys.stderr)
+                print("     local", [os.path.relpath(p, root) for p in local], file=sys.stderr)
+                print("     store", [os.path.relpath(p, root) for p in shared], file=sys.stderr)
     if misses and os.environ.get("RELEVANCE_MISSES"):
         print("\nfind-in misses (store, kind, query, wanted, got first):", file=sys.stderr)
         for miss in misses:

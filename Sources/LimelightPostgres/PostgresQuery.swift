@@ -97,8 +97,19 @@ struct PostgresQuery {
   {
     if column == nil, let word = try anyWord(text, prefix) { return inWords(word) }
     if column == .path {
-      let pattern = "%" + Self.likeEscaped(text) + "%"
-      return "(path_text ILIKE \(bind(pattern)))"
+      // The path's words, folded by its host as the local index folds
+      // them: the words typed, in order, the last one perhaps begun.
+      let words = PostgresWords.words(text)
+      guard !words.isEmpty else { return "true" }
+      let pattern = "% " + words.joined(separator: " ") + (prefix ? "%" : " %")
+      // Ranked as the local index ranks a path's match: by the name, when
+      // it holds the words (whole before begun), as for words anywhere.
+      rankTerms.append(
+        words.enumerated().map { index, word in
+          PostgresWords.quoted(word) + (prefix && index == words.count - 1 ? ":*" : "")
+        }.joined(separator: " <-> "))
+      typedWords += words
+      return "(' ' || path_words || ' ' LIKE \(bind(pattern)))"
     }
     let words = PostgresWords.words(text)
     guard !words.isEmpty else { return "true" }

@@ -265,6 +265,18 @@ enum PostgresSchema {
         """,
       ]
     ),
+    (
+      "v6-path-words",
+      [
+        // A path's words, folded as the local index folds its paths (each
+        // host sends them): a word typed is looked for among them as the
+        // local index looks in its paths, not in the path as written,
+        // accents and all ('répertoire' missed repertoiremap.5). Every host
+        // sends its entries again to fill them.
+        "ALTER TABLE item ADD COLUMN path_words text NOT NULL DEFAULT ''",
+        "UPDATE host SET index_id = NULL",
+      ]
+    ),
   ]
 
   /// Who finds a row: a file, the readers whose Unix user could list its
