@@ -499,10 +499,13 @@ public final class PostgresIndex {
       recent:
         "coalesce(modified > now() - interval '\(ItemRank.recentSeconds) seconds', false)::int")
 
-  /// A text's length in words (one space between them in the store), and
-  /// its path's folders: what the local index's BM25 weighs a text by.
+  /// A text's length in words, and its path's folders: what the local
+  /// index's BM25 weighs a text by. The words are counted from the text's
+  /// size (six bytes a word, with its space), which the server knows
+  /// without unpacking it: counting its spaces read every matching text
+  /// whole (614 ms for a common word).
   static let textLength = """
-    (length(coalesce(text_content, '')) - length(replace(coalesce(text_content, ''), ' ', ''))
+    (coalesce(octet_length(text_content), 0) / 6.0
       + length(path_text) - length(replace(path_text, '/', '')))
     """
 
