@@ -170,6 +170,12 @@ public final class PostgresIndex {
       nameWords.formUnion(words)
       let text = item.text.map { PostgresWords.textWords($0) }
       if let text { Self.typoWords(of: text, into: &newTextWords, except: textWordsSent) }
+      let pathWords = PostgresWords.words(item.path.string)
+      // As the local index counts a row's words for its BM25: its name's,
+      // keywords', path's and text's.
+      let wordCount =
+        words.count + pathWords.count
+        + (text.map { $0.utf8.reduce(1) { $0 + ($1 == 0x20 ? 1 : 0) } } ?? 0)
       let row: [String?] = [
         PostgresQuery.hex(item.path.bytes), item.path.string, name, words.joined(separator: " "),
         item.isFolder ? "t" : "f", item.contentTypeTree.joined(separator: " "),
@@ -181,8 +187,7 @@ public final class PostgresIndex {
         },
         item.domain, item.details.title, item.details.kind, list(item.details.authors),
         list(item.keywords), item.details.contentDescription, seconds(item.details.created),
-        seconds(item.details.lastUsed),
-        PostgresWords.words(item.path.string).joined(separator: " "),
+        seconds(item.details.lastUsed), pathWords.joined(separator: " "), String(wordCount),
       ]
       if columns.isEmpty { columns = Array(repeating: [], count: row.count) }
       for (column, value) in row.enumerated() { columns[column].append(value) }
@@ -191,19 +196,19 @@ public final class PostgresIndex {
       """
       INSERT INTO item (host, path, path_text, name, name_words, folder, content_types,
         kinds, size, modified, text_content, name_vector, reach, domain, title, kind,
-        authors, keywords, description, created, last_used, path_words, sweep)
+        authors, keywords, description, created, last_used, path_words, word_count, sweep)
       SELECT $1, path, path_text, name, name_words, folder, string_to_array(types, ' '),
         string_to_array(kinds, ' '), size, to_timestamp(modified), text_content,
         name_vector::tsvector, reach::integer[], domain, title, kind,
         string_to_array(authors, chr(31)), string_to_array(keywords, chr(31)), description,
-        to_timestamp(created), to_timestamp(last_used), path_words, $23::bigint
+        to_timestamp(created), to_timestamp(last_used), path_words, word_count, $24::bigint
       FROM unnest($2::bytea[], $3::text[], $4::text[], $5::text[], $6::boolean[],
         $7::text[], $8::text[], $9::bigint[], $10::float8[], $11::text[], $12::text[],
         $13::text[], $14::text[], $15::text[], $16::text[], $17::text[], $18::text[],
-        $19::text[], $20::float8[], $21::float8[], $22::text[])
+        $19::text[], $20::float8[], $21::float8[], $22::text[], $23::integer[])
         AS r(path, path_text, name, name_words, folder, types, kinds, size, modified,
           text_content, name_vector, reach, domain, title, kind, authors, keywords,
-          description, created, last_used, path_words)
+          description, created, last_used, path_words, word_count)
       ON CONFLICT (host, path) DO UPDATE SET path_text = excluded.path_text,
         name = excluded.name, name_words = excluded.name_words, folder = excluded.folder,
         content_types = excluded.content_types, kinds = excluded.kinds,
@@ -213,6 +218,7 @@ public final class PostgresIndex {
         kind = excluded.kind, authors = excluded.authors, keywords = excluded.keywords,
         description = excluded.description, created = excluded.created,
         last_used = excluded.last_used, path_words = excluded.path_words,
+        word_count = excluded.word_count,
         writer = current_user,
         sweep = excluded.sweep, change = nextval('store_change')
       """, [host] + columns.map(PostgresQuery.array) + [String(sweep)])
@@ -499,15 +505,10 @@ public final class PostgresIndex {
       recent:
         "coalesce(modified > now() - interval '\(ItemRank.recentSeconds) seconds', false)::int")
 
-  /// A text's length in words, and its path's folders: what the local
-  /// index's BM25 weighs a text by. The words are counted from the text's
-  /// size (six bytes a word, with its space), which the server knows
-  /// without unpacking it: counting its spaces read every matching text
-  /// whole (614 ms for a common word).
-  static let textLength = """
-    (coalesce(octet_length(text_content), 0) / 6.0
-      + length(path_text) - length(replace(path_text, '/', '')))
-    """
+  /// The words of a text and its path, counted by the host that sent
+  /// them: what the local index's BM25 weighs a text by (counting them in
+  /// a query read every matching text whole: 614 ms for a common word).
+  static let textLength = "word_count"
 
   /// The entry a URI names: a file's `file://HOST/path`, an application
   /// item's own URI; nil when the store holds none the reader may see.

@@ -271,9 +271,13 @@ enum PostgresSchema {
         // A path's words, folded as the local index folds its paths (each
         // host sends them): a word typed is looked for among them as the
         // local index looks in its paths, not in the path as written,
-        // accents and all ('répertoire' missed repertoiremap.5). Every host
-        // sends its entries again to fill them.
+        // accents and all ('répertoire' missed repertoiremap.5). And the
+        // words of the text and path counted, which texts are ranked by as
+        // the local index's BM25 ranks them (counting them in a query read
+        // every matching text whole). Every host sends its entries again to
+        // fill them.
         "ALTER TABLE item ADD COLUMN path_words text NOT NULL DEFAULT ''",
+        "ALTER TABLE item ADD COLUMN word_count integer NOT NULL DEFAULT 0",
         "UPDATE host SET index_id = NULL",
       ]
     ),

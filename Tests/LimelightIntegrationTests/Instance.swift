@@ -111,6 +111,10 @@ final class Instance: @unchecked Sendable {
 
   /// `find-in` with its URIs as lines.
   func find(_ words: String...) throws -> [String] {
+    try find(words)
+  }
+
+  func find(_ words: [String]) throws -> [String] {
     try run("find-in", words).lines
   }
 

@@ -91,6 +91,32 @@ import Testing
     #expect(try beta.find("wombat") == [both[0]])
   }
 
+  /// A store upgraded to keep the words of paths (v6) has none for the
+  /// rows sent before: the upgrade marks every host as not current, and
+  /// each sends its entries again at its next start, with their paths'
+  /// words, which a word read as folders is looked for in.
+  @Test func pathWordsComeWithEachHostsResendAfterTheUpgrade() throws {
+    let server = try #require(PostgresServer.shared)
+    let store = try server.newDatabase()
+    let alpha = try instance(store, host: "alpha")
+    try alpha.write("Répertoires/quokka.txt", "marsupial\n")
+    try alpha.indexOnce()
+    // "répertoires" is read as folders; the words typed are looked for in
+    // paths too.
+    let words = ["quok", "repertoires"]
+    let local = try alpha.find(["--store", "local"] + words)
+    #expect(local == [FileURI.uri(for: RawPath(alpha.path("Répertoires/quokka.txt")))])
+    let shared = [uri("alpha", alpha, "Répertoires/quokka.txt")]
+    #expect(try alpha.find(words) == shared)
+    // As the upgrade leaves rows sent before it.
+    let connection = try PostgresConnection(store)
+    try connection.execute("UPDATE item SET path_words = '', word_count = 0")
+    try connection.execute("UPDATE host SET index_id = NULL")
+    #expect(try alpha.find(words) != shared)
+    try alpha.indexOnce()
+    #expect(try alpha.find(words) == shared)
+  }
+
   /// The store searches a person's words as the local index does: the
   /// reading, the names first, e-mail and its sender, words that carry
   /// no meaning left out, and what holds most of the words.
