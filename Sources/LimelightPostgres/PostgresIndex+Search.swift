@@ -1,0 +1,229 @@
+import Foundation
+import LimelightModel
+import LimelightPlatform
+import LimelightQuery
+
+/// The store searched: the entries a query finds, ranked as the local index
+/// ranks them, typos read as it reads them.
+extension PostgresIndex {
+  /// The entries `query` finds, best first: names that hold its words
+  /// above texts that do, then the newest (`limit` nil: all of them). When
+  /// its words find nothing, each is tried again with the words of names
+  /// it may be a typo or an abbreviation of (`NearWords`).
+  /// `typos` false: the words as typed alone.
+  public func search(_ query: QueryNode, limit: Int?, typos: Bool = true) throws(PostgresError)
+    -> [Hit]
+  {
+    let strict = try searchOnce(query, limit: limit, typos: false)
+    guard strict.isEmpty, typos else { return strict }
+    return try searchOnce(query, limit: limit, typos: true)
+  }
+
+  /// How many entries `query` finds (typos as ``search(_:limit:)`` takes them).
+  public func count(_ query: QueryNode) throws(PostgresError) -> Int {
+    for typos in [false, true] {
+      var compiled = PostgresQuery(closeWords: typos ? closeWords : nil)
+      let condition = try compiled.condition(query)
+      let total =
+        try connection.execute(
+          "SELECT count(*) FROM item WHERE \(condition)", compiled.parameters
+        ).rows.first?.first.flatMap { $0 }.flatMap { Int($0) } ?? 0
+      if total > 0 || compiled.rankTerms.isEmpty { return total }
+    }
+    return 0
+  }
+
+  private func searchOnce(_ query: QueryNode, limit: Int?, typos: Bool) throws(PostgresError)
+    -> [Hit]
+  {
+    var compiled = PostgresQuery(closeWords: typos ? closeWords : nil)
+    let condition = try compiled.condition(query)
+    var parameters = compiled.parameters
+    // Names that hold the words above keywords that do, above texts that
+    // do, then the shorter name, then the newest.
+    var rank = "0"
+    // Texts (that no name holds a word of) first by their length.
+    var textOrder = ""
+    if !compiled.rankTerms.isEmpty {
+      // Each word (with the words it may stand for) counts once: 0.1 when
+      // the name holds it, 0.04 when only its keywords do (counting each
+      // word of the name it begins put a long name whose readings begin
+      // with it four times above the short name it is the start of), as
+      // the local index's tiers take names before keywords; names alike
+      // in that are then ranked as it ranks them (``ItemRank``).
+      var held: [String] = []
+      for term in compiled.rankTerms {
+        parameters.append(term)
+        let query = "$\(parameters.count)::tsquery"
+        held.append(
+          "(CASE WHEN own @@ \(query) THEN 0.1 WHEN name_vector @@ \(query) THEN 0.04 ELSE 0 END)")
+      }
+      // Entries whose names hold none of the words (found by their texts)
+      // skip the weighing: a text's word is in thousands of them. The
+      // name's own words (weight A) are filtered once a row.
+      parameters.append(compiled.rankTerms.map { "(\($0))" }.joined(separator: " | "))
+      textOrder =
+        "CASE WHEN name_vector @@ $\(parameters.count)::tsquery THEN 0 ELSE \(Self.textLength) END, "
+      rank = """
+        CASE WHEN name_vector @@ $\(parameters.count)::tsquery
+          THEN (SELECT (\(held.joined(separator: " + ")))
+            FROM (SELECT ts_filter(name_vector, '{a}') AS own) AS o)
+          ELSE 0 END
+        """
+      // Tiers above the weight, as the local index ranks a name: one
+      // that holds every typed word as it was typed (a Japanese or
+      // Chinese run inside a longer one too), then one that holds them
+      // as whole words, not only as the start of longer ones.
+      let typed = compiled.typedWords
+      if !typed.isEmpty {
+        parameters.append(PostgresQuery.array(typed))
+        let holds = """
+          (SELECT bool_and(strpos(lower(unaccent(name)), w) > 0)
+            FROM unnest($\(parameters.count)::text[]) AS w)::int
+          """
+        parameters.append(typed.map(PostgresWords.quoted).joined(separator: " & "))
+        let whole = "(name_vector @@ $\(parameters.count)::tsquery)::int * 0.5"
+        rank = "\(holds) + \(whole) + \(rank)"
+      }
+    }
+    // Then texts as the local index's BM25 ranks those that hold every
+    // word: the shorter first (in words, with the path's folders); and
+    // names, as its name score and boost rank them (the store counts no
+    // uses: an item opened often ranks higher in its host's index alone).
+    let ranked = "\(textOrder)\(Self.nameRank), modified DESC NULLS LAST, name, "
+    var limitClause = ""
+    if let limit {
+      parameters.append(String(limit))
+      limitClause = "LIMIT $\(parameters.count)::int"
+    }
+    return try hits(
+      rank: rank,
+      """
+      WHERE \(condition)
+      ORDER BY rank DESC, \(ranked)host, path \(limitClause)
+      """, parameters)
+  }
+
+  /// An entry's rank among names that hold the words alike, as the local
+  /// index ranks its items (``ItemRank``): its name's length, a folder
+  /// after a file, shallow first, changed in the last week first.
+  static let nameRank =
+    ItemRank.nameScore(name: "name", isFolder: "folder::int", position: "strpos") + " + "
+    + ItemRank.boost(
+      depth: "(length(path_text) - length(replace(path_text, '/', '')))", uses: "0",
+      recent:
+        "coalesce(modified > now() - interval '\(ItemRank.recentSeconds) seconds', false)::int")
+
+  /// The words of a text and its path, counted by the host that sent
+  /// them: what the local index's BM25 weighs a text by (counting them in
+  /// a query read every matching text whole: 614 ms for a common word).
+  static let textLength = "word_count"
+
+  /// The entry a URI names: a file's `file://HOST/path`, an application
+  /// item's own URI; nil when the store holds none the reader may see.
+  public func hit(uri: String) throws(PostgresError) -> Hit? {
+    if let (host, path) = FileURI.hostAndPath(from: uri) {
+      return try hits(
+        "WHERE host = $1 AND path = $2::bytea AND domain IS NULL",
+        [host, PostgresQuery.hex(path.bytes)]
+      ).first
+    }
+    return try hits(
+      "WHERE path = $1::bytea AND domain IS NOT NULL ORDER BY host LIMIT 1",
+      [PostgresQuery.hex(Array(uri.utf8))]
+    ).first
+  }
+
+  /// The entries of the item rows `clauses` (WHERE, ORDER BY, LIMIT)
+  /// choose, ranked by the SQL expression `rank`.
+  private func hits(rank: String = "0", _ clauses: String, _ parameters: [String?])
+    throws(PostgresError) -> [Hit]
+  {
+    try connection.execute(
+      """
+      SELECT host, encode(path, 'hex'), name, folder, content_types[1], size,
+        extract(epoch FROM modified), \(rank) AS rank, domain, kind
+      FROM item \(clauses)
+      """, parameters
+    ).rows.map { row in
+      Hit(
+        host: row[0] ?? "", path: RawPath(bytes: Self.bytes(fromHex: row[1] ?? "")),
+        name: row[2] ?? "", isFolder: row[3] == "t",
+        contentType: row[4], kind: row[9],
+        size: row[5].flatMap { Int64($0) },
+        modified: row[6].flatMap { Double($0) }.map { Date(timeIntervalSince1970: $0) },
+        rank: row[7].flatMap { Double($0) } ?? 0, domain: row[8])
+    }
+  }
+
+  /// The words of names a typed word may stand for, as the SQLite index
+  /// reads a typo (`NearWords`): those it shares a deletion key with, the
+  /// fewest edits away; abbreviated by it when none is; those most names
+  /// hold first, at most eight.
+  private func closeWords(_ word: String) throws(PostgresError) -> [String] {
+    let letters = Array(word)
+    guard NearWords.termLengths.contains(letters.count) else { return [] }
+    let keys = NearWords.keys(of: letters, depth: NearWords.allowedEdits(letters.count))
+    let candidates = try connection.execute(
+      "SELECT DISTINCT word FROM name_word_key WHERE key = ANY ($1::text[])",
+      [PostgresQuery.array(keys.sorted())]
+    ).rows.compactMap { $0[0] }
+    let names = try NearWords.nameReadings(of: word, among: candidates, counts: nameCounts)
+    guard names.isEmpty else { return NearWords.likeliest(names, limit: 8) }
+    // No name holds a word close to it: the words of texts, found by the
+    // trigrams they share with it, read the same way.
+    let similar: [String]
+    let lengths = [
+      String(letters.count - NearWords.allowedEdits(letters.count)),
+      String(letters.count + NearWords.allowedEdits(letters.count)),
+    ]
+    do {
+      // Trigrams are of ASCII letters in a database of the C locale: a
+      // word out of ASCII is looked for among the words of its first letter.
+      let candidates =
+        word.utf8.allSatisfy { $0 < 0x80 }
+        ? "word % $1" : "word >= left($1, 1) AND word < left($1, 1) || chr(1114111)"
+      similar = try connection.execute(
+        """
+        SELECT word FROM text_word
+        WHERE \(candidates) AND length(word) BETWEEN $2::int AND $3::int LIMIT 500
+        """, [word] + lengths
+      ).rows.compactMap { $0[0] }
+    } catch  where error.state == "42501" {
+      // A reader granted what an older version named, without the words
+      // of texts: typos are read in names alone.
+      return []
+    }
+    return NearWords.likeliest(
+      try NearWords.nameReadings(of: word, among: similar, counts: textCounts), limit: 8)
+  }
+
+  /// How many entries' words (of name, keywords or text) hold each word.
+  private func textCounts(_ words: [String]) throws(PostgresError) -> [String: Int] {
+    try counts(of: words, in: PostgresQuery.allWords)
+  }
+
+  /// How many names hold each word.
+  private func nameCounts(_ words: [String]) throws(PostgresError) -> [String: Int] {
+    try counts(of: words, in: "name_vector")
+  }
+
+  /// How many entries' `vector` (a `tsvector`, as SQL) holds each word;
+  /// those none holds left out.
+  private func counts(of words: [String], in vector: String) throws(PostgresError) -> [String: Int]
+  {
+    guard !words.isEmpty else { return [:] }
+    var counts: [String: Int] = [:]
+    for row in try connection.execute(
+      """
+      SELECT w, (SELECT count(*) FROM item WHERE \(vector) @@ quote_literal(w)::tsquery)
+      FROM unnest($1::text[]) AS w
+      """, [PostgresQuery.array(words)]
+    ).rows {
+      if let word = row[0], let count = row[1].flatMap({ Int($0) }), count > 0 {
+        counts[word] = count
+      }
+    }
+    return counts
+  }
+}
