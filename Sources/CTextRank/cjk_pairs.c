@@ -303,9 +303,6 @@ static int pair_tokenize(Fts5Tokenizer *pointer, void *context, int flags, const
 }
 
 int limelight_register_cjk_pairs(sqlite3 *db) {
-  fts5_api *fts = 0;
-  int rc = limelight_fts5_api(db, &fts);
-  if (rc != SQLITE_OK) return rc;
   fts5_tokenizer methods = {pair_create, pair_delete, pair_tokenize};
-  return fts->xCreateTokenizer(fts, "limelight_pairs", fts, &methods, 0);
+  return limelight_create_tokenizer(db, "limelight_pairs", &methods);
 }

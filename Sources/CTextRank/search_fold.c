@@ -332,9 +332,13 @@ static int words_tokenize(Fts5Tokenizer *pointer, void *context, int flags, cons
 // The name index's tokenizer, `limelight_words`: unicode61 (with its
 // arguments), each word folded.
 int limelight_register_words(sqlite3 *db) {
+  fts5_tokenizer methods = {words_create, words_delete, words_tokenize};
+  return limelight_create_tokenizer(db, "limelight_words", &methods);
+}
+
+int limelight_create_tokenizer(sqlite3 *db, const char *name, fts5_tokenizer *methods) {
   fts5_api *fts = 0;
   int rc = limelight_fts5_api(db, &fts);
   if (rc != SQLITE_OK) return rc;
-  fts5_tokenizer methods = {words_create, words_delete, words_tokenize};
-  return fts->xCreateTokenizer(fts, "limelight_words", fts, &methods, 0);
+  return fts->xCreateTokenizer(fts, name, fts, methods, 0);
 }

@@ -39,11 +39,7 @@ public enum ExtensionDescriptors {
   public static let longestTimeout = 3600.0
 
   /// One descriptor that could not be used, and why.
-  public struct Problem: Sendable, CustomStringConvertible, Equatable {
-    public var path: RawPath
-    public var reason: String
-    public var description: String { "\(path.string): \(reason)" }
-  }
+  public typealias Problem = DescriptorProblem
 
   /// The extensions of the descriptors in these folders and the descriptors
   /// that are wrong. Two descriptors for one domain: the later (by folder,

@@ -20,11 +20,7 @@ public enum ImporterDescriptors {
   public static let longestTimeout = 300.0
 
   /// One descriptor that could not be used, and why.
-  public struct Problem: Sendable, CustomStringConvertible {
-    public var path: RawPath
-    public var reason: String
-    public var description: String { "\(path.string): \(reason)" }
-  }
+  public typealias Problem = DescriptorProblem
 
   /// The importers of the descriptors in these folders, later folders
   /// overriding earlier ones by file name, and the descriptors that are wrong.

@@ -24,12 +24,10 @@ public struct FileRecord: Sendable {
     path: RawPath, status: FileStatus, attributes: AttributeSet, hidden: Bool,
     extractionError: String? = nil, contentPending: Bool = false
   ) {
-    self.path = path
-    self.status = status
-    self.attributes = attributes
-    self.hidden = hidden
-    self.extractionError = extractionError
-    self.contentPending = contentPending
+    (self.path, self.status, self.attributes) = (path, status, attributes)
+    (self.hidden, self.extractionError, self.contentPending) = (
+      hidden, extractionError, contentPending
+    )
   }
 }
 
@@ -49,14 +47,10 @@ public struct StoredFileState: Sendable, Equatable {
     rowID: Int64, device: UInt64, inode: UInt64, size: Int64, modified: Int64, changed: Int64,
     isFolder: Bool, failed: Bool = false
   ) {
-    self.rowID = rowID
-    self.device = device
-    self.inode = inode
-    self.size = size
-    self.modified = modified
-    self.changed = changed
-    self.isFolder = isFolder
-    self.failed = failed
+    (self.rowID, self.device, self.inode, self.size) = (rowID, device, inode, size)
+    (self.modified, self.changed, self.isFolder, self.failed) = (
+      modified, changed, isFolder, failed
+    )
   }
 
   /// Whether the entry must be read again: its content may differ, or it

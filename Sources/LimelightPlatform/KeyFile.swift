@@ -193,3 +193,16 @@ extension StringProtocol {
   /// Without the spaces and tabs at either end (the key file format's blanks).
   var trimmedOfBlanks: String { trimming { $0 == " " || $0 == "\t" } }
 }
+
+/// A descriptor file (an importer's, a reindex extension's) that could not
+/// be used, and why.
+public struct DescriptorProblem: Sendable, CustomStringConvertible, Equatable {
+  public var path: RawPath
+  public var reason: String
+  public var description: String { "\(path.string): \(reason)" }
+
+  public init(path: RawPath, reason: String) {
+    self.path = path
+    self.reason = reason
+  }
+}

@@ -317,34 +317,34 @@ public final class Watcher: ReconcileSink {
   /// Adds a first crawl's name terms to the typo index, once every name is
   /// found: until then a name is found as typed, not yet with a typo.
   func addDeferredNameTerms() {
-    let started = monotonicNow()
-    do {
-      nameTermsMissing = false
-      guard try store.addDeferredNameTerms() else { return }
-      logger.info(
-        "names are found with typos too",
-        metadata: ["seconds": "\(String(format: "%.1f", monotonicNow() - started))"])
-    } catch {
-      nameTermsMissing = true
-      note("cannot add the names' words to the typo index: \(error)")
-    }
+    nameTermsMissing = !deferredStep(
+      done: "names are found with typos too",
+      failing: "cannot add the names' words to the typo index"
+    ) { try store.addDeferredNameTerms() }
   }
 
   /// Makes the indexes a first crawl went without, if any are missing.
   /// Queries do without one that cannot be made now (the disk full); the
   /// second pass tries again before each slice.
   func makeDeferredIndexes() {
+    deferredIndexesMissing = !deferredStep(
+      done: "indexes made after the first crawl",
+      failing: "cannot make the indexes the first crawl went without"
+    ) { try store.makeDeferredIndexes() > 0 }
+  }
+
+  /// Runs a step a first crawl put off: logs how long it took when it did
+  /// something (`step` true), notes why when it failed; false then.
+  private func deferredStep(done: String, failing: String, _ step: () throws -> Bool) -> Bool {
     let started = monotonicNow()
     do {
-      let made = try store.makeDeferredIndexes()
-      deferredIndexesMissing = false
-      guard made > 0 else { return }
+      guard try step() else { return true }
       logger.info(
-        "indexes made after the first crawl",
-        metadata: ["seconds": "\(String(format: "%.1f", monotonicNow() - started))"])
+        "\(done)", metadata: ["seconds": "\(String(format: "%.1f", monotonicNow() - started))"])
+      return true
     } catch {
-      deferredIndexesMissing = true
-      note("cannot make the indexes the first crawl went without: \(error)")
+      note("\(failing): \(error)")
+      return false
     }
   }
 

@@ -39,6 +39,9 @@ typedef struct {
   Fts5Tokenizer *tokenizer;
 } LimelightInner;
 
+// Registers a tokenizer of ours under `name` (its context: the FTS5 API).
+int limelight_create_tokenizer(sqlite3 *db, const char *name, fts5_tokenizer *methods);
+
 int limelight_inner_create(fts5_api *fts, const char **arguments, int count,
                            LimelightInner *inner);
 void limelight_inner_delete(LimelightInner *inner);
