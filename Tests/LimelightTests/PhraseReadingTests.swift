@@ -138,6 +138,10 @@ import Testing
     let read = try parser.read("how to use asyncio")
     #expect(read.line == "asyncio")
     #expect(read.ignored == ["how", "to", "use"])
+    // A Chinese particle written against kana is part of a Japanese word
+    // (動的ホスト); alone in Chinese it carries no meaning.
+    #expect(try parser.read("的ホ").line == "的ホ")
+    #expect(try parser.read("我的 报告").ignored.contains("的"))
     // Words left out alone find every name that holds all the words typed.
     #expect(read.literal == nil)
     try expectLines([

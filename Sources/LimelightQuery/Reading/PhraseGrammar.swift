@@ -116,8 +116,9 @@ struct Reading {
         continue
       }
       let ignorable: [WordMeaning] = [.function, .files, .during, .and, .from, .until, .to, .by]
-      if meanings.contains(.function)
-        || !meanings.isEmpty && meanings.allSatisfy(ignorable.contains)
+      if (meanings.contains(.function)
+        || !meanings.isEmpty && meanings.allSatisfy(ignorable.contains))
+        && !joinedToKana(index, length)
       {
         result.ignored.append(units[index..<index + length].map(\.typed).joined(separator: " "))
         index += length
@@ -132,6 +133,21 @@ struct Reading {
       index += 1
     }
     finish()
+  }
+
+  /// Whether the units at `index` (`length` of them) are Chinese
+  /// characters written against kana, without a space: Japanese, where a
+  /// Chinese function word is a part of a word (的 in 動的ホスト, "dynamic
+  /// host", is no particle). Kana's own function words (の) are not.
+  private func joinedToKana(_ index: Int, _ length: Int) -> Bool {
+    let isKana = { (unit: PhraseReader.Unit) in
+      unit.typed.unicodeScalars.contains { (0x3040...0x30FF).contains($0.value) }
+    }
+    if units[index..<index + length].contains(where: isKana) { return false }
+    let before = units[index].joined && index > 0 && isKana(units[index - 1])
+    let next = index + length
+    let after = next < units.count && units[next].joined && isKana(units[next])
+    return before || after
   }
 
   /// Whether the unit at `index` is a word typed with a capital letter.
