@@ -38,6 +38,12 @@ extension PostgresIndex {
   {
     var compiled = PostgresQuery(closeWords: typos ? closeWords : nil)
     let condition = try compiled.condition(query)
+    // A phrase's texts checked in rank order, until enough hold it.
+    var apart: (candidates: String, texts: String)?
+    if limit != nil, let split = try compiled.apart(query) {
+      compiled = split.query
+      apart = (split.candidates, split.texts)
+    }
     var parameters = compiled.parameters
     // Names that hold the words above keywords that do, above texts that
     // do, then the shorter name, then the newest.
@@ -96,12 +102,26 @@ extension PostgresIndex {
       parameters.append(String(limit))
       limitClause = "LIMIT $\(parameters.count)::int"
     }
+    guard let apart else {
+      return try hits(
+        rank: rank,
+        """
+        WHERE \(condition)
+        ORDER BY rank DESC, \(ranked)host, path \(limitClause)
+        """, parameters)
+    }
+    // The candidates ranked (their texts not read), then their texts
+    // checked in that order until the limit: a phrase of common words has
+    // thousands of candidates, and each text checked is one unpacked. The
+    // ranked subquery is kept whole (OFFSET 0), and a filter and a limit
+    // over it keep its order.
     return try hits(
-      rank: rank,
-      """
-      WHERE \(condition)
-      ORDER BY rank DESC, \(ranked)host, path \(limitClause)
-      """, parameters)
+      rank: "rank_score",
+      from: """
+        (SELECT *, \(rank) AS rank_score FROM item WHERE \(apart.candidates)
+          ORDER BY rank_score DESC, \(ranked)host, path OFFSET 0) AS item
+        """,
+      "WHERE \(apart.texts) \(limitClause)", parameters)
   }
 
   /// An entry's rank among names that hold the words alike, as the local
@@ -136,14 +156,14 @@ extension PostgresIndex {
 
   /// The entries of the item rows `clauses` (WHERE, ORDER BY, LIMIT)
   /// choose, ranked by the SQL expression `rank`.
-  private func hits(rank: String = "0", _ clauses: String, _ parameters: [String?])
-    throws(PostgresError) -> [Hit]
-  {
+  private func hits(
+    rank: String = "0", from: String = "item", _ clauses: String, _ parameters: [String?]
+  ) throws(PostgresError) -> [Hit] {
     try connection.execute(
       """
       SELECT host, encode(path, 'hex'), name, folder, content_types[1], size,
         extract(epoch FROM modified), \(rank) AS rank, domain, kind
-      FROM item \(clauses)
+      FROM \(from) \(clauses)
       """, parameters
     ).rows.map { row in
       Hit(

@@ -20,6 +20,23 @@ struct PostgresQuery {
   /// or whose words only begin with them.
   private(set) var typedWords: [String] = []
   let closeWords: ((String) throws(PostgresError) -> [String])?
+  /// The words read for each typo, once a query however often it is compiled.
+  private(set) var closeWordsRead: [String: [String]] = [:]
+
+  /// What a condition checks: everything; the candidates alone (what the
+  /// words' index answers, a text's run of words taken as held); or the
+  /// texts alone (the words' index taken as answered). Candidates ranked,
+  /// then checked for their texts in rank order, need read only as many
+  /// texts as the results asked for.
+  enum Checks { case all, candidates, texts }
+  var checks = Checks.all
+  /// How deep the compiling is under an OR or a NOT of the query's.
+  private var alternatives = 0
+  /// Whether a text's run of words is checked under an OR or a NOT, which
+  /// the candidates and the texts cannot be checked apart for.
+  private(set) var textUnderAlternative = false
+  /// Whether a text's run of words is checked at all.
+  private(set) var checksTexts = false
 
   init(closeWords: ((String) throws(PostgresError) -> [String])?) {
     self.closeWords = closeWords
@@ -47,12 +64,20 @@ struct PostgresQuery {
       }
       if !words.isEmpty { parts.insert(inWords(words.joined(separator: " & ")), at: 0) }
       return "(" + parts.joined(separator: " AND ") + ")"
+    case .or(let nodes) where nodes.count > 1:
+      alternatives += 1
+      defer { alternatives -= 1 }
+      return "("
+        + (try nodes.map { n throws(PostgresError) in try condition(n) })
+        .joined(separator: " OR ") + ")"
     case .or(let nodes):
       guard !nodes.isEmpty else { return "false" }
       return "("
         + (try nodes.map { n throws(PostgresError) in try condition(n) })
         .joined(separator: " OR ") + ")"
     case .not(let inner):
+      alternatives += 1
+      defer { alternatives -= 1 }
       return "NOT coalesce(\(try condition(inner)), false)"
     case .text(let text, let prefix, let column):
       return try textCondition(text, prefix: prefix, column: column)
@@ -76,7 +101,7 @@ struct PostgresQuery {
     let lexeme = PostgresWords.quoted(words[0]) + (prefix ? ":*" : "")
     var query = lexeme
     if let closeWords, words[0].count >= 3 {
-      let close = try closeWords(words[0])
+      let close = try read(closeWords, words[0])
       query = ([lexeme] + close.map(PostgresWords.quoted)).joined(separator: " | ")
       typedWords.append(close.first ?? words[0])
     } else {
@@ -88,7 +113,47 @@ struct PostgresQuery {
 
   /// The entries whose words (of name, keywords and text) `query` matches.
   private mutating func inWords(_ query: String) -> String {
-    "(\(Self.allWords) @@ \(bind(query))::tsquery)"
+    checks == .texts ? "true" : "(\(Self.allWords) @@ \(bind(query))::tsquery)"
+  }
+
+  /// The entries whose text holds `pattern` (a LIKE pattern over its words,
+  /// one space between them and one at either end).
+  private mutating func inText(_ pattern: String) -> String {
+    checksTexts = true
+    if alternatives > 0 { textUnderAlternative = true }
+    return checks == .candidates
+      ? "true" : "(' ' || text_content || ' ' LIKE \(bind(pattern)))"
+  }
+
+  /// The words of names a typed word may stand for, read once.
+  private mutating func read(
+    _ closeWords: (String) throws(PostgresError) -> [String], _ word: String
+  ) throws(PostgresError) -> [String] {
+    if let known = closeWordsRead[word] { return known }
+    let close = try closeWords(word)
+    closeWordsRead[word] = close
+    return close
+  }
+
+  /// The query compiled again in two conditions whose conjunction is the
+  /// one `node` compiles to: the candidates the words' index finds, and
+  /// the checks of their texts; nil when the texts cannot be checked apart
+  /// (none is checked, or one under an OR or a NOT). Its parameters are
+  /// those two conditions' alone (the server refuses one unread), and its
+  /// terms ranked those of one compiling.
+  func apart(_ node: QueryNode) throws(PostgresError)
+    -> (query: PostgresQuery, candidates: String, texts: String)?
+  {
+    guard checksTexts, !textUnderAlternative else { return nil }
+    var split = PostgresQuery(closeWords: closeWords)
+    split.closeWordsRead = closeWordsRead
+    split.checks = .candidates
+    let candidates = try split.condition(node)
+    let (terms, typed) = (split.rankTerms, split.typedWords)
+    split.checks = .texts
+    let texts = try split.condition(node)
+    (split.rankTerms, split.typedWords, split.checks) = (terms, typed, .all)
+    return (split, candidates, texts)
   }
 
   /// A word, a prefix or a phrase (several words, in order).
@@ -120,7 +185,7 @@ struct PostgresQuery {
     let phrase = lexemes.joined(separator: " <-> ")
     var nameQuery = phrase
     if let closeWords, words.count == 1, words[0].count >= 3, column != .content {
-      let close = try closeWords(words[0])
+      let close = try read(closeWords, words[0])
       nameQuery = ([phrase] + close.map(PostgresWords.quoted)).joined(separator: " | ")
     }
     // Each condition bound only where it is used: a parameter no statement
@@ -137,7 +202,7 @@ struct PostgresQuery {
     let inAll = inWords(lexemes.joined(separator: " & "))
     let pattern =
       "% " + words.joined(separator: " ") + (prefix ? "%" : " %")
-    let inText = "(' ' || text_content || ' ' LIKE \(bind(pattern)))"
+    let inText = inText(pattern)
     if column == .content { return "(\(inAll) AND \(inText))" }
     let name = inName(&self)
     // (name OR all) AND (name OR text): the same as name OR (all AND
