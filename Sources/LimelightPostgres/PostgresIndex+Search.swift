@@ -96,7 +96,12 @@ extension PostgresIndex {
     // word: the shorter first (in words, with the path's folders); and
     // names, as its name score and boost rank them (the store counts no
     // uses: an item opened often ranks higher in its host's index alone).
-    let ranked = "\(textOrder)\(Self.nameRank), modified DESC NULLS LAST, name, "
+    // Filters alone have no words to rank by: shallow and changed this
+    // week first, then the newest, as the local index lists them.
+    let ranked =
+      compiled.rankTerms.isEmpty
+      ? "\(Self.boost), modified DESC NULLS LAST, name, "
+      : "\(textOrder)\(Self.nameRank), modified DESC NULLS LAST, name, "
     var limitClause = ""
     if let limit {
       parameters.append(String(limit))
@@ -128,11 +133,13 @@ extension PostgresIndex {
   /// index ranks its items (``ItemRank``): its name's length, a folder
   /// after a file, shallow first, changed in the last week first.
   static let nameRank =
-    ItemRank.nameScore(name: "name", isFolder: "folder::int", position: "strpos") + " + "
-    + ItemRank.boost(
-      depth: "(length(path_text) - length(replace(path_text, '/', '')))", uses: "0",
-      recent:
-        "coalesce(modified > now() - interval '\(ItemRank.recentSeconds) seconds', false)::int")
+    ItemRank.nameScore(name: "name", isFolder: "folder::int", position: "strpos") + " + " + boost
+
+  /// What every entry gains or loses besides its score (``ItemRank``).
+  static let boost = ItemRank.boost(
+    depth: "(length(path_text) - length(replace(path_text, '/', '')))", uses: "0",
+    recent:
+      "coalesce(modified > now() - interval '\(ItemRank.recentSeconds) seconds', false)::int")
 
   /// The words of a text and its path, counted by the host that sent
   /// them: what the local index's BM25 weighs a text by (counting them in

@@ -26,6 +26,9 @@ struct DifferentialTests {
     ("Projects/main.c", "int main(void) { return 0; }\n"),
     ("Projects/straße.txt", "Die Straße ist lang\n"),
     ("Music/Eine kleine Nachtmusik.txt", "Serenade Nr. 13 für Streicher\n"),
+    // Both words of a phrase, not as the phrase, in a short text that
+    // ranks first among those holding the words.
+    ("Documents/bq.txt", "brown then quick\n"),
   ]
 
   /// Queries of each kind: a word, a prefix, typos in names and texts,
@@ -37,11 +40,17 @@ struct DifferentialTests {
     ["\"quick brown\""], ["quick"], ["ext:md", "wombat"], ["wombat", "-survey"],
     ["meeting", "alpha"], ["budget"], ["strasse"], ["nachtmusik"], ["kleine", "nacht"],
     ["\"int main\""], ["helm"], ["kind:text", "quick"], ["notes"],
+    ["-\"quick brown\"", "brown"], ["\"quick brown\"", "OR", "helm"],
   ]
 
   /// Queries whose results both backends find alike but order apart, and
-  /// why (none now: the store ranks as the local index does, ``ItemRank``).
-  static let orderedApart: [String: String] = [:]
+  /// why (the store ranks as the local index does, ``ItemRank``, but for
+  /// these).
+  static let orderedApart: [String: String] = [
+    "\"quick brown\" OR helm":
+      "texts that hold one alternative or the other: the local BM25 weighs each by how rare"
+      + " it is, the store by the text's length alone"
+  ]
 
   /// Results one backend finds and the other does not, and why.
   static let foundApart: [String: (path: String, reason: String)] = [:]
