@@ -64,14 +64,12 @@ struct PostgresQuery {
       }
       if !words.isEmpty { parts.insert(inWords(words.joined(separator: " & ")), at: 0) }
       return "(" + parts.joined(separator: " AND ") + ")"
-    case .or(let nodes) where nodes.count > 1:
-      alternatives += 1
-      defer { alternatives -= 1 }
-      return "("
-        + (try nodes.map { n throws(PostgresError) in try condition(n) })
-        .joined(separator: " OR ") + ")"
     case .or(let nodes):
       guard !nodes.isEmpty else { return "false" }
+      // One node is no alternative.
+      let alternative = nodes.count > 1 ? 1 : 0
+      alternatives += alternative
+      defer { alternatives -= alternative }
       return "("
         + (try nodes.map { n throws(PostgresError) in try condition(n) })
         .joined(separator: " OR ") + ")"
@@ -156,6 +154,13 @@ struct PostgresQuery {
     return (split, candidates, texts)
   }
 
+  /// Words as quoted lexemes, the last one labelled `*` when it is a prefix.
+  static func lexemes(_ words: [String], prefix: Bool) -> [String] {
+    words.enumerated().map { index, word in
+      PostgresWords.quoted(word) + (prefix && index == words.count - 1 ? ":*" : "")
+    }
+  }
+
   /// A word, a prefix or a phrase (several words, in order).
   private mutating func textCondition(_ text: String, prefix: Bool, column: TextColumn?)
     throws(PostgresError) -> String
@@ -169,19 +174,13 @@ struct PostgresQuery {
       let pattern = "% " + words.joined(separator: " ") + (prefix ? "%" : " %")
       // Ranked as the local index ranks a path's match: by the name, when
       // it holds the words (whole before begun), as for words anywhere.
-      rankTerms.append(
-        words.enumerated().map { index, word in
-          PostgresWords.quoted(word) + (prefix && index == words.count - 1 ? ":*" : "")
-        }.joined(separator: " <-> "))
+      rankTerms.append(Self.lexemes(words, prefix: prefix).joined(separator: " <-> "))
       typedWords += words
       return "(' ' || path_words || ' ' LIKE \(bind(pattern)))"
     }
     let words = PostgresWords.words(text)
     guard !words.isEmpty else { return "true" }
-    // A lexeme's label: `*` for a prefix.
-    let lexemes = words.enumerated().map { index, word in
-      PostgresWords.quoted(word) + (prefix && index == words.count - 1 ? ":*" : "")
-    }
+    let lexemes = Self.lexemes(words, prefix: prefix)
     let phrase = lexemes.joined(separator: " <-> ")
     var nameQuery = phrase
     if let closeWords, words.count == 1, words[0].count >= 3, column != .content {

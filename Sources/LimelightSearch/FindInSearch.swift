@@ -201,7 +201,7 @@ public struct FindInSearch {
     let query = options.about != nil && options.words.isEmpty ? nil : try read(location)
     if options.explain, let query { return explain(query) }
     let backend = try SearchBackends.choose(
-      option: options.store, location: location, index: context.store)
+      option: options.store, location: location, index: context.store, writable: options.open)
     let output = OutputBuffer(fd: context.output, abandoned: context.abandoned)
     if let about = options.about {
       return try runAbout(
@@ -215,7 +215,7 @@ public struct FindInSearch {
     if options.open {
       let result = try context.picked(
         options.pick, of: backend.search(query, limit: options.pick).results)
-      try Opener.open(result, location: location)
+      try Opener.open(result, location: location, index: (backend as? LocalBackend)?.store)
       output.write(result.uri + "\n")
       return output.flush()
     }

@@ -11,11 +11,12 @@ import LimelightStore
 /// anything else goes to the desktop's handler, `xdg-open`.
 public enum Opener {
   /// Opens a result (or its containing folder) and records the use in
-  /// this host's index, opened for writing just for that. A shared store's
-  /// result opens as this host's own item; another host's cannot be
-  /// opened here.
+  /// this host's index: `index` when it is open for writing already, else
+  /// opened for that. A shared store's result opens as this host's own
+  /// item; another host's cannot be opened here.
   public static func open(
-    _ result: SearchResult, location: IndexLocation, containingFolder: Bool = false
+    _ result: SearchResult, location: IndexLocation, index: IndexStore? = nil,
+    containingFolder: Bool = false
   ) throws {
     var result = result
     if let host = result.host {
@@ -25,7 +26,7 @@ public enum Opener {
           "\(result.uri) is on \(host), not on this host: it cannot be opened here")
       }
     }
-    let writable = try SearchBackends.openIndex(location, writable: true)
+    let writable = try index ?? SearchBackends.openIndex(location, writable: true)
     if result.host != nil {
       let uri = result.path.map(FileURI.uri(for:)) ?? result.uri
       guard let own = try SearchEngine(store: writable).result(uri: uri) else {

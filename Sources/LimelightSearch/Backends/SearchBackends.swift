@@ -38,8 +38,7 @@ public enum SearchBackends {
         throw CommandFailure("bad configuration: \(error)")
       }
     }
-    guard let name, name != "local" else { return nil }
-    return try checked(name)
+    return try named(name)
   }
 
   /// The shared store an item is read from (`limelight show`): the one
@@ -49,9 +48,12 @@ public enum SearchBackends {
   public static func storeName(
     option: String?, configuration: Configuration, elsewhere: Bool
   ) throws -> String? {
-    guard let name = option ?? (elsewhere ? configuration.store : nil), name != "local" else {
-      return nil
-    }
+    try named(option ?? (elsewhere ? configuration.store : nil))
+  }
+
+  /// A store's name checked; nil for none or `local` (this host's index).
+  private static func named(_ name: String?) throws(CommandFailure) -> String? {
+    guard let name, name != "local" else { return nil }
     return try checked(name)
   }
 
