@@ -77,22 +77,26 @@ typedef struct {
 } PairState;
 
 // The commonest words of English, and a few of other languages', by length
-// (each group ends with a null); words of up to five letters ("i" and "y"
-// left out: a loop's variable in every program, paired with all it touches).
-static const char *const common_words[6][24] = {
+// (each group ends with a null), and the words programs begin their
+// commonest phrases with ("int main", "return the", "import os"): words of
+// up to six letters ("i" and "y" left out: a loop's variable in every
+// program, paired with all it touches).
+static const char *const common_words[7][32] = {
     {0},
     {"a", 0},
-    {"an", "as", "at", "be", "by", "de", "do", "en", "et", "he", "if", "in", "is", "it", "la",
-     "le", "no", "of", "on", "or", "so", "to", "we", 0},
-    {"all", "and", "are", "but", "can", "der", "des", "die", "for", "has", "his", "its", "les",
-     "may", "not", "one", "the", "und", "was", "you", 0},
-    {"also", "been", "from", "have", "into", "more", "than", "that", "then", "they", "this",
-     "will", "with", 0},
-    {"about", "other", "their", "there", "these", "which", 0},
+    {"an", "as", "at", "be", "by", "de", "do", "en", "et", "fn", "he", "if", "in", "is", "it",
+     "la", "le", "no", "of", "on", "or", "so", "to", "we", 0},
+    {"all", "and", "are", "but", "can", "def", "der", "des", "die", "for", "has", "his", "int",
+     "its", "les", "let", "may", "new", "not", "one", "pub", "the", "und", "use", "var", "was",
+     "you", 0},
+    {"also", "been", "char", "else", "from", "func", "have", "impl", "into", "more", "self",
+     "than", "that", "then", "they", "this", "void", "will", "with", 0},
+    {"about", "class", "const", "other", "their", "there", "these", "which", 0},
+    {"define", "import", "public", "return", "static", "struct", 0},
 };
 
 int limelight_is_common_word(const char *word, int length) {
-  if (length < 1 || length > 5) return 0;
+  if (length < 1 || length > 6) return 0;
   for (const char *const *common = common_words[length]; *common; common++)
     if ((*common)[0] == word[0] && memcmp(*common, word, (size_t)length) == 0) return 1;
   return 0;
@@ -164,7 +168,7 @@ static int token_words(PairState *state, const char *token, int length, int star
   const unsigned char *bytes = (const unsigned char *)token;
   int i = 0;
   while (i < length) {
-    char head[6];
+    char head[7];
     int count = 0;
     unsigned int hash = fnv_basis, pair_hash = state->word_hash;
     for (;;) {
@@ -179,12 +183,12 @@ static int token_words(PairState *state, const char *token, int length, int star
         break;
       }
       for (int k = 0; k < size; k++, count++)
-        if (count < 6) head[count] = piece[k];
+        if (count < 7) head[count] = piece[k];
       hash = fnv1a(hash, piece, size);
       pair_hash = fnv1a(pair_hash, piece, size);
     }
     if (count > 0) {
-      int rc = word_pair(state, head, count > 5 ? 6 : count, pair_hash, hash, start, end);
+      int rc = word_pair(state, head, count > 6 ? 7 : count, pair_hash, hash, start, end);
       if (rc != SQLITE_OK) return rc;
     } else {
       i += 1;

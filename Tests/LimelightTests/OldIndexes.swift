@@ -6,9 +6,10 @@ import GRDB
 /// Indexes as older versions left them, schema only, taken from the
 /// migrations that made them (frozen here: the migrations are gone).
 enum OldIndexes {
-  /// As `v26-one-folding`, the oldest index upgraded, left it (listing
-  /// the one migration of its version, `schema-v26`).
-  static let v26 = """
+  /// As `v27-code-pairs`, the oldest index upgraded, left it (listing
+  /// the one migration of its version, `schema-v27`). `v26-one-folding`
+  /// left the same tables, with fewer pairs in the text index.
+  static let v27 = """
     CREATE TABLE item (
       rowid INTEGER PRIMARY KEY,
       id TEXT NOT NULL UNIQUE,
@@ -159,7 +160,7 @@ enum OldIndexes {
       UPDATE meta SET value = value + 1 WHERE key = 'meaningChanges';
     END;
     CREATE TABLE IF NOT EXISTS grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
-    INSERT INTO grdb_migrations (identifier) VALUES ('schema-v26');
+    INSERT INTO grdb_migrations (identifier) VALUES ('schema-v27');
     INSERT INTO meta (key, value) VALUES ('generation', 0), ('meaningChanges', 0);
     INSERT INTO item_name (item_name, rank) VALUES ('automerge', 16);
     INSERT INTO item_text (item_text, rank) VALUES ('automerge', 16);

@@ -52,7 +52,7 @@ import Testing
     let new = try IndexStore.open(fresh, create: true)
     // The oldest index upgraded, as its version left it.
     try old.createPrivateDirectories()
-    try OldIndexes.make(OldIndexes.v26, at: old.databasePath.string)
+    try OldIndexes.make(OldIndexes.v27, at: old.databasePath.string)
     let upgraded = try IndexStore.open(old, create: false)
     #expect(try schema(upgraded) == schema(new))
     // Both list the one migration the migrator knows now.
@@ -88,6 +88,23 @@ import Testing
         guard case IndexStore.OpenError.older = error else { return false }
         return true
       }
+    }
+  }
+
+  /// Indexes whose text index pairs only the commonest words of English
+  /// (v26) are built anew: `"int main"` asks for a pair they never made.
+  @Test func anIndexWithoutTheProgramsPairsIsBuiltAnew() throws {
+    let location = Fixtures.newLocation()
+    defer { try? FileManager.default.removeItem(atPath: location.home.string) }
+    try location.createPrivateDirectories()
+    try OldIndexes.make(
+      OldIndexes.v27.replacingOccurrences(of: "'schema-v27'", with: "'schema-v26'"),
+      at: location.databasePath.string)
+    #expect {
+      try IndexStore.open(location, create: false)
+    } throws: { error in
+      guard case IndexStore.OpenError.older = error else { return false }
+      return true
     }
   }
 

@@ -300,8 +300,14 @@ import Testing
       }
       try writer.upsert(record("/p/a.txt", text: "Is it a quick one? THE QUICK fox"))
       try writer.upsert(record("/p/b.txt", text: "a quick fix, then the fix is quick"))
+      try writer.upsert(record("/p/c.c", text: "static int\tmain(void) { return the_answer; }"))
+      try writer.upsert(record("/p/d.c", text: "int x; main(x); return 0; /* the end */"))
     }
-    for phrase in ["the quick", "quick the", "a quick", "the quick fox", "it a quick", "the qu"] {
+    let phrases = [
+      "the quick", "quick the", "a quick", "the quick fox", "it a quick", "the qu", "int main",
+      "static int main", "return the", "return the answer", "main int",
+    ]
+    for phrase in phrases {
       let found = try phraseFindings(phrase, prefix: phrase == "the qu")
       #expect(found.withPairs == found.wordsAlone, "\(phrase)")
     }
@@ -337,7 +343,11 @@ import Testing
     }
     #expect(pairs("thé quick").isEmpty && pairs("the quick", prefix: true).isEmpty)
     #expect(pairs("the quick", prefix: true, exact: true) == ["the quick"])
-    #expect(pairs("return the").isEmpty && pairs("quick brown").isEmpty)
+    #expect(pairs("quick brown").isEmpty && pairs("structs stat").isEmpty)
+    // The words programs begin phrases with pair too, up to six letters.
+    #expect(pairs("return the") == ["return the"] && pairs("struct stat") == ["struct stat"])
+    #expect(pairs("int main(void)") == ["int main"])
+    #expect(try phraseFindings("int main").withPairs == ["c.c"])
     #expect(pairs("is distributed in the hope") == ["is distributed", "in the", "the hope"])
   }
 

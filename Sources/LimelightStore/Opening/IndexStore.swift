@@ -230,8 +230,20 @@ public final class IndexStore: Sendable {
   static let fieldHitsFunction = DatabaseFunction(
     "limelight_field_hits", argumentCount: 4, pure: true
   ) { values in
-    phraseCheck(values[3])?.fieldHits(values.prefix(3).map { String.fromDatabaseValue($0) })
+    guard let encoded = String.fromDatabaseValue(values[3]) else { return nil }
+    let plan = fieldHitsPlans.withLock { cache in
+      if let known = cache[encoded] { return known }
+      let made = PhraseCheck(encoded: encoded).map(PhraseCheck.FieldHits.init)
+      if cache.count > 64 { cache.removeAll() }
+      cache[encoded] = made
+      return made
+    }
+    return plan?.hits(values.prefix(3).map { String.fromDatabaseValue($0) })
   }
+
+  /// The field hits of the encoded checks met lately, made ready once for
+  /// all the candidates of a query.
+  static let fieldHitsPlans = Mutex<[String: PhraseCheck.FieldHits?]>([:])
 
   /// An encoded ``PhraseCheck``, parsed once for all the rows of a query.
   private static func phraseCheck(_ value: DatabaseValue) -> PhraseCheck? {

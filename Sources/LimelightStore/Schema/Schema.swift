@@ -91,12 +91,14 @@ enum Schema {
   /// silently change an old migration): a change that needs code (reading
   /// every text again, say) moves ``oldestUpgraded`` forward instead, and
   /// older indexes are built anew.
-  static let identifier = "schema-v26"
+  static let identifier = "schema-v27"
 
   /// The identifiers this migration had before, each with the last step
   /// it stood for: an index lists only the identifier it was made or
   /// upgraded with (GRDB's `merging:` replaces the steps it merges).
-  static let earlierIdentifiers = ["schema-v25": "v25-meaning"]
+  static let earlierIdentifiers = [
+    "schema-v25": "v25-meaning", "schema-v26": "v26-one-folding",
+  ]
 
   /// Every migration an index may list, oldest first: those made before
   /// the schema was written once, and the steps of ``upgrades``.
@@ -107,16 +109,17 @@ enum Schema {
       "v12-hidden-items", "v13-cjk-pairs", "v14-watcher-report", "v15-item-order",
       "v16-item-order-kinds", "v17-text-bodies", "v18-derived-descriptions", "v19-type-trees",
       "v20-name-columns", "v21-paths-once", "v22-word-pairs-and-facets", "v23-counted-kinds",
-      "v24-email-kind", "v25-meaning", "v26-one-folding",
+      "v24-email-kind", "v25-meaning", "v26-one-folding", "v27-code-pairs",
     ] + upgrades.map(\.name)
 
   /// The oldest index upgraded: the migrations up to it called the code of
   /// their day (to read every text again, to add typo keys, to move the
-  /// watcher's report), or changed how words are folded (v26: the
-  /// tokenizers fold Greek and Cyrillic accents and ß as queries do, and
-  /// every word indexed before would be looked for in vain), so an index
-  /// without it is built anew.
-  static let oldestUpgraded = "v26-one-folding"
+  /// watcher's report), or changed which terms the text index makes (v26:
+  /// the tokenizers fold Greek and Cyrillic accents and ß as queries do,
+  /// and every word indexed before would be looked for in vain; v27: the
+  /// words programs begin phrases with pair with the next word, which a
+  /// query's phrase asks for), so an index without it is built anew.
+  static let oldestUpgraded = "v27-code-pairs"
 
   /// An index older than ``oldestUpgraded``: built anew, not upgraded.
   struct OlderIndex: Error {}

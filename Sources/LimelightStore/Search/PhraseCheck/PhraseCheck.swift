@@ -150,49 +150,4 @@ public indirect enum PhraseCheck: Equatable, Sendable {
         ?? Self.streamContains($0, words, prefix: prefix)
     }
   }
-
-  /// For each part of an `.and` of one-word phrases, the best of the first
-  /// three texts (name, keywords, path) that holds its word: "3" for the
-  /// name, "2" keywords, "1" path, "0" none, one character each.
-  public func fieldHits(_ texts: [String?]) -> String {
-    guard case .and(let parts) = self else { return "" }
-    var fields = texts.prefix(3).map { FieldWords($0 ?? "") }
-    var hits = ""
-    for part in parts {
-      guard case .phrase(let phrase, let prefix, _) = part else {
-        hits += "0"
-        continue
-      }
-      let column = fields.indices.first { fields[$0].holds(phrase, prefix: prefix) }
-      hits += column.map { String(3 - $0) } ?? "0"
-    }
-    return hits
-  }
-
-  /// A name, keywords or path as the ranking looks for a word in it: one of
-  /// ASCII split at once (cheaply, byte by byte); any other looked through
-  /// in its bytes (``anchoredContains(_:_:prefix:)``), and split into
-  /// words, each beyond ASCII folded by Foundation, only when its bytes
-  /// cannot tell: the ranking looks at every candidate's name and path.
-  private struct FieldWords {
-    let text: String
-    var words: [String]?
-
-    init(_ text: String) {
-      var text = text
-      words = text.withUTF8(PhraseCheck.asciiWords)
-      self.text = text
-    }
-
-    mutating func holds(_ phrase: [String], prefix: Bool) -> Bool {
-      if words == nil {
-        var text = text
-        if let found = text.withUTF8({ PhraseCheck.anchoredContains($0, phrase, prefix: prefix) }) {
-          return found
-        }
-        words = PhraseCheck.words(of: text)
-      }
-      return PhraseCheck.contains(words ?? [], phrase, prefix: prefix)
-    }
-  }
 }
