@@ -279,6 +279,19 @@ import Testing
     return (withPairs, try engine.search(query).map(\.displayName).sorted())
   }
 
+  /// Whether a text step is crowded is asked first of the prefix index's
+  /// short prefixes, which match every item the typed ones do and more.
+  @Test func aLongPrefixIsCountedFirstByItsShortOne() {
+    #expect(SearchRun.widened(#"("test" * AND "gard" *)"#) == #"("tes" * AND "gar" *)"#)
+    #expect(
+      SearchRun.widened(#"{name keywords} : "Readme" * AND "x" *"#)
+        == #"{name keywords} : "Rea" * AND "x" *"#)
+    #expect(SearchRun.widened(#""readme" AND "tes" *"#) == nil)
+    #expect(SearchRun.widened(#""test" * NOT "gard" *"#) == nil)
+    #expect(SearchRun.widened(#""straße" * AND "say ""hi""" *"#) == nil)
+    #expect(SearchRun.widened(#""unclosed *"#) == nil)
+  }
+
   /// A common word and the word after it are a term of the text
   /// index, and a phrase is looked up by its pairs: never a text fewer than
   /// by its words alone, whatever stands between the words (the phrase

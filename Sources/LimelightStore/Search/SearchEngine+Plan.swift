@@ -208,7 +208,9 @@ extension SearchEngine {
     return Pass(
       statement: statement,
       whenCrowded: (
-        Crowding(index: "item_text", match: match.match, limit: rankedTextLimit),
+        Crowding(
+          index: "item_text", match: match.match,
+          limit: match.check == nil ? rankedTextLimit : rankedPhraseLimit),
         crowdedText(
           (
             "SELECT \(Self.columns), 0.0 AS score \(from)\(listed.sql)",
