@@ -66,6 +66,10 @@ public struct FindInCommand: ParsableCommand {
   @Option(name: FindInFlag.store.nameSpecification, help: ArgumentHelp(FindInFlag.store.help))
   var store: String?
 
+  @Option(
+    name: FindInFlag.storeRead.nameSpecification, help: ArgumentHelp(FindInFlag.storeRead.help))
+  var storeRead: String?
+
   @Flag(name: FindInFlag.live.nameSpecification, help: ArgumentHelp(FindInFlag.live.help))
   var live = false
 
@@ -98,6 +102,7 @@ public struct FindInCommand: ParsableCommand {
     if let terminator = options.words.firstIndex(of: "--") { options.words.remove(at: terminator) }
     (options.json, options.null, options.limit, options.count) = (json, null, limit, count)
     (options.folder, options.store, options.live, options.open) = (folder, store, live, open)
+    options.storeRead = storeRead
     (options.interactive, options.explain, options.now) = (interactive, explain, now)
     options.about = about
     return options

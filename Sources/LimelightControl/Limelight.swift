@@ -75,14 +75,21 @@ struct Status: ParsableCommand {
   /// The hosts of the shared store limelight.conf names (or the watcher
   /// sends to), read once: the store is another machine's to answer.
   func addSharedHosts(_ status: inout IndexStatus, location: IndexLocation) {
-    guard
-      let name = status.sharedStore?.store
-        ?? (try? Configuration.load(for: location))?.store
-    else { return }
+    let configuration = try? Configuration.load(for: location)
+    guard let name = status.sharedStore?.store ?? configuration?.store else { return }
     do {
       status.sharedHosts = try PostgresIndex(reading: name).hosts()
     } catch {
       status.sharedHostsError = error.description
+    }
+    guard let standby = configuration?.storeRead, name == configuration?.store else { return }
+    do {
+      let replication = try PostgresIndex(reading: standby).replication()
+      status.sharedStandby = IndexStatus.SharedStandby(
+        store: standby, isStandby: replication.isStandby, caughtUp: replication.caughtUp,
+        lagSeconds: replication.lagSeconds)
+    } catch {
+      status.sharedStandby = IndexStatus.SharedStandby(store: standby, error: error.description)
     }
   }
 
@@ -234,7 +241,21 @@ struct Status: ParsableCommand {
           ))
       }
     }
+    if let standby = status.sharedStandby { lines.append(("read from", standbyLine(standby))) }
     return lines
+  }
+
+  /// The standby searches read, and how far behind its primary it is.
+  func standbyLine(_ standby: IndexStatus.SharedStandby) -> String {
+    if let error = standby.error {
+      return "\(standby.store): AWAY, searches read the primary (\(error))"
+    }
+    guard standby.isStandby == true else {
+      return "\(standby.store): a primary, not a standby (promoted?): searches read it"
+    }
+    guard standby.caughtUp == false else { return "\(standby.store): standby, caught up" }
+    let lag = standby.lagSeconds.map { String(format: "%.1f s", $0) } ?? "some time"
+    return "\(standby.store): standby, \(lag) behind the primary (its replay lags)"
   }
 
   /// The first pass: every entry found by name.

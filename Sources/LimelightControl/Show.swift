@@ -31,6 +31,13 @@ struct Show: ParsableCommand {
         + " file:// URI from limelight.conf's 'store').", valueName: "name"))
   var storeName: String?
 
+  @Option(
+    name: .customLong("store-read"),
+    help: ArgumentHelp(
+      "Read the shared store from this hot standby of it, and from its primary when the"
+        + " standby is away (default: limelight.conf's 'store-read').", valueName: "name"))
+  var standbyName: String?
+
   func run() throws {
     // The configuration only for a URI with a host or a store named: a
     // local item is shown whatever limelight.conf says.
@@ -53,8 +60,12 @@ struct Show: ParsableCommand {
       option: storeName, configuration: configuration, elsewhere: elsewhere)
     {
       let absolute = RawPath.absolute(item)
+      let standby =
+        try standbyName.map { try SearchBackends.checked($0, option: "--store-read") }
+        ?? (store == configuration.store ? configuration.storeRead : nil)
       return try showShared(
-        named ?? (host: thisHost, path: FileSystem.realPath(absolute) ?? absolute), store: store)
+        named ?? (host: thisHost, path: FileSystem.realPath(absolute) ?? absolute), store: store,
+        standby: standby)
     }
     if elsewhere, let named {
       throw CommandFailure(
@@ -86,16 +97,34 @@ struct Show: ParsableCommand {
   }
 
   /// The entry a host sent to a shared store, as the store keeps it.
-  func showShared(_ target: (host: String, path: RawPath), store name: String) throws {
-    let fields: [(name: String, value: AttributeValue?)]?
-    do {
-      fields = try PostgresIndex(reading: name).details(host: target.host, path: target.path)
-    } catch { throw CommandFailure(error.description) }
-    guard let fields else {
-      throw CommandFailure(
-        "no item for '\(item)' in the shared store (\(target.host))", status: ExitStatus.notFound)
+  /// Read from its hot standby `standby` when there is one and it
+  /// answers, else from the primary.
+  func showShared(
+    _ target: (host: String, path: RawPath), store name: String, standby: String?
+  ) throws {
+    let read = { (store: String) throws in
+      try PostgresIndex(reading: store).details(host: target.host, path: target.path)
     }
-    try print(fields)
+    do {
+      if let standby, standby != name {
+        do {
+          return try print(try found(read(standby)))
+        } catch let error as PostgresError where error.isConnectionLost {
+          printError("the store's standby cannot be read (\(error)); reading its primary")
+        }
+      }
+      try print(try found(read(name)))
+    } catch let error as PostgresError { throw CommandFailure(error.description) }
+  }
+
+  /// The fields of the item found in a store; an error when it holds none.
+  func found(_ fields: [(name: String, value: AttributeValue?)]?) throws
+    -> [(name: String, value: AttributeValue?)]
+  {
+    guard let fields else {
+      throw CommandFailure("no item for '\(item)' in the shared store", status: ExitStatus.notFound)
+    }
+    return fields
   }
 
   func print(_ fields: [(name: String, value: AttributeValue?)]) throws {

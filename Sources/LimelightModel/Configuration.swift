@@ -35,6 +35,10 @@ public struct Configuration: Equatable, Sendable {
   /// front ends search, as libpq names it (a URL, `key=value` pairs or
   /// `service=NAME`); nil: the local index alone.
   public var store: String?
+  /// A hot standby of `store` (PostgreSQL streaming replication) that the
+  /// front ends read instead of its primary, which the watcher still
+  /// writes; nil: the primary is read too.
+  public var storeRead: String?
   /// The name this host's entries carry in a shared store (`file://HOST/…`);
   /// nil: the system's host name.
   public var hostName: String?
@@ -163,6 +167,14 @@ public struct Configuration: Equatable, Sendable {
             throw fail(error.description)
           }
         }
+      case "store-read":
+        if value.isEmpty {
+          storeRead = nil
+        } else {
+          do throws(StoreNameError) { storeRead = try Self.checkedStoreName(value) } catch {
+            throw fail(error.description)
+          }
+        }
       case "host-name":
         guard HostName.isValid(value) else {
           throw fail(
@@ -171,7 +183,7 @@ public struct Configuration: Equatable, Sendable {
         hostName = value
       default:
         throw fail(
-          "unknown key '\(key)' (known: root, exclude, unexclude, index-hidden, max-text-size, settle-time, rescan-interval, max-watches, applications, application-folder, store, host-name)"
+          "unknown key '\(key)' (known: root, exclude, unexclude, index-hidden, max-text-size, settle-time, rescan-interval, max-watches, applications, application-folder, store, store-read, host-name)"
         )
       }
     }

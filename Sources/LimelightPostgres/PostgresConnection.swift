@@ -21,6 +21,12 @@ public struct PostgresError: Error, CustomStringConvertible, Sendable, Equatable
     unreachable ? "the PostgreSQL store cannot be reached: \(message)" : message
   }
 
+  /// Whether the server is gone: never reached, the connection broken, or
+  /// the server shutting down (SQLSTATE classes 08 and 57P).
+  public var isConnectionLost: Bool {
+    unreachable || state.map { $0.hasPrefix("08") || $0.hasPrefix("57P") } ?? false
+  }
+
   /// The first line of libpq's message, without its "ERROR:" label.
   static func oneLine(_ text: UnsafePointer<CChar>?) -> String {
     let whole = text.map { String(cString: $0) } ?? ""

@@ -4,7 +4,8 @@
 /// (``FindInOptions/quick(_:)``, which the query service uses too) both come
 /// from here, and a test checks that the two read every argument vector alike.
 public enum FindInFlag: CaseIterable, Sendable {
-  case json, null, limit, count, folder, store, live, open, interactive, explain, now, about
+  case json, null, limit, count, folder, store, storeRead, live, open, interactive, explain, now
+  case about
 
   /// Every spelling, the long one first.
   public var names: [String] {
@@ -15,6 +16,7 @@ public enum FindInFlag: CaseIterable, Sendable {
     case .count: ["--count"]
     case .folder: ["--in"]
     case .store: ["--store"]
+    case .storeRead: ["--store-read"]
     case .live: ["--live"]
     case .open: ["--open"]
     case .interactive: ["--interactive", "-i"]
@@ -26,7 +28,7 @@ public enum FindInFlag: CaseIterable, Sendable {
 
   /// Whether it takes a value (`--limit N` or `--limit=N`).
   public var takesValue: Bool {
-    self == .limit || self == .folder || self == .store || self == .now || self == .about
+    [.limit, .folder, .store, .storeRead, .now, .about].contains(self)
   }
 
   public var help: String {
@@ -39,6 +41,9 @@ public enum FindInFlag: CaseIterable, Sendable {
     case .store:
       "Search this PostgreSQL store (URL, key=value pairs or service=NAME), or 'local' for"
         + " this host's index (default: limelight.conf's 'store')."
+    case .storeRead:
+      "Read the shared store from this hot standby of it, and from its primary when the"
+        + " standby is away (default: limelight.conf's 'store-read')."
     case .live: "After the results, print changes as they happen (+ added, ~ changed, - removed)."
     case .open:
       "Open the best match (or the Nth, with --open N) with xdg-open and remember it."

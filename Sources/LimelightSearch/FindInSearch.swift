@@ -20,6 +20,8 @@ public struct FindInOptions: Equatable, Sendable {
   public var folder: String?
   /// `--store`: a shared store's name, or `local`.
   public var store: String?
+  /// `--store-read`: the standby the store is read from.
+  public var storeRead: String?
   public var live = false
   public var open = false
   /// `-i`: the as-you-type picker instead of a list.
@@ -117,6 +119,9 @@ public struct FindInOptions: Equatable, Sendable {
     case .store:
       guard let value else { return false }
       store = value
+    case .storeRead:
+      guard let value else { return false }
+      storeRead = value
     case .about:
       guard let value, !value.allSatisfy(\.isWhitespace) else { return false }
       about = value
@@ -201,7 +206,8 @@ public struct FindInSearch {
     let query = options.about != nil && options.words.isEmpty ? nil : try read(location)
     if options.explain, let query { return explain(query) }
     let backend = try SearchBackends.choose(
-      option: options.store, location: location, index: context.store, writable: options.open)
+      option: options.store, readOption: options.storeRead, location: location,
+      index: context.store, writable: options.open, errors: context.errors)
     let output = OutputBuffer(fd: context.output, abandoned: context.abandoned)
     if let about = options.about {
       return try runAbout(

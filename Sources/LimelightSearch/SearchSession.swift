@@ -21,7 +21,7 @@ public final class SearchSession {
   private let storeOption: String?
   /// The shared store searched instead of the local index, once its name
   /// is known (nil inside: the local index), and its connection.
-  private var storeName: String??
+  private var storeName: (store: String, standby: String?)??
   private var storeBackend: StoreBackend?
   /// The local index, and the identity of its file when it was opened.
   private var local: (backend: LocalBackend, device: UInt64, inode: UInt64)?
@@ -44,11 +44,12 @@ public final class SearchSession {
   /// The backend this session searches now.
   public func backend() throws -> any SearchBackend {
     if mayShare && storeName == nil {
-      storeName = .some(try SearchBackends.storeName(option: storeOption, location: location))
+      storeName = .some(
+        try SearchBackends.storeNames(option: storeOption, readOption: nil, location: location))
     }
-    if case .some(.some(let name)) = storeName {
+    if case .some(.some(let names)) = storeName {
       if let storeBackend { return storeBackend }
-      let connected = try StoreBackend(name: name)
+      let connected = try StoreBackend(name: names.store, standby: names.standby, errors: nil)
       storeBackend = connected
       return connected
     }

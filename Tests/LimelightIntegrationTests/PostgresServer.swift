@@ -29,20 +29,61 @@ final class PostgresServer: Sendable {
   init() throws {
     guard let bin = Self.binFolder else { throw CocoaError(.fileNoSuchFile) }
     self.bin = bin
+    socketFolder = try Self.newFolder()
+    try Self.run(
+      geteuid() == 0, bin + "/initdb",
+      [
+        "-D", socketFolder + "/data", "-A", "trust", "-U", user, "-E", "UTF8", "--locale=C",
+        "--no-sync",
+      ])
+    try start()
+    try stopWhenDone()
+  }
+
+  /// A hot standby of `primary`: its copy made by `pg_basebackup -R`,
+  /// which also has it follow the primary's log (streaming replication).
+  init(standbyOf primary: PostgresServer) throws {
+    bin = primary.bin
+    socketFolder = try Self.newFolder()
+    try Self.run(
+      geteuid() == 0, bin + "/pg_basebackup",
+      [
+        "-h", primary.socketFolder, "-U", user, "-D", socketFolder + "/data", "-R", "-N",
+        "--checkpoint=fast",
+      ])
+    try start()
+    try stopWhenDone()
+  }
+
+  /// The URL of `url`'s database on this server (a standby holds its
+  /// primary's databases).
+  func sameDatabase(_ url: String) -> String {
+    url.replacingOccurrences(
+      of: #"host=[^&]*"#, with: "host=\(socketFolder)", options: .regularExpression)
+  }
+
+  /// Makes a standby its own primary (`pg_ctl promote`).
+  func promote() throws {
+    try Self.run(
+      geteuid() == 0, bin + "/pg_ctl", ["-D", socketFolder + "/data", "-w", "promote"])
+  }
+
+  /// A new folder for a server's data and socket, the `postgres` user's
+  /// when the tests run as root.
+  private static func newFolder() throws -> String {
     var template = Array("/tmp/limelight-pg.XXXXXX".utf8CString)
     guard let made = mkdtemp(&template) else { throw CocoaError(.fileWriteUnknown) }
     let folder = String(cString: made)
-    socketFolder = folder
-    let asRoot = geteuid() == 0
-    if asRoot, let postgres = getpwnam("postgres") {
+    if geteuid() == 0, let postgres = getpwnam("postgres") {
       chown(folder, postgres.pointee.pw_uid, postgres.pointee.pw_gid)
     }
-    let data = folder + "/data"
-    try Self.run(
-      asRoot, bin + "/initdb",
-      ["-D", data, "-A", "trust", "-U", user, "-E", "UTF8", "--locale=C", "--no-sync"])
-    try start()
-    // Stops the server when this process ends, however it ends.
+    return folder
+  }
+
+  /// Stops the server when this process ends, however it ends.
+  private func stopWhenDone() throws {
+    let asRoot = geteuid() == 0
+    let (folder, data) = (socketFolder, socketFolder + "/data")
     let watchdog = Process()
     watchdog.executableURL = URL(fileURLWithPath: "/bin/sh")
     let stop =

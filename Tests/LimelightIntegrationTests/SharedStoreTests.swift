@@ -384,6 +384,64 @@ import Testing
     }
   }
 
+  /// A team's reads go to a hot standby (`store-read`), the watchers'
+  /// writes to the primary: a search reads the standby (it answers with
+  /// the primary stopped), a follower reads its changes there once the
+  /// standby has replayed them, status says how the standby stands, a
+  /// standby away is said and the primary read instead, and a promoted
+  /// one is said to be a primary.
+  @Test func searchesReadAStandbyAndThePrimaryWhenItIsAway() throws {
+    let primary = try PostgresServer()
+    let store = try primary.newDatabase()
+    let standby = try PostgresServer(standbyOf: primary)
+    let standbyStore = standby.sameDatabase(store)
+    let alpha = try Instance()
+    try alpha.config("store = \(store)\nstore-read = \(standbyStore)\nhost-name = alpha\n")
+    try alpha.write("bandicoot.txt", "bandicoot\n")
+    try alpha.indexOnce()
+    let first = uri("alpha", alpha, "bandicoot.txt")
+    try alpha.waitFor("the entry replayed on the standby") {
+      try alpha.find("bandicoot") == [first]
+    }
+    let status = try alpha.run("limelight", ["status"]).stdout
+    #expect(status.contains("read from"), "\(status)")
+    #expect(status.contains("\(standbyStore): standby, "), "\(status)")
+
+    // A follower: its first results and a change, read on the standby.
+    let live = try alpha.findRunning(["--live", "bandicoot"])
+    try alpha.waitFor("the first results") { live.lines == [first] }
+    try alpha.write("bandicoot 2.txt", "bandicoot\n")
+    try alpha.indexOnce()
+    let second = uri("alpha", alpha, "bandicoot 2.txt")
+    try alpha.waitFor("the follower's addition") { live.lines.last == "+ " + second }
+
+    // The primary away: the standby still answers searches and `show`.
+    try primary.stop()
+    let found = try alpha.run("find-in", ["bandicoot"])
+    #expect(found.status == 0 && found.stdout.split(separator: "\n").count == 2, "\(found)")
+    let shown = try alpha.run("limelight", ["show", "--store", store, second])
+    #expect(shown.status == 0 && shown.stdout.contains("bandicoot 2.txt"), "\(shown)")
+    try primary.start()
+
+    // The standby away: said on standard error, and the primary read.
+    try standby.stop()
+    let fellBack = try alpha.run("find-in", ["bandicoot"])
+    #expect(fellBack.status == 0 && fellBack.stdout.split(separator: "\n").count == 2)
+    #expect(fellBack.stderr.contains("standby cannot be read"), "\(fellBack.stderr)")
+    #expect(
+      try alpha.run("limelight", ["status"]).stdout.contains("AWAY, searches read the primary"))
+    let named = try alpha.run(
+      "find-in", ["--store-read", standbyStore, "--store", store, "bandicoot"])
+    #expect(named.status == 0 && named.stderr.contains("standby cannot be read"))
+
+    // Promoted (its primary lost for good): a primary of its own, said so.
+    try standby.start()
+    try standby.promote()
+    try alpha.waitFor("the promotion") {
+      try alpha.run("limelight", ["status"]).stdout.contains("a primary, not a standby")
+    }
+  }
+
   /// The store goes away while the watcher works: its changes wait in the
   /// local index, status says so, a query says the store is unreachable,
   /// and everything is sent once the store is back.

@@ -1,3 +1,4 @@
+import Foundation
 import LimelightExit
 import LimelightModel
 import LimelightPlatform
@@ -10,13 +11,36 @@ public enum SearchBackends {
   /// The backend for a search: `option` is `--store`'s value; `index`, an
   /// index already open (the query service's); `writable`, the local
   /// index opened for writing (`--open` records the use).
+  /// `readOption` is `--store-read`'s: the store's hot standby read
+  /// instead (else limelight.conf's `store-read`, for its `store`).
   public static func choose(
-    option: String?, location: IndexLocation, index: IndexStore? = nil, writable: Bool = false
+    option: String?, readOption: String? = nil, location: IndexLocation,
+    index: IndexStore? = nil, writable: Bool = false, errors: Int32? = STDERR_FILENO
   ) throws -> any SearchBackend {
-    if let name = try storeName(option: option, location: location) {
-      return try StoreBackend(name: name)
+    if let (name, standby) = try storeNames(
+      option: option, readOption: readOption, location: location)
+    {
+      return try StoreBackend(name: name, standby: standby, errors: errors)
     }
     return try LocalBackend(store: index ?? openIndex(location, writable: writable))
+  }
+
+  /// The shared store a search reads and its standby, if any: `--store`
+  /// (`option`) else limelight.conf's `store`; `--store-read`
+  /// (`readOption`) else limelight.conf's `store-read` when the store is
+  /// limelight.conf's. nil for the local index.
+  public static func storeNames(option: String?, readOption: String?, location: IndexLocation)
+    throws -> (store: String, standby: String?)?
+  {
+    let configuration: Configuration
+    do {
+      configuration = try Configuration.load(for: location)
+    } catch let error as Configuration.ParseError {
+      throw CommandFailure("bad configuration: \(error)")
+    }
+    guard let name = try named(option ?? configuration.store) else { return nil }
+    let standby = try readOption.map { try checked($0, option: "--store-read") }
+    return (name, standby ?? (name == configuration.store ? configuration.storeRead : nil))
   }
 
   /// The local index, which must exist; `longLived` for a session that
@@ -25,20 +49,6 @@ public enum SearchBackends {
     throws -> IndexStore
   {
     try IndexStore.open(location, create: false, readOnly: !writable, longLived: longLived)
-  }
-
-  /// The shared store a search reads: the one `--store` names (`option`),
-  /// else limelight.conf's; nil for the local index (`local`, or none).
-  public static func storeName(option: String?, location: IndexLocation) throws -> String? {
-    var name = option
-    if name == nil {
-      do {
-        name = try Configuration.load(for: location).store
-      } catch let error as Configuration.ParseError {
-        throw CommandFailure("bad configuration: \(error)")
-      }
-    }
-    return try named(name)
   }
 
   /// The shared store an item is read from (`limelight show`): the one
@@ -59,11 +69,13 @@ public enum SearchBackends {
 
   /// A store named on the command line (`--store`), checked as
   /// limelight.conf's is: one holding a password is a usage error.
-  public static func checked(_ name: String) throws(CommandFailure) -> String {
+  public static func checked(_ name: String, option: String = "--store") throws(CommandFailure)
+    -> String
+  {
     do throws(Configuration.StoreNameError) {
       return try Configuration.checkedStoreName(name)
     } catch {
-      throw CommandFailure("--store: \(error)")
+      throw CommandFailure("\(option): \(error)")
     }
   }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import LimelightExit
 import LimelightMeaning
 import LimelightModel
@@ -10,15 +11,70 @@ import LimelightStore
 /// files named `file://HOST/path`. The store's errors (a server away, a
 /// role refused) are the command's: exit status 2, said as the store said
 /// them.
+///
+/// With a hot standby (`store-read`), searches, items and changes are read
+/// there, and the primary is asked only where its log stands (a follower's
+/// changes) and told of writes; a standby away, or lost in the middle, is
+/// said on standard error and the primary read instead.
 public final class StoreBackend: SearchBackend {
-  let index: PostgresIndex
+  /// What is read: the standby, or the primary.
+  private(set) var index: PostgresIndex
+  /// The store's primary, when a standby is read: its name, and its
+  /// connection once one is needed.
+  private let primaryName: String?
+  private var primary: PostgresIndex?
+  /// Where warnings of a standby away go (nil: nowhere, for a picker's
+  /// screen or a desktop's provider).
+  private let errors: Int32?
   /// Whether the store was asked to tell of its writes.
   private var listening = false
 
   /// Connects to the store `name` (checked as limelight.conf's is) for
-  /// reading; within the connection's 2 seconds when it cannot be reached.
-  public init(name: String) throws {
+  /// reading, or to its hot standby `standby` when one is named and can be
+  /// reached; within the connection's 2 seconds when neither can be.
+  public init(name: String, standby: String? = nil, errors: Int32? = STDERR_FILENO) throws {
+    self.errors = errors
+    if let standby, standby != name {
+      do {
+        index = try PostgresIndex(reading: standby)
+        primaryName = name
+        return
+      } catch {
+        if let errors {
+          printError(
+            "the store's standby cannot be read (\(error)); reading its primary", to: errors)
+        }
+      }
+    }
     index = try Self.failing { () throws(PostgresError) in try PostgresIndex(reading: name) }
+    primaryName = nil
+  }
+
+  /// Reads with `body` from the standby, or from the primary when the
+  /// standby was lost (its connection broken, the server stopped).
+  private func reading<T>(_ body: (PostgresIndex) throws(PostgresError) -> T) throws -> T {
+    do {
+      return try body(index)
+    } catch {
+      guard let primaryName, error.isConnectionLost else {
+        throw CommandFailure(error.description, status: ExitStatus.usage)
+      }
+      warn("the store's standby was lost (\(error)); reading its primary")
+      index = try Self.failing { () throws(PostgresError) in try writerSide(primaryName) }
+      return try Self.failing { () throws(PostgresError) in try body(index) }
+    }
+  }
+
+  private func warn(_ message: String) {
+    if let errors { printError(message, to: errors) }
+  }
+
+  /// The primary's connection, made at its first use.
+  private func writerSide(_ name: String) throws(PostgresError) -> PostgresIndex {
+    if let primary { return primary }
+    let made = try PostgresIndex(reading: name)
+    primary = made
+    return made
   }
 
   /// A store's error as the command's.
@@ -30,11 +86,10 @@ public final class StoreBackend: SearchBackend {
 
   public func search(_ query: ReadQuery, limit: Int?) throws -> FoundResults {
     let search = ReadingSearch<SearchResult>(
-      search: { [index] node, limit, typos in
-        let found = try Self.failing { () throws(PostgresError) in
+      search: { node, limit, typos in
+        try self.reading { index throws(PostgresError) in
           try index.search(node, limit: limit, typos: typos)
-        }
-        return found.map(Self.result)
+        }.map(Self.result)
       }, key: \.uri, size: \.size)
     let results = try search.results(query, limit: limit)
     return FoundResults(results: results, ran: query.node)
@@ -51,17 +106,17 @@ public final class StoreBackend: SearchBackend {
           domain: result.domain == fileDomain ? nil : result.domain)
       }
     }
-    return try Self.failing { () throws(PostgresError) in
+    return try reading { index throws(PostgresError) in
       try index.snippets(for: entries, query: query, open: "\u{1}", close: "\u{2}")
     }
   }
 
   public func count(_ query: QueryNode) throws -> Int {
-    try Self.failing { () throws(PostgresError) in try index.count(query) }
+    try reading { index throws(PostgresError) in try index.count(query) }
   }
 
   public func result(uri: String) throws -> SearchResult? {
-    try Self.failing { () throws(PostgresError) in try index.hit(uri: uri) }.map(Self.result)
+    try reading { index throws(PostgresError) in try index.hit(uri: uri) }.map(Self.result)
   }
 
   /// The store keeps no vectors yet.
@@ -73,28 +128,46 @@ public final class StoreBackend: SearchBackend {
   public func buildingNote() -> String? { nil }
 
   /// The first asking also listens for the store's writes, before the
-  /// number is read: no write after it goes untold.
+  /// number is read: no write after it goes untold. With a standby, the
+  /// primary tells the number and where its log stood, and the standby is
+  /// waited for (a second at most) until it has replayed that far, so
+  /// that every change up to the number can be read there; one further
+  /// behind is read from the primary for this once.
   public func lastChange() throws -> Int64 {
     try Self.failing { () throws(PostgresError) in
+      let told = try primaryName.map(writerSide) ?? index
       if !listening {
-        try index.listenForChanges()
+        try told.listenForChanges()
         listening = true
       }
-      return try index.lastChange()
+      guard primaryName != nil else { return try index.lastChange() }
+      let (change, position) = try told.lastChangeAndPosition()
+      behind = try !index.waitForReplay(of: position, timeout: 1)
+      return change
     }
   }
 
-  /// Woken by the store when any host's write commits.
+  /// Whether the standby had not replayed the primary's last change: the
+  /// changes up to it are read from the primary.
+  private var behind = false
+
+  /// Woken by the store when any host's write commits (told by the
+  /// primary: a standby takes no `LISTEN`).
   public func waitForChange(timeout: Double) throws {
-    _ = try Self.failing { () throws(PostgresError) in try index.waitForChange(timeout: timeout) }
+    _ = try Self.failing { () throws(PostgresError) in
+      try (primaryName.map(writerSide) ?? index).waitForChange(timeout: timeout)
+    }
   }
 
   public func changes(after seen: Int64, matching query: QueryNode) throws -> (
     matching: [SearchResult], touched: [String]
   ) {
-    let (matching, touched) = try Self.failing { () throws(PostgresError) in
-      try index.changes(after: seen, matching: query)
-    }
+    let (matching, touched) =
+      try behind
+      ? Self.failing { () throws(PostgresError) in
+        try writerSide(primaryName ?? "").changes(after: seen, matching: query)
+      }
+      : reading { index throws(PostgresError) in try index.changes(after: seen, matching: query) }
     return (matching.map(Self.result), touched)
   }
 

@@ -74,6 +74,31 @@ public struct IndexStatus: Sendable, Codable {
   /// they could not be read.
   public var sharedHosts: [SharedStoreHost]?
   public var sharedHostsError: String?
+  /// The shared store's hot standby the front ends read (limelight.conf's
+  /// `store-read`; filled in by `limelight status`): how it stands, or why
+  /// it could not be read.
+  public var sharedStandby: SharedStandby?
+
+  /// A hot standby of the shared store, as `limelight status` found it.
+  public struct SharedStandby: Sendable, Codable, Equatable {
+    public var store: String
+    /// Whether it is a standby at all (a promoted one is a primary).
+    public var isStandby: Bool?
+    /// Whether it has replayed all the log it received.
+    public var caughtUp: Bool?
+    /// Seconds behind the primary, while it has log to replay.
+    public var lagSeconds: Double?
+    /// Why it could not be read: searches read the primary then.
+    public var error: String?
+
+    public init(
+      store: String, isStandby: Bool? = nil, caughtUp: Bool? = nil, lagSeconds: Double? = nil,
+      error: String? = nil
+    ) {
+      (self.store, self.isStandby, self.caughtUp) = (store, isStandby, caughtUp)
+      (self.lagSeconds, self.error) = (lagSeconds, error)
+    }
+  }
 
   public struct Failure: Sendable, Codable {
     public var path: String
