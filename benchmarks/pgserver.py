@@ -17,7 +17,9 @@ def bin_folder():
 
 
 class Server:
-    def __init__(self, folder=None):
+    def __init__(self, folder=None, standby_of=None):
+        """A new server; with `standby_of`, a hot standby of that one (its copy
+        made by pg_basebackup -R, following its log by streaming replication)."""
         self.bin = bin_folder()
         if self.bin is None:
             raise RuntimeError("PostgreSQL is not installed (apt-get install postgresql)")
@@ -27,12 +29,20 @@ class Server:
             shutil.chown(self.folder, "postgres", "postgres")
         self.user = "limelight"
         self.data = os.path.join(self.folder, "data")
-        self._run("initdb", "-D", self.data, "-A", "trust", "-U", self.user, "-E", "UTF8",
-                  "--locale=C")
+        if standby_of:
+            self._run("pg_basebackup", "-h", standby_of.folder, "-U", self.user, "-D", self.data,
+                      "-R", "--checkpoint=fast")
+        else:
+            self._run("initdb", "-D", self.data, "-A", "trust", "-U", self.user, "-E", "UTF8",
+                      "--locale=C")
         self._run("pg_ctl", "-D", self.data, "-l", os.path.join(self.folder, "server.log"), "-w",
                   "-o", f"-k {self.folder} -c listen_addresses='' -c max_connections=100",
                   "start")
         atexit.register(self.stop)
+
+    def name(self, database):
+        """The store name of a database of this server."""
+        return f"host={self.folder} user={self.user} dbname={database}"
 
     def _run(self, program, *arguments):
         command = [os.path.join(self.bin, program), *arguments]
@@ -43,7 +53,7 @@ class Server:
     def database(self, name):
         """A new database; the store name limelightd and find-in take."""
         self._run("createdb", "-h", self.folder, "-U", self.user, name)
-        return f"host={self.folder} user={self.user} dbname={name}"
+        return self.name(name)
 
     def size(self, name):
         out = subprocess.run([os.path.join(self.bin, "psql"), "-h", self.folder, "-U", self.user,

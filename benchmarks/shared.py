@@ -14,6 +14,9 @@ measures, in one run on this machine:
   bounds how many hosts one server carries);
 - queries with process start, median and 99th percentile: find-in on one
   host's index (its own entries) and on the store (every host's);
+- with --standby: queries a second that many find-in clients at once
+  manage against the one server, then with half of them reading a hot
+  standby of it (`--store-read`, streaming replication);
 - change to searchable across hosts: a file saved on one host, found by
   `find-in` on another through the store (a watcher running on each), beside
   a file saved and found on the same host through its own index.
@@ -27,6 +30,7 @@ import random
 import statistics
 import subprocess
 import sys
+import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -117,6 +121,30 @@ def change_to_found(writer, finder, folder, name, find_args, tries=5):
     return spent
 
 
+def throughput(queries, commands, env, clients, seconds):
+    """Queries a second that `clients` find-in processes asking one after the
+    other manage for `seconds`: client i runs commands[i % len(commands)]
+    (a store name each: the primary's, a standby's)."""
+    done = [0] * clients
+    deadline = time.perf_counter() + seconds
+
+    def client(i):
+        rng = random.Random(i)
+        while time.perf_counter() < deadline:
+            _, words = rng.choice(queries)
+            subprocess.run(commands[i % len(commands)] + ["--limit", "20", "--"] + words, env=env,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            done[i] += 1
+
+    threads = [threading.Thread(target=client, args=(i,)) for i in range(clients)]
+    started = time.perf_counter()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return sum(done) / (time.perf_counter() - started)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("workdir")
@@ -125,6 +153,10 @@ def main():
     parser.add_argument("--entries", type=int, default=100000)
     parser.add_argument("--pool", type=int, default=60000)
     parser.add_argument("--queries", type=int, default=90)
+    parser.add_argument("--standby", action="store_true",
+                        help="also measure queries a second with a hot standby beside the primary")
+    parser.add_argument("--clients", type=int, default=8)
+    parser.add_argument("--seconds", type=float, default=20)
     args = parser.parse_args()
     os.makedirs(args.workdir, exist_ok=True)
     ll = lambda tool: os.path.join(args.bin, tool)  # noqa: E731
@@ -167,6 +199,24 @@ def main():
     shared_times, shared_hits = time_queries(queries, [ll("find-in"), "--store", store],
                                              hosts[0].env)
 
+    # Queries a second, many clients at once: one server, then the clients
+    # split between the primary and a hot standby of it.
+    rates = None
+    if args.standby:
+        log(f"queries a second, {args.clients} clients …")
+        find = [ll("find-in")]
+        one = throughput(queries, [find + ["--store", store]], hosts[0].env, args.clients,
+                         args.seconds)
+        standby = pgserver.Server(standby_of=server)
+        replica = standby.name("shared")
+        while standby.psql("shared", "SELECT count(*) FROM item").strip() != str(entries):
+            time.sleep(0.5)
+        two = throughput(queries, [find + ["--store", store],
+                                   find + ["--store", store, "--store-read", replica]],
+                         hosts[0].env, args.clients, args.seconds)
+        rates = (one, two)
+        standby.stop()
+
     # Change to searchable: watchers running on the first two hosts.
     log("change to searchable …")
     watchers = [subprocess.Popen([ll("limelightd"), "--quiet"], env=h.env) for h in hosts[:2]]
@@ -203,6 +253,9 @@ def main():
     print(f"| queries with results | {local_hits}/{len(queries)} | {shared_hits}/{len(queries)} |")
     print(f"| saved to found, median / slowest (ms) | {ms(same):.0f} / {1000 * max(same):.0f} "
           f"(same host) | {ms(across):.0f} / {1000 * max(across):.0f} (another host) |")
+    if rates:
+        print(f"| queries a second, {args.clients} clients at once | — | {rates[0]:.1f} (one "
+              f"server); {rates[1]:.1f} (half the clients on a hot standby) |")
     by_kind = {}
     for (kind, _), lt, st in zip(queries, local_times, shared_times):
         by_kind.setdefault(kind, ([], []))

@@ -33,9 +33,7 @@ struct Show: ParsableCommand {
 
   @Option(
     name: .customLong("store-read"),
-    help: ArgumentHelp(
-      "Read the shared store from this hot standby of it, and from its primary when the"
-        + " standby is away (default: limelight.conf's 'store-read').", valueName: "name"))
+    help: ArgumentHelp(FindInFlag.storeRead.help, valueName: "name"))
   var standbyName: String?
 
   func run() throws {

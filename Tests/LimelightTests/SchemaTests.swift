@@ -73,33 +73,26 @@ import Testing
   /// to v25, however they list their migrations) are built anew: their
   /// Greek and Cyrillic words with accents, and ß, would never be found.
   @Test func anIndexOfTheOldFoldingIsBuiltAnew() throws {
-    let identifiers = ["v22-word-pairs-and-facets", "schema-v25"]
-    for identifier in identifiers {
-      let location = Fixtures.newLocation()
-      defer { try? FileManager.default.removeItem(atPath: location.home.string) }
-      try location.createPrivateDirectories()
-      try OldIndexes.make(
+    for identifier in ["v22-word-pairs-and-facets", "schema-v25"] {
+      try expectBuiltAnew(
         OldIndexes.v22
-          + "DELETE FROM grdb_migrations; INSERT INTO grdb_migrations VALUES ('\(identifier)');",
-        at: location.databasePath.string)
-      #expect {
-        try IndexStore.open(location, create: false)
-      } throws: { error in
-        guard case IndexStore.OpenError.older = error else { return false }
-        return true
-      }
+          + "DELETE FROM grdb_migrations; INSERT INTO grdb_migrations VALUES ('\(identifier)');")
     }
   }
 
   /// Indexes whose text index pairs only the commonest words of English
   /// (v26) are built anew: `"int main"` asks for a pair they never made.
   @Test func anIndexWithoutTheProgramsPairsIsBuiltAnew() throws {
+    try expectBuiltAnew(
+      OldIndexes.v27.replacingOccurrences(of: "'schema-v27'", with: "'schema-v26'"))
+  }
+
+  /// An index made by `sql` is refused as older: the watcher builds it anew.
+  func expectBuiltAnew(_ sql: String) throws {
     let location = Fixtures.newLocation()
     defer { try? FileManager.default.removeItem(atPath: location.home.string) }
     try location.createPrivateDirectories()
-    try OldIndexes.make(
-      OldIndexes.v27.replacingOccurrences(of: "'schema-v27'", with: "'schema-v26'"),
-      at: location.databasePath.string)
+    try OldIndexes.make(sql, at: location.databasePath.string)
     #expect {
       try IndexStore.open(location, create: false)
     } throws: { error in

@@ -32,15 +32,18 @@ public enum SearchBackends {
   public static func storeNames(option: String?, readOption: String?, location: IndexLocation)
     throws -> (store: String, standby: String?)?
   {
-    let configuration: Configuration
+    // A store named on the command line is searched whatever
+    // limelight.conf holds: a mistake there only leaves out its standby.
+    let configuration: Configuration?
     do {
       configuration = try Configuration.load(for: location)
     } catch let error as Configuration.ParseError {
-      throw CommandFailure("bad configuration: \(error)")
+      guard option != nil else { throw CommandFailure("bad configuration: \(error)") }
+      configuration = nil
     }
-    guard let name = try named(option ?? configuration.store) else { return nil }
+    guard let name = try named(option ?? configuration?.store) else { return nil }
     let standby = try readOption.map { try checked($0, option: "--store-read") }
-    return (name, standby ?? (name == configuration.store ? configuration.storeRead : nil))
+    return (name, standby ?? (name == configuration?.store ? configuration?.storeRead : nil))
   }
 
   /// The local index, which must exist; `longLived` for a session that
