@@ -120,7 +120,9 @@ let package = Package(
     // (libpq), with the same query language.
     .target(
       name: "LimelightPostgres",
-      dependencies: ["LimelightPlatform", "LimelightModel", "LimelightQuery", "CPostgres"]),
+      dependencies: [
+        "LimelightPlatform", "LimelightModel", "LimelightQuery", "CPostgres", "CTextRank",
+      ]),
     // The watcher's sending of its entries to a shared PostgreSQL store,
     // from the local index, which keeps them while the store is away.
     .target(

@@ -100,6 +100,7 @@ extension PostgresIndex {
         item.domain, item.details.title, item.details.kind, list(item.details.authors),
         list(item.keywords), item.details.contentDescription, seconds(item.details.created),
         seconds(item.details.lastUsed), pathWords.joined(separator: " "), String(wordCount),
+        text.map(PostgresWords.pairWords) ?? "",
       ]
       if columns.isEmpty { columns = Array(repeating: [], count: row.count) }
       for (column, value) in row.enumerated() { columns[column].append(value) }
@@ -108,19 +109,21 @@ extension PostgresIndex {
       """
       INSERT INTO item (host, path, path_text, name, name_words, folder, content_types,
         kinds, size, modified, text_content, name_vector, reach, domain, title, kind,
-        authors, keywords, description, created, last_used, path_words, word_count, sweep)
+        authors, keywords, description, created, last_used, path_words, word_count, pair_words,
+        sweep)
       SELECT $1, path, path_text, name, name_words, folder, string_to_array(types, ' '),
         string_to_array(kinds, ' '), size, to_timestamp(modified), text_content,
         name_vector::tsvector, reach::integer[], domain, title, kind,
         string_to_array(authors, chr(31)), string_to_array(keywords, chr(31)), description,
-        to_timestamp(created), to_timestamp(last_used), path_words, word_count, $24::bigint
+        to_timestamp(created), to_timestamp(last_used), path_words, word_count, pair_words,
+        $25::bigint
       FROM unnest($2::bytea[], $3::text[], $4::text[], $5::text[], $6::boolean[],
         $7::text[], $8::text[], $9::bigint[], $10::float8[], $11::text[], $12::text[],
         $13::text[], $14::text[], $15::text[], $16::text[], $17::text[], $18::text[],
-        $19::text[], $20::float8[], $21::float8[], $22::text[], $23::integer[])
+        $19::text[], $20::float8[], $21::float8[], $22::text[], $23::integer[], $24::text[])
         AS r(path, path_text, name, name_words, folder, types, kinds, size, modified,
           text_content, name_vector, reach, domain, title, kind, authors, keywords,
-          description, created, last_used, path_words, word_count)
+          description, created, last_used, path_words, word_count, pair_words)
       ON CONFLICT (host, path) DO UPDATE SET path_text = excluded.path_text,
         name = excluded.name, name_words = excluded.name_words, folder = excluded.folder,
         content_types = excluded.content_types, kinds = excluded.kinds,
@@ -130,7 +133,7 @@ extension PostgresIndex {
         kind = excluded.kind, authors = excluded.authors, keywords = excluded.keywords,
         description = excluded.description, created = excluded.created,
         last_used = excluded.last_used, path_words = excluded.path_words,
-        word_count = excluded.word_count,
+        word_count = excluded.word_count, pair_words = excluded.pair_words,
         writer = current_user,
         sweep = excluded.sweep, change = nextval('store_change')
       """, [host] + columns.map(PostgresQuery.array) + [String(sweep)])

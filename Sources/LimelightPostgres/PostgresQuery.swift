@@ -198,7 +198,10 @@ struct PostgresQuery {
     // The words' index finds the entries with every word; the text's
     // words (no vector with positions is kept for a text) then hold the
     // phrase, or the word, as they run.
-    let inAll = inWords(lexemes.joined(separator: " & "))
+    // With the pairs of common words the phrase holds, which the host
+    // made of the text's words (``PostgresWords/pairWords(_:)``).
+    let pairs = PostgresWords.pairs(of: prefix ? Array(words.dropLast()) : words)
+    let inAll = inWords((lexemes + pairs.map(PostgresWords.quoted)).joined(separator: " & "))
     let pattern =
       "% " + words.joined(separator: " ") + (prefix ? "%" : " %")
     let inText = inText(pattern)
@@ -212,7 +215,8 @@ struct PostgresQuery {
   /// The distinct words of an entry's name, keywords and text, as its
   /// index holds them (the same expression, so that a condition on it
   /// reads the index).
-  static let allWords = "limelight_words(name_words || ' ' || coalesce(text_content, ''))"
+  static let allWords =
+    "limelight_words(name_words || ' ' || coalesce(text_content, '') || ' ' || pair_words)"
 
   private mutating func filterCondition(_ filter: Filter) throws(PostgresError) -> String {
     switch filter {

@@ -1,3 +1,4 @@
+import CTextRank
 import Foundation
 import LimelightModel
 
@@ -21,6 +22,43 @@ enum PostgresWords {
   static func words(_ text: String, folded: Bool = false) -> [String] {
     SearchText.terms(of: folded ? text : SearchText.fold(text)).filter {
       $0.utf8.count <= longestWord
+    }
+  }
+
+  /// The pairs of words side by side in `words` whose first is among the
+  /// commonest (`limelight_is_common_word`, the local text index's pairs),
+  /// both of ASCII, as one lexeme each (`the+quick`), each once.
+  static func pairs<Words: Sequence>(of words: Words) -> [String]
+  where Words.Element: StringProtocol {
+    var pairs: [String] = []
+    var seen: Set<String> = []
+    var previous: Words.Element?
+    for word in words {
+      defer { previous = word }
+      guard let first = previous, isCommon(first), word.utf8.allSatisfy({ $0 < 0x80 }) else {
+        continue
+      }
+      let pair = first + "+" + word
+      if seen.insert(pair).inserted { pairs.append(pair) }
+    }
+    return pairs
+  }
+
+  /// The pairs a text's words (``textWords(_:)``) hold, one space between:
+  /// the store indexes them with the words.
+  static func pairWords(_ textWords: String) -> String {
+    pairs(of: textWords.split(separator: " ")).joined(separator: " ")
+  }
+
+  /// Whether a word is one whose pairs the indexes hold: ASCII, among the
+  /// commonest.
+  private static func isCommon<Word: StringProtocol>(_ word: Word) -> Bool {
+    var word = String(word)
+    return word.withUTF8 { bytes in
+      bytes.allSatisfy { $0 < 0x80 }
+        && bytes.withMemoryRebound(to: CChar.self) {
+          limelight_is_common_word($0.baseAddress, Int32($0.count)) != 0
+        }
     }
   }
 

@@ -29,6 +29,10 @@ struct DifferentialTests {
     // Both words of a phrase, not as the phrase, in a short text that
     // ranks first among those holding the words.
     ("Documents/bq.txt", "brown then quick\n"),
+    // A phrase of common words (looked up by its pair in both): held
+    // across a comma, and its words apart.
+    ("Documents/comma.txt", "the, quick one more\n"),
+    ("Documents/apart.txt", "the slow ones and quick\n"),
   ]
 
   /// Queries of each kind: a word, a prefix, typos in names and texts,
@@ -40,7 +44,8 @@ struct DifferentialTests {
     ["\"quick brown\""], ["quick"], ["ext:md", "wombat"], ["wombat", "-survey"],
     ["meeting", "alpha"], ["budget"], ["strasse"], ["nachtmusik"], ["kleine", "nacht"],
     ["\"int main\""], ["helm"], ["kind:text", "quick"], ["notes"],
-    ["-\"quick brown\"", "brown"], ["\"quick brown\"", "OR", "helm"],
+    ["-\"quick brown\"", "brown"], ["\"quick brown\"", "OR", "helm"], ["\"the quick\""],
+    ["\"return 0\""], ["\"the quick brown\""],
   ]
 
   /// Queries whose results both backends find alike but order apart, and

@@ -402,6 +402,38 @@ struct PostgresStoreTests {
     #expect(try names(index, "wendang").first == "中文文档说明.txt")
   }
 
+  /// A common word and the word after it in a text are a word of the
+  /// words' index too (`the+quick`, made by the host), which a phrase of
+  /// common words asks for: its candidates are the entries holding its
+  /// pairs, and the phrase is found as before.
+  @Test func phrasesOfCommonWordsAreLookedUpByTheirPairs() throws {
+    let server = try #require(PostgresServer.shared)
+    let store = try server.newDatabase()
+    let index = try PostgresIndex(store, host: "alpha")
+    func item(_ path: String, _ text: String) -> SharedItem {
+      SharedItem(
+        path: RawPath(path), isFolder: false, size: 1, modifiedNs: nil,
+        contentTypeTree: ["text/plain"], keywords: [], text: text)
+    }
+    try index.write([
+      item("/a.txt", "The quick fox, the quick one"), item("/b.txt", "the slow and quick"),
+      item("/c.c", "int main(void) { return 0; }"), item("/d.txt", "Thé quick"),
+    ])
+    let pairs = try PostgresConnection(store).execute(
+      "SELECT path_text, pair_words FROM item ORDER BY path_text"
+    ).rows.map { "\($0[0] ?? ""): \($0[1] ?? "")" }
+    #expect(
+      pairs == [
+        "/a.txt: the+quick", "/b.txt: the+slow and+quick",
+        "/c.c: int+main void+return return+0", "/d.txt: the+quick",
+      ])
+    var parser = QueryParser(home: RawPath("/"))
+    let found = try index.search(parser.parse("\"the quick\""), limit: 10).map(\.uri).sorted()
+    #expect(found == ["file://alpha/a.txt", "file://alpha/d.txt"])
+    #expect(
+      try index.search(parser.parse("\"int main\""), limit: 10).map(\.uri) == ["file://alpha/c.c"])
+  }
+
   /// A snippet of the store's text: the words around the first match,
   /// matches marked, "…" where the text goes on.
   @Test func snippetsAreCutFromTheStoredWords() throws {
