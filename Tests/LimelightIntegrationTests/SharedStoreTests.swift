@@ -442,6 +442,43 @@ import Testing
     }
   }
 
+  /// The primary lost for good with writes its standby never replayed,
+  /// the standby promoted and named as the store: each host's next start
+  /// sends what the promoted store lacks (its host row says which of the
+  /// host's generations its rows reflect), so nothing is lost, removals
+  /// included.
+  @Test func aPromotedStandbyGetsWhatItNeverReplayedFromEachHost() throws {
+    let primary = try PostgresServer()
+    let store = try primary.newDatabase()
+    let standby = try PostgresServer(standbyOf: primary)
+    let promoted = standby.sameDatabase(store)
+    let alpha = try instance(store, host: "alpha")
+    try alpha.write("kept.txt", "quokka\n")
+    try alpha.write("gone.txt", "quokka\n")
+    try alpha.indexOnce()
+    try alpha.waitFor("the first entries replayed on the standby") {
+      try alpha.find("--store", promoted, "quokka").count == 2
+    }
+    // The standby stops following; the primary takes writes it never sees.
+    try standby.stop()
+    try alpha.write("late.txt", "quokka\n")
+    try alpha.remove("gone.txt")
+    try alpha.indexOnce()
+    #expect(try alpha.find("quokka").count == 2)  // kept and late, on the primary
+    try primary.stop()
+    try standby.start()
+    try standby.promote()
+    #expect(
+      try alpha.find("--store", promoted, "quokka").sorted()
+        == [uri("alpha", alpha, "gone.txt"), uri("alpha", alpha, "kept.txt")])
+    // Named as the store: the host's next start sends what it lacks.
+    try alpha.config("store = \(promoted)\nhost-name = alpha\n")
+    try alpha.indexOnce()
+    #expect(
+      try alpha.find("quokka").sorted()
+        == [uri("alpha", alpha, "kept.txt"), uri("alpha", alpha, "late.txt")])
+  }
+
   /// The store goes away while the watcher works: its changes wait in the
   /// local index, status says so, a query says the store is unreachable,
   /// and everything is sent once the store is back.
