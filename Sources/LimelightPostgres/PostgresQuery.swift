@@ -202,6 +202,14 @@ struct PostgresQuery {
     // made of the text's words (``PostgresWords/pairWords(_:)``).
     let pairs = PostgresWords.pairs(of: prefix ? Array(words.dropLast()) : words)
     let inAll = inWords((lexemes + pairs.map(PostgresWords.quoted)).joined(separator: " & "))
+    // Two whole words that are a pair: the pair is in the text exactly
+    // when the words are side by side there (the host made the pairs of
+    // the words kept), and the text need not be read.
+    if words.count == 2 && !prefix && pairs.count == 1 {
+      if column == .content { return inAll }
+      let name = inName(&self)
+      return "(\(name) OR \(inAll))"
+    }
     let pattern =
       "% " + words.joined(separator: " ") + (prefix ? "%" : " %")
     let inText = inText(pattern)
