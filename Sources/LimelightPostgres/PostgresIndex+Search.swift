@@ -19,10 +19,20 @@ extension PostgresIndex {
     return try searchOnce(query, limit: limit, typos: true)
   }
 
+  /// Whether every entry sent before the store kept pairs of common words
+  /// (store migration v7) was sent again with them: no host is still to
+  /// send its entries again. A host joining sends its pairs with its
+  /// entries, and only slows phrases until it is done.
+  func pairsComplete() throws(PostgresError) -> Bool {
+    try connection.execute("SELECT NOT EXISTS (SELECT 1 FROM host WHERE index_id IS NULL)")
+      .rows.first?.first == "t"
+  }
+
   /// How many entries `query` finds (typos as ``search(_:limit:)`` takes them).
   public func count(_ query: QueryNode) throws(PostgresError) -> Int {
     for typos in [false, true] {
-      var compiled = PostgresQuery(closeWords: typos ? closeWords : nil)
+      var compiled = PostgresQuery(
+        closeWords: typos ? closeWords : nil, usesPairs: try pairsComplete())
       let condition = try compiled.condition(query)
       let total =
         try connection.execute(
@@ -36,7 +46,8 @@ extension PostgresIndex {
   private func searchOnce(_ query: QueryNode, limit: Int?, typos: Bool) throws(PostgresError)
     -> [Hit]
   {
-    var compiled = PostgresQuery(closeWords: typos ? closeWords : nil)
+    var compiled = PostgresQuery(
+      closeWords: typos ? closeWords : nil, usesPairs: try pairsComplete())
     let condition = try compiled.condition(query)
     // A phrase's texts checked in rank order, until enough hold it.
     var apart: (candidates: String, texts: String)?

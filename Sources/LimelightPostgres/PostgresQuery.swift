@@ -38,8 +38,14 @@ struct PostgresQuery {
   /// Whether a text's run of words is checked at all.
   private(set) var checksTexts = false
 
-  init(closeWords: ((String) throws(PostgresError) -> [String])?) {
+  /// Whether every entry's pairs of common words are in the words'
+  /// index: not while a host has still to send its entries again after
+  /// the store began keeping them (``PostgresIndex/pairsComplete()``).
+  let usesPairs: Bool
+
+  init(closeWords: ((String) throws(PostgresError) -> [String])?, usesPairs: Bool = true) {
     self.closeWords = closeWords
+    self.usesPairs = usesPairs
   }
 
   /// The condition `node` compiles to.
@@ -143,7 +149,7 @@ struct PostgresQuery {
     -> (query: PostgresQuery, candidates: String, texts: String)?
   {
     guard checksTexts, !textUnderAlternative else { return nil }
-    var split = PostgresQuery(closeWords: closeWords)
+    var split = PostgresQuery(closeWords: closeWords, usesPairs: usesPairs)
     split.closeWordsRead = closeWordsRead
     split.checks = .candidates
     let candidates = try split.condition(node)
@@ -200,7 +206,7 @@ struct PostgresQuery {
     // phrase, or the word, as they run.
     // With the pairs of common words the phrase holds, which the host
     // made of the text's words (``PostgresWords/pairWords(_:)``).
-    let pairs = PostgresWords.pairs(of: prefix ? Array(words.dropLast()) : words)
+    let pairs = usesPairs ? PostgresWords.pairs(of: prefix ? Array(words.dropLast()) : words) : []
     let inAll = inWords((lexemes + pairs.map(PostgresWords.quoted)).joined(separator: " & "))
     // Two whole words that are a pair: the pair is in the text exactly
     // when the words are side by side there (the host made the pairs of

@@ -427,11 +427,27 @@ struct PostgresStoreTests {
         "/a.txt: the+quick", "/b.txt: the+slow and+quick",
         "/c.c: int+main void+return return+0", "/d.txt: the+quick",
       ])
+    // Pairs are asked for once every host has sent its entries with them.
+    let connection = try PostgresConnection(store)
+    try connection.execute("UPDATE host SET index_id = 'sent'")
     var parser = QueryParser(home: RawPath("/"))
-    let found = try index.search(parser.parse("\"the quick\""), limit: 10).map(\.uri).sorted()
-    #expect(found == ["file://alpha/a.txt", "file://alpha/d.txt"])
+    let quick = try parser.parse("\"the quick\"")
+    #expect(
+      try index.search(quick, limit: 10).map(\.uri).sorted() == [
+        "file://alpha/a.txt", "file://alpha/d.txt",
+      ])
     #expect(
       try index.search(parser.parse("\"int main\""), limit: 10).map(\.uri) == ["file://alpha/c.c"])
+    // An entry sent before the store kept pairs is found while its host
+    // has still to send it again, and the phrase's texts are read then.
+    try connection.execute("UPDATE item SET pair_words = '' WHERE path_text = '/d.txt'")
+    #expect(try index.search(quick, limit: 10).map(\.uri).sorted() == ["file://alpha/a.txt"])
+    try connection.execute("UPDATE host SET index_id = NULL")
+    #expect(
+      try index.search(quick, limit: 10).map(\.uri).sorted() == [
+        "file://alpha/a.txt", "file://alpha/d.txt",
+      ])
+    #expect(try index.count(quick) == 2)
   }
 
   /// A snippet of the store's text: the words around the first match,
