@@ -58,9 +58,8 @@ struct Show: ParsableCommand {
       option: storeName, configuration: configuration, elsewhere: elsewhere)
     {
       let absolute = RawPath.absolute(item)
-      let standby =
-        try standbyName.map { try SearchBackends.checked($0, option: "--store-read") }
-        ?? (store == configuration.store ? configuration.storeRead : nil)
+      let standby = try SearchBackends.standby(
+        readOption: standbyName, store: store, configuration: configuration)
       return try showShared(
         named ?? (host: thisHost, path: FileSystem.realPath(absolute) ?? absolute), store: store,
         standby: standby)
@@ -100,29 +99,16 @@ struct Show: ParsableCommand {
   func showShared(
     _ target: (host: String, path: RawPath), store name: String, standby: String?
   ) throws {
-    let read = { (store: String) throws in
-      try PostgresIndex(reading: store).details(host: target.host, path: target.path)
-    }
+    let fields: [(name: String, value: AttributeValue?)]?
     do {
-      if let standby, standby != name {
-        do {
-          return try print(try found(read(standby)))
-        } catch let error as PostgresError where error.isConnectionLost {
-          printError("the store's standby cannot be read (\(error)); reading its primary")
-        }
-      }
-      try print(try found(read(name)))
-    } catch let error as PostgresError { throw CommandFailure(error.description) }
-  }
-
-  /// The fields of the item found in a store; an error when it holds none.
-  func found(_ fields: [(name: String, value: AttributeValue?)]?) throws
-    -> [(name: String, value: AttributeValue?)]
-  {
+      fields = try PostgresIndex.reading(name, standby: standby) { printError($0) }
+        .index.details(host: target.host, path: target.path)
+    } catch { throw CommandFailure(error.description) }
     guard let fields else {
-      throw CommandFailure("no item for '\(item)' in the shared store", status: ExitStatus.notFound)
+      throw CommandFailure(
+        "no item for '\(item)' in the shared store (\(target.host))", status: ExitStatus.notFound)
     }
-    return fields
+    try print(fields)
   }
 
   func print(_ fields: [(name: String, value: AttributeValue?)]) throws {

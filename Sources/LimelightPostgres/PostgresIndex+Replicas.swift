@@ -4,6 +4,23 @@ import Foundation
 /// of the store: where the primary's log stands, whether a standby has
 /// replayed that far, and how far behind it is.
 extension PostgresIndex {
+  /// Connects to read the store `name` from its hot standby `standby`,
+  /// when one is named and answers; else from `name` itself, after telling
+  /// `away` why the standby was passed over (a sentence for a person).
+  /// Whether it reads the standby comes back too.
+  public static func reading(
+    _ name: String, standby: String?, away: (String) -> Void
+  ) throws(PostgresError) -> (index: PostgresIndex, onStandby: Bool) {
+    if let standby, standby != name {
+      do {
+        return (try PostgresIndex(reading: standby), true)
+      } catch {
+        away("the store's standby cannot be read (\(error)); reading its primary")
+      }
+    }
+    return (try PostgresIndex(reading: name), false)
+  }
+
   /// The primary's last change and where its log stood when it was read:
   /// a standby that has replayed that far holds every entry up to it. The
   /// change is read under the writers' lock, as ``lastChange()`` reads it

@@ -14,9 +14,10 @@ extension PostgresIndex {
   public func search(_ query: QueryNode, limit: Int?, typos: Bool = true) throws(PostgresError)
     -> [Hit]
   {
-    let strict = try searchOnce(query, limit: limit, typos: false)
+    let pairs = try pairsComplete()
+    let strict = try searchOnce(query, limit: limit, typos: false, pairs: pairs)
     guard strict.isEmpty, typos else { return strict }
-    return try searchOnce(query, limit: limit, typos: true)
+    return try searchOnce(query, limit: limit, typos: true, pairs: pairs)
   }
 
   /// Whether every entry sent before the store kept pairs of common words
@@ -30,9 +31,9 @@ extension PostgresIndex {
 
   /// How many entries `query` finds (typos as ``search(_:limit:)`` takes them).
   public func count(_ query: QueryNode) throws(PostgresError) -> Int {
+    let pairs = try pairsComplete()
     for typos in [false, true] {
-      var compiled = PostgresQuery(
-        closeWords: typos ? closeWords : nil, usesPairs: try pairsComplete())
+      var compiled = PostgresQuery(closeWords: typos ? closeWords : nil, usesPairs: pairs)
       let condition = try compiled.condition(query)
       let total =
         try connection.execute(
@@ -43,11 +44,11 @@ extension PostgresIndex {
     return 0
   }
 
-  private func searchOnce(_ query: QueryNode, limit: Int?, typos: Bool) throws(PostgresError)
-    -> [Hit]
+  /// `pairs`: whether phrases may ask for pairs (``pairsComplete()``).
+  private func searchOnce(_ query: QueryNode, limit: Int?, typos: Bool, pairs: Bool)
+    throws(PostgresError) -> [Hit]
   {
-    var compiled = PostgresQuery(
-      closeWords: typos ? closeWords : nil, usesPairs: try pairsComplete())
+    var compiled = PostgresQuery(closeWords: typos ? closeWords : nil, usesPairs: pairs)
     let condition = try compiled.condition(query)
     // A phrase's texts checked in rank order, until enough hold it.
     var apart: (candidates: String, texts: String)?

@@ -42,8 +42,17 @@ public enum SearchBackends {
       configuration = nil
     }
     guard let name = try named(option ?? configuration?.store) else { return nil }
-    let standby = try readOption.map { try checked($0, option: "--store-read") }
-    return (name, standby ?? (name == configuration?.store ? configuration?.storeRead : nil))
+    return (name, try standby(readOption: readOption, store: name, configuration: configuration))
+  }
+
+  /// The hot standby the store `store` is read from: `--store-read`
+  /// (`readOption`), else limelight.conf's `store-read` when `store` is
+  /// limelight.conf's; nil: the store itself.
+  public static func standby(readOption: String?, store: String, configuration: Configuration?)
+    throws(CommandFailure) -> String?
+  {
+    if let readOption { return try checked(readOption, option: "--store-read") }
+    return store == configuration?.store ? configuration?.storeRead : nil
   }
 
   /// The local index, which must exist; `longLived` for a session that

@@ -34,20 +34,11 @@ public final class StoreBackend: SearchBackend {
   /// reached; within the connection's 2 seconds when neither can be.
   public init(name: String, standby: String? = nil, errors: Int32? = STDERR_FILENO) throws {
     self.errors = errors
-    if let standby, standby != name {
-      do {
-        index = try PostgresIndex(reading: standby)
-        primaryName = name
-        return
-      } catch {
-        if let errors {
-          printError(
-            "the store's standby cannot be read (\(error)); reading its primary", to: errors)
-        }
-      }
+    let (index, onStandby) = try Self.failing { () throws(PostgresError) in
+      try PostgresIndex.reading(name, standby: standby) { Self.warn($0, to: errors) }
     }
-    index = try Self.failing { () throws(PostgresError) in try PostgresIndex(reading: name) }
-    primaryName = nil
+    self.index = index
+    primaryName = onStandby ? name : nil
   }
 
   /// Reads with `body` from the standby, or from the primary when the
@@ -59,13 +50,14 @@ public final class StoreBackend: SearchBackend {
       guard let primaryName, error.isConnectionLost else {
         throw CommandFailure(error.description, status: ExitStatus.usage)
       }
-      warn("the store's standby was lost (\(error)); reading its primary")
+      Self.warn("the store's standby was lost (\(error)); reading its primary", to: errors)
       index = try Self.failing { () throws(PostgresError) in try writerSide(primaryName) }
       return try Self.failing { () throws(PostgresError) in try body(index) }
     }
   }
 
-  private func warn(_ message: String) {
+  /// Says `message` on `errors`, if anywhere.
+  private static func warn(_ message: String, to errors: Int32?) {
     if let errors { printError(message, to: errors) }
   }
 
@@ -75,6 +67,12 @@ public final class StoreBackend: SearchBackend {
     let made = try PostgresIndex(reading: name)
     primary = made
     return made
+  }
+
+  /// The connection the store's writes are told on, and its last change
+  /// asked of: the primary (a standby takes no `LISTEN`).
+  private func notifier() throws(PostgresError) -> PostgresIndex {
+    try primaryName.map(writerSide) ?? index
   }
 
   /// A store's error as the command's.
@@ -135,7 +133,7 @@ public final class StoreBackend: SearchBackend {
   /// behind is read from the primary for this once.
   public func lastChange() throws -> Int64 {
     try Self.failing { () throws(PostgresError) in
-      let told = try primaryName.map(writerSide) ?? index
+      let told = try notifier()
       if !listening {
         try told.listenForChanges()
         listening = true
@@ -155,7 +153,7 @@ public final class StoreBackend: SearchBackend {
   /// primary: a standby takes no `LISTEN`).
   public func waitForChange(timeout: Double) throws {
     _ = try Self.failing { () throws(PostgresError) in
-      try (primaryName.map(writerSide) ?? index).waitForChange(timeout: timeout)
+      try notifier().waitForChange(timeout: timeout)
     }
   }
 
@@ -165,7 +163,7 @@ public final class StoreBackend: SearchBackend {
     let (matching, touched) =
       try behind
       ? Self.failing { () throws(PostgresError) in
-        try writerSide(primaryName ?? "").changes(after: seen, matching: query)
+        try notifier().changes(after: seen, matching: query)
       }
       : reading { index throws(PostgresError) in try index.changes(after: seen, matching: query) }
     return (matching.map(Self.result), touched)

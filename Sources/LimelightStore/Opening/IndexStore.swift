@@ -230,15 +230,10 @@ public final class IndexStore: Sendable {
   static let fieldHitsFunction = DatabaseFunction(
     "limelight_field_hits", argumentCount: 4, pure: true
   ) { values in
-    guard let encoded = String.fromDatabaseValue(values[3]) else { return nil }
-    let plan = fieldHitsPlans.withLock { cache in
-      if let known = cache[encoded] { return known }
-      let made = PhraseCheck(encoded: encoded).map(PhraseCheck.FieldHits.init)
-      if cache.count > 64 { cache.removeAll() }
-      cache[encoded] = made
-      return made
-    }
-    return plan?.hits(values.prefix(3).map { String.fromDatabaseValue($0) })
+    parsed(values[3], in: fieldHitsPlans) {
+      PhraseCheck(encoded: $0).map(PhraseCheck.FieldHits.init)
+    }?
+    .hits(values.prefix(3).map { String.fromDatabaseValue($0) })
   }
 
   /// The field hits of the encoded checks met lately, made ready once for
@@ -247,17 +242,25 @@ public final class IndexStore: Sendable {
 
   /// An encoded ``PhraseCheck``, parsed once for all the rows of a query.
   private static func phraseCheck(_ value: DatabaseValue) -> PhraseCheck? {
-    guard let encoded = String.fromDatabaseValue(value) else { return nil }
-    return phraseChecks.withLock { cache in
-      if let known = cache[encoded] { return known }
-      let made = PhraseCheck(encoded: encoded)
-      if cache.count > 64 { cache.removeAll() }
-      cache[encoded] = made
-      return made
-    }
+    parsed(value, in: phraseChecks) { PhraseCheck(encoded: $0) }
   }
 
   static let phraseChecks = Mutex<[String: PhraseCheck?]>([:])
+
+  /// What `make` makes of an encoded text bound into a query, kept in
+  /// `cache` for the query's other rows (and the next query of its shape).
+  private static func parsed<T>(
+    _ value: DatabaseValue, in cache: borrowing Mutex<[String: T?]>, _ make: (String) -> T?
+  ) -> T? {
+    guard let encoded = String.fromDatabaseValue(value) else { return nil }
+    return cache.withLock { known in
+      if let made = known[encoded] { return made }
+      let made = make(encoded)
+      if known.count > 64 { known.removeAll() }
+      known[encoded] = made
+      return made
+    }
+  }
 
   /// After an upgrade that rewrote tables (`meta.compact`), gives the space
   /// they left back to the file system: the index shrinks instead of
