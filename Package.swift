@@ -259,6 +259,7 @@ let package = Package(
         "LimelightModel", "LimelightStore", "LimelightQuery", "LimelightImport", "LimelightWatch",
         "LimelightCLI", "LimelightQueryClient", "LimelightExtensions",
         "LimelightPlatform", "LimelightThumbnails", "LimelightApplications", "LimelightService",
+        "LimelightMeaning",
       ]),
     .testTarget(
       name: "LimelightIntegrationTests",

@@ -22,10 +22,6 @@ public final class MeaningPass: Sendable {
   /// Items embedded since the pass began, and when it began (monotonic seconds).
   private let progress = Mutex<(embedded: Int, since: Double?)>((0, nil))
 
-  /// Characters of a document's text embedded after its title: the model
-  /// reads at most 512 tokens, and a passage's cost grows with its length
-  /// (about 40 ms for 30 tokens, 1.2 s for 430, on one core).
-  public static let openingCharacters = 600
   /// Letters (not spaces) of text a document needs beside its title to be
   /// embedded: a note of a few words is found by its words.
   static let leastSubstance = 40
@@ -90,7 +86,8 @@ public final class MeaningPass: Sendable {
           sleep(seconds: 1)
           continue
         }
-        let work = try store.meaningWork(limit: Self.batch, opening: Self.openingCharacters)
+        let work = try store.meaningWork(
+          limit: Self.batch, opening: MeaningPassage.searchedCharacters)
         if work.isEmpty {
           if idleSince == nil { logIdle() }
           idleSince = try store.generation()
@@ -107,11 +104,14 @@ public final class MeaningPass: Sendable {
         where !stopped.load(ordering: .relaxed) && !watcher.isBusy(within: Self.quietSeconds) {
           // An empty vector: too short to be about anything, or the model
           // failed on this text; tried again once it changes.
-          guard item.substance >= Self.leastSubstance else {
+          let (passage, substance) = MeaningPassage.of(
+            heading: item.heading, description: item.description, opening: item.opening)
+          guard substance >= Self.leastSubstance else {
             vectors.append((item, []))
             continue
           }
-          let vector = engine.embed(item.passage, asQuery: false).map(MeaningVector.quantized)
+          let vector = engine.embedDocument(heading: item.heading, passage: passage)
+            .map(MeaningVector.quantized)
           if vector == nil { logger.warning("meaning: the model failed on item \(item.rowID)") }
           vectors.append((item, vector ?? []))
         }

@@ -32,6 +32,20 @@ import Testing
       "Documents/garden.txt",
       "Garden plan: tomatoes along the south fence, beans near the shed, herbs by the kitchen"
         + " door.\n")
+    // A manual page compressed with gzip, as manual pages are installed:
+    // embedded as a text, not passed over as an archive.
+    try instance.mkdir("Documents/man5")
+    try instance.write(
+      "Documents/man5/crontab.5",
+      ".TH CRONTAB 5\n.SH NAME\ncrontab \\- tables for driving cron\n.SH DESCRIPTION\n"
+        + "A crontab file contains instructions to the cron daemon of the general form:\n"
+        + "run this command at this time on this date. Each user has their own crontab.\n")
+    let gzip = Process()
+    gzip.executableURL = URL(fileURLWithPath: "/usr/bin/gzip")
+    gzip.arguments = ["-n", instance.path("Documents/man5/crontab.5")]
+    try gzip.run()
+    gzip.waitUntilExit()
+    try #require(gzip.terminationStatus == 0)
     // A note of a few words is found by its words, not embedded.
     try instance.write("Documents/short.txt", "Steuer notes\n")
     try instance.write(
@@ -64,7 +78,7 @@ import Testing
     try instance.startWatcher()
     try waitForMeaning()
     let status = try instance.run("limelight", ["status"]).stdout
-    #expect(status.contains("meaning:    on: 4 documents"), "\(status)")
+    #expect(status.contains("meaning:    on: 5 documents"), "\(status)")
     // German, for an English letter: no word in common.
     let tax = try results(["Steuerbescheid", "vom", "Finanzamt"])
     #expect(tax.contains { $0.path == "Documents/letter-2024-03.txt" && $0.meaning }, "\(tax)")
@@ -80,6 +94,10 @@ import Testing
     let about = try results(["--about", "how do I connect to a wireless network"])
     #expect(about.first?.path == "Documents/wlan.txt", "\(about)")
     #expect(try results(["--about", "WLAN einrichten", "kind:pdf"]).isEmpty)
+    let nightly = try results([
+      "--about", "instructions that schedule commands for the cron daemon",
+    ])
+    #expect(nightly.first?.path == "Documents/man5/crontab.5.gz", "\(nightly)")
     // A changed document is embedded again; a deleted one leaves nothing.
     try instance.write(
       "Documents/garden.txt",
@@ -102,6 +120,7 @@ import Testing
     for name in ["letter-2024-03", "wlan", "garden", "short"] {
       try instance.remove("Documents/\(name).txt")
     }
+    try instance.remove("Documents/man5/crontab.5.gz")
     let folder = instance.base + "/applications"
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     try Data(

@@ -87,6 +87,19 @@ import Testing
       OldIndexes.v27.replacingOccurrences(of: "'schema-v27'", with: "'schema-v26'"))
   }
 
+  /// The vectors of an index made before documents were embedded from
+  /// their heading and prose are dropped, for the third pass to make again.
+  @Test func anUpgradedIndexEmbedsItsDocumentsAgain() throws {
+    let location = Fixtures.newLocation()
+    defer { try? FileManager.default.removeItem(atPath: location.home.string) }
+    try location.createPrivateDirectories()
+    try OldIndexes.make(
+      OldIndexes.v27 + "INSERT INTO item_meaning (rowid, vector) VALUES (1, x'7f00');",
+      at: location.databasePath.string)
+    let store = try IndexStore.open(location, create: false)
+    #expect(try store.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM item_meaning") } == 0)
+  }
+
   /// An index made by `sql` is refused as older: the watcher builds it anew.
   func expectBuiltAnew(_ sql: String) throws {
     let location = Fixtures.newLocation()

@@ -11,20 +11,21 @@ import Synchronization
 extension IndexStore {
   /// An item waiting for its meaning: its row, the generation its text was
   /// read at (a vector is kept only if the item did not change meanwhile),
-  /// and what is embedded.
+  /// and what it is embedded from: its heading (title, or name), its
+  /// description, and the opening of its text.
   public struct MeaningWork: Sendable {
     public var rowID: Int64
     public var generation: Int64
-    public var passage: String
-    /// Characters of text and description beside the title: a document of
-    /// a few words says too little to be found by what it is about.
-    public var substance: Int
+    public var heading: String
+    public var description: String?
+    public var opening: String
   }
 
   /// Items worth a meaning: text people write or read (documents, PDFs,
   /// office files, e-books, notes, e-mails, web pages, manual pages), read
-  /// by the second pass, and application items with a description; not
-  /// code, not hidden. As SQL on `item`, with `w` its `item_words_stored`.
+  /// by the second pass (manual pages and documentation compressed with
+  /// gzip too), and application items with a description; not code, not
+  /// hidden. As SQL on `item`, with `w` its `item_words_stored`.
   static let meaningWorth = """
     item.hidden = 0 AND item.isFolder = 0 AND item.contentPending = 0
       AND instr(' ' || item.kindClasses || ' ', ' code ') = 0
@@ -35,8 +36,18 @@ extension IndexStore {
           OR instr(' ' || item.kindClasses || ' ', ' spreadsheet ')
           OR instr(' ' || item.kindClasses || ' ', ' presentation ')
           OR instr(' ' || item.kindClasses || ' ', ' email ')))
+        OR (w.textID IS NOT NULL AND item.contentType = 'application/gzip'
+          AND (\(compressedTexts)))
         OR (item.domain != '\(fileDomain)' AND item.contentDescription IS NOT NULL))
     """
+
+  /// Files compressed with gzip that are texts to read: manual pages
+  /// (`crontab.5.gz`) and documentation (`howto.rst.gz`), whose kind is
+  /// the compression's, as SQL on `item`.
+  static let compressedTexts = [
+    "*.[1-9].gz", "*.[1-9][a-z]*.gz", "*.rst.gz", "*.txt.gz", "*.md.gz",
+  ]
+  .map { "item.displayName GLOB '\($0)'" }.joined(separator: " OR ")
 
   /// Up to `limit` items waiting for their meaning, newest first, each with
   /// its title (or name), description and the first `opening` characters
@@ -57,22 +68,10 @@ extension IndexStore {
           """, arguments: [opening, limit]
       ).map { row in
         let title: String? = row[ItemTable.title]
-        let name: String = row[ItemTable.displayName]
-        var parts = [title.flatMap { $0.isEmpty ? nil : $0 } ?? name]
-        if let description: String = row[ItemTable.contentDescription], !description.isEmpty,
-          !((row["opening"] as String?)?.hasPrefix(description) ?? false)
-        {
-          parts.append(description)
-        }
-        if let opening: String = row["opening"] { parts.append(opening) }
-        let substance = parts.dropFirst().reduce(0) {
-          $0 + $1.filter { !$0.isWhitespace }.count
-        }
-        let passage = parts.joined(separator: "\n").split(whereSeparator: \.isWhitespace)
-          .joined(separator: " ")
         return MeaningWork(
-          rowID: row[ItemTable.rowID], generation: row[ItemTable.generation], passage: passage,
-          substance: substance)
+          rowID: row[ItemTable.rowID], generation: row[ItemTable.generation],
+          heading: title.flatMap { $0.isEmpty ? nil : $0 } ?? row[ItemTable.displayName],
+          description: row[ItemTable.contentDescription], opening: row["opening"] ?? "")
       }
     }
   }
