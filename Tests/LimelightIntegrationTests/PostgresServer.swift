@@ -152,6 +152,37 @@ final class PostgresServer: Sendable {
     _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, fd)
   }
 
+  /// What `psql` prints for `sql` run on the database of `url`, unaligned.
+  func psql(_ url: String, _ sql: String) throws -> String {
+    let psql = Process()
+    psql.executableURL = URL(fileURLWithPath: bin + "/psql")
+    psql.arguments = ["-X", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-c", sql, url]
+    let output = Pipe()
+    psql.standardOutput = output
+    psql.standardError = FileHandle.nullDevice
+    try psql.run()
+    let printed = output.fileHandleForReading.readDataToEndOfFile()
+    psql.waitUntilExit()
+    guard psql.terminationStatus == 0 else { throw CocoaError(.executableLoad) }
+    return String(decoding: printed, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+
+  /// A session on the database of `url` that has run `sql` (a transaction
+  /// it leaves open, holding its locks) and waits: until it is terminated,
+  /// or the server stops.
+  func session(_ url: String, running sql: String) throws -> Process {
+    let psql = Process()
+    psql.executableURL = URL(fileURLWithPath: bin + "/psql")
+    psql.arguments = ["-X", "-q", url]
+    let input = Pipe()
+    psql.standardInput = input
+    psql.standardOutput = FileHandle.nullDevice
+    psql.standardError = FileHandle.nullDevice
+    try psql.run()
+    input.fileHandleForWriting.write(Data((sql + "\n").utf8))
+    return psql
+  }
+
   /// A URL for the server's database `name`.
   func url(_ name: String) -> String { "postgresql://\(user)@/\(name)?host=\(socketFolder)" }
 

@@ -513,4 +513,51 @@ import Testing
       try alpha.run("limelight", ["status"]).stdout.contains("as alpha: current")
     }
   }
+
+  /// The primary restarting while a host sends, its transaction open in
+  /// the middle of a page: the page is rolled back, and the host sends it
+  /// again once the server is back; the store then holds each entry once.
+  @Test func aPrimaryRestartedInTheMiddleOfASendLosesNothing() throws {
+    let server = try PostgresServer()
+    let store = try server.newDatabase()
+    let alpha = try instance(store, host: "alpha")
+    try alpha.write("first.txt", "quokka\n")
+    try alpha.startWatcher()
+    try alpha.waitFor("the first file in the store") {
+      try alpha.find("quokka") == [uri("alpha", alpha, "first.txt")]
+    }
+    // A session that holds the entries' table against writes: the host's
+    // next page waits for it, its transaction begun.
+    let holder = try server.session(
+      store, running: "BEGIN; LOCK TABLE item IN SHARE MODE; SELECT pg_sleep(600);")
+    defer { holder.terminate() }
+    let files = 1_200
+    for n in 0..<files { try alpha.write("batch/\(n / 100)/\(n).txt", "quokka \(n)\n") }
+    try alpha.waitFor("the host's page waiting in its transaction", seconds: 60) {
+      try server.psql(
+        store,
+        "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+          + " AND state = 'active' AND query NOT LIKE '%pg_stat_activity%'") == "1"
+    }
+    try server.stop()
+    try server.start()
+    try alpha.waitFor("every entry sent once the server is back", seconds: 90) {
+      try alpha.find("--count", "quokka") == ["\(files + 1)"]
+    }
+    try alpha.waitFor("the watcher reporting the store current") {
+      try alpha.run("limelight", ["status"]).stdout.contains("as alpha: current")
+    }
+    // Every file of the page rolled back, with its text, and its folders.
+    #expect(
+      try server.psql(
+        store,
+        "SELECT count(*), count(*) FILTER (WHERE text_content LIKE 'quokka%')"
+          + " FROM item WHERE host = 'alpha' AND path_text LIKE '%/batch/%' AND NOT folder")
+        == "\(files)|\(files)")
+    #expect(
+      try server.psql(
+        store,
+        "SELECT count(*) FROM item WHERE host = 'alpha' AND path_text LIKE '%/batch/%' AND folder"
+      ) == "12")
+  }
 }
