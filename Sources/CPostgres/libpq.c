@@ -29,7 +29,13 @@
   X(int, PQsocket, (const PGconn *a), (a))                                               \
   X(int, PQconsumeInput, (PGconn *a), (a))                                               \
   X(PGnotify *, PQnotifies, (PGconn *a), (a))                                            \
-  X(void, PQfreemem, (void *a), (a))
+  X(void, PQfreemem, (void *a), (a))                                                     \
+  X(int, PQsendQueryParams,                                                              \
+    (PGconn *a, const char *b, int c, const Oid *d, const char *const *e, const int *f, \
+     const int *g, int h),                                                               \
+    (a, b, c, d, e, f, g, h))                                                            \
+  X(int, PQisBusy, (PGconn *a), (a))                                                     \
+  X(PGresult *, PQgetResult, (PGconn *a), (a))
 
 #define LIMELIGHT_POINTER(result, name, parameters, arguments) \
   static result(*pointer_##name) parameters;

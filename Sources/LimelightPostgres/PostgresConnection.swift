@@ -54,6 +54,19 @@ public final class PostgresConnection {
   private let connection: OpaquePointer
   /// The seconds a connection is given unless its name sets its own.
   public static let connectSeconds = 2
+  /// The seconds a statement is given to answer: a server that stops
+  /// answering after the connection was made (its host frozen, the
+  /// network cut without a word) would otherwise keep a search, or the
+  /// watcher's sending, waiting for good. Nil while the store's tables are
+  /// upgraded, which may take minutes on a large store.
+  /// `LIMELIGHT_STORE_ANSWER_SECONDS` sets another.
+  public static let answerSeconds =
+    getenv("LIMELIGHT_STORE_ANSWER_SECONDS").flatMap { Double(String(cString: $0)) }
+    .flatMap { $0 > 0 ? $0 : nil } ?? 60
+  var answerSeconds: Double? = PostgresConnection.answerSeconds
+  /// Set once a statement got no answer in time: what the connection is
+  /// in the middle of is unknown, and it is used no more.
+  private var abandoned: String?
 
   public init(_ name: String) throws(PostgresError) {
     if let failure = limelight_pq_load() {
@@ -94,9 +107,7 @@ public final class PostgresConnection {
   public func execute(_ sql: String, _ parameters: [String?] = []) throws(PostgresError)
     -> PostgresRows
   {
-    let result = withOptionalCStrings(parameters) { values in
-      limelight_PQexecParams(connection, sql, Int32(parameters.count), nil, values, nil, nil, 0)
-    }
+    let result = try answer(sql, parameters)
     defer { limelight_PQclear(result) }
     switch limelight_PQresultStatus(result) {
     case PGRES_COMMAND_OK, PGRES_TUPLES_OK:
@@ -120,6 +131,43 @@ public final class PostgresConnection {
           result.map { limelight_PQresultErrorMessage($0) } ?? limelight_PQerrorMessage(connection)),
         unreachable: lost)
     }
+  }
+
+  /// The result of one statement, waited for at most ``answerSeconds``
+  /// (libpq's `PQexecParams`, in the steps it takes itself, with a
+  /// deadline on the wait): the last result the server sent.
+  private func answer(_ sql: String, _ parameters: [String?]) throws(PostgresError)
+    -> OpaquePointer?
+  {
+    if let abandoned { throw PostgresError(message: abandoned, unreachable: true) }
+    let sent = withOptionalCStrings(parameters) { values in
+      limelight_PQsendQueryParams(
+        connection, sql, Int32(parameters.count), nil, values, nil, nil, 0)
+    }
+    guard sent == 1 else {
+      throw PostgresError(
+        message: PostgresError.oneLine(limelight_PQerrorMessage(connection)), unreachable: true)
+    }
+    let deadline = answerSeconds.map { Date().addingTimeInterval($0) }
+    var last: OpaquePointer?
+    while true {
+      while limelight_PQisBusy(connection) == 1 {
+        let left = deadline?.timeIntervalSinceNow ?? 60
+        guard left > 0 else {
+          limelight_PQclear(last)
+          let seconds = Int(answerSeconds ?? 0)
+          abandoned = "the server did not answer within \(seconds) s"
+          throw PostgresError(message: abandoned ?? "", unreachable: true)
+        }
+        var entry = pollfd(fd: limelight_PQsocket(connection), events: Int16(POLLIN), revents: 0)
+        _ = poll(&entry, 1, Int32(min(left, 60) * 1000) + 1)
+        guard limelight_PQconsumeInput(connection) == 1 else { break }
+      }
+      guard let next = limelight_PQgetResult(connection) else { break }
+      limelight_PQclear(last)
+      last = next
+    }
+    return last
   }
 
   /// Asks the server for the notifications of `channel` on this

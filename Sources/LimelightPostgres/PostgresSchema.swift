@@ -309,6 +309,9 @@ enum PostgresSchema {
   /// starting at once take turns (a transaction-wide advisory lock), and a
   /// database a newer version upgraded is refused rather than misread.
   static func migrate(_ connection: PostgresConnection) throws(PostgresError) {
+    // A step over every row of a large store takes what it takes.
+    connection.answerSeconds = nil
+    defer { connection.answerSeconds = PostgresConnection.answerSeconds }
     try connection.transaction { () throws(PostgresError) in
       try connection.execute("SELECT pg_advisory_xact_lock(\(lockKey))")
       try connection.execute(

@@ -24,6 +24,8 @@ final class Instance: @unchecked Sendable {
   let home: String
   var watcher: Process?
   private var watcherLog: String { base + "/limelightd.log" }
+  /// Variables every program of the instance is run with besides its own.
+  var variables: [String: String] = [:]
 
   static let binDirectory: String = {
     if let dir = ProcessInfo.processInfo.environment["LIMELIGHT_BIN_DIR"] { return dir }
@@ -68,7 +70,7 @@ final class Instance: @unchecked Sendable {
     env["NO_COLOR"] = "1"
     // A folder of stand-ins (xdg-open) that tests may fill, searched first.
     env["PATH"] = base + "/bin:" + (env["PATH"] ?? "/usr/bin:/bin")
-    return env
+    return env.merging(variables) { _, own in own }
   }
 
   /// Runs one of the built executables to completion.

@@ -106,6 +106,21 @@ final class PostgresServer: Sendable {
       ])
   }
 
+  /// Freezes the server's processes (`SIGSTOP`), or thaws them: a server
+  /// that no longer answers on connections already made, as a host
+  /// frozen or a network cut without a word leaves them.
+  func freeze(_ frozen: Bool) throws {
+    let pid = try String(contentsOfFile: socketFolder + "/data/postmaster.pid", encoding: .utf8)
+      .split(separator: "\n").first.flatMap { pid_t($0) }
+    guard let pid else { throw CocoaError(.fileReadCorruptFile) }
+    let children =
+      (try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8))
+      ?? ""
+    for process in [pid] + children.split(separator: " ").compactMap({ pid_t($0) }) {
+      kill(process, frozen ? SIGSTOP : SIGCONT)
+    }
+  }
+
   /// Stops the server at once, as a crash or a lost network would.
   func stop() throws {
     try Self.run(

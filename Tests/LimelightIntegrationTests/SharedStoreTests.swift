@@ -560,4 +560,40 @@ import Testing
         "SELECT count(*) FROM item WHERE host = 'alpha' AND path_text LIKE '%/batch/%' AND folder"
       ) == "12")
   }
+
+  /// A server that stops answering on the connections already made (its
+  /// host frozen, the network cut without a word): a search says so and
+  /// ends instead of waiting for good, the watcher reports the store
+  /// unreachable and keeps its changes, and sends them once it answers.
+  @Test func aStoreThatStopsAnsweringIsGivenUpOnAndItsChangesKept() throws {
+    let server = try PostgresServer()
+    let store = try server.newDatabase()
+    let alpha = try instance(store, host: "alpha")
+    alpha.variables["LIMELIGHT_STORE_ANSWER_SECONDS"] = "2"
+    try alpha.write("first.txt", "wallaby\n")
+    try alpha.startWatcher()
+    try alpha.waitFor("the first file in the store") {
+      try alpha.find("wallaby") == [uri("alpha", alpha, "first.txt")]
+    }
+    try server.freeze(true)
+    var thawed = false
+    defer { if !thawed { try? server.freeze(false) } }
+    try alpha.write("later.txt", "wallaby again\n")
+    try alpha.waitFor("the watcher giving up on the statement", seconds: 30) {
+      alpha.log.contains("the server did not answer within 2 s")
+    }
+    try alpha.waitFor("the watcher reporting the store unreachable") {
+      try alpha.run("limelight", ["status"]).stdout.contains("UNREACHABLE")
+    }
+    let search = try alpha.run("find-in", ["wallaby"])
+    #expect(search.status == 2)
+    #expect(search.stderr.contains("cannot be reached"), "\(search.stderr)")
+    #expect(try alpha.find("--store", "local", "wallaby").count == 2)
+    try server.freeze(false)
+    thawed = true
+    try alpha.waitFor("the change sent once the server answers", seconds: 60) {
+      try alpha.find("wallaby").sorted()
+        == [uri("alpha", alpha, "first.txt"), uri("alpha", alpha, "later.txt")].sorted()
+    }
+  }
 }

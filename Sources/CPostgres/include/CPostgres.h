@@ -58,5 +58,11 @@ int limelight_PQsocket(const PGconn *conn);
 int limelight_PQconsumeInput(PGconn *conn);
 PGnotify *limelight_PQnotifies(PGconn *conn);
 void limelight_PQfreemem(void *ptr);
+int limelight_PQsendQueryParams(
+    PGconn *conn, const char *command, int nParams, const Oid *paramTypes,
+    const char *const *paramValues, const int *paramLengths, const int *paramFormats,
+    int resultFormat);
+int limelight_PQisBusy(PGconn *conn);
+PGresult *limelight_PQgetResult(PGconn *conn);
 
 #endif
