@@ -190,6 +190,18 @@ QUERIES = [
      [man("shutdown.8"), man("reboot.8"), man("poweroff.8"), man("halt.8")]),
 ]
 
+# Queries about nothing the corpus holds: what meaning adds to them is
+# noise, counted to see the price of what it finds.
+ABOUT_NOTHING = [
+    "recipe for apple pie with cinnamon", "football results of the weekend",
+    "photos from my grandmother's birthday party", "invoice from the plumber for the kitchen sink",
+    "Urlaubsfotos vom Strand in Italien", "lettre de résiliation de mon contrat de téléphone",
+    "receta de paella valenciana", "猫の写真", "quarterly sales figures for the northern region",
+    "wedding guest list and seating plan", "holiday schedule of the kindergarten",
+    "tax return 2025", "Steuererklärung", "song lyrics about summer love",
+]
+
+
 # The language each document is written in, read from its path.
 def document_language(path):
     m = re.search(r"Documents/man/(\w+)/man\d/", path)
@@ -384,6 +396,13 @@ def main():
             for r in written_wrong:
                 print(f"  {r['language']} {r['query']!r}: rank {r['off']}")
         report(rows)
+        if watcher:
+            noise = [sum(1 for _, by_meaning in ranked(os.path.join(binaries, "find-in"), q, env,
+                                                        root) if by_meaning)
+                     for q in ABOUT_NOTHING]
+            print(f"\n{len(ABOUT_NOTHING)} queries about nothing the corpus holds: "
+                  f"{sum(noise)} results found by meaning ({sum(1 for n in noise if n)} queries "
+                  f"with any): {noise}")
     finally:
         if watcher:
             watcher.terminate()
