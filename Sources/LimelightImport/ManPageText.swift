@@ -34,6 +34,9 @@ public struct ManPageText: Equatable, Sendable {
     var inName = false
     var sawHeader = false
     var lineStart = 0
+    /// The request that ends the macro definition or ignored block being
+    /// read (`..`, or the name `.de xx yy` gave): its lines are no text.
+    var definitionEnd: String?
     while lineStart <= source.count {
       var lineEnd = source[lineStart...].firstIndex(of: newline) ?? source.count
       defer { lineStart = lineEnd + 1 }
@@ -46,7 +49,19 @@ public struct ManPageText: Equatable, Sendable {
         while at < line.count, !isBlank(line[at]) { at += 1 }
         let request = String(decoding: line[requestStart..<at], as: UTF8.self)
         let arguments = UnsafeBufferPointer(rebasing: line[at...])
+        if let end = definitionEnd {
+          if request == end || (end == "." && request.isEmpty) { definitionEnd = nil }
+          continue
+        }
         if request.hasPrefix("\\\"") { continue }  // a comment
+        if definitions.contains(request) {
+          // Its names, not an inline comment after them (`.de Sp \" space`).
+          let names = String(decoding: arguments, as: UTF8.self)
+            .components(separatedBy: "\\\"")[0].split(whereSeparator: \.isWhitespace)
+          let ender = request == "ig" ? names.first : names.dropFirst().first
+          definitionEnd = ender.map { String($0) } ?? "."
+          continue
+        }
         switch request {
         case "TH", "Dd", "Dt": sawHeader = true
         case "SH", "Sh":
@@ -67,6 +82,7 @@ public struct ManPageText: Equatable, Sendable {
         if inName { name.append(words) }
         continue
       }
+      if definitionEnd != nil { continue }
       let text = trimmed(plain(line))
       guard !text.isEmpty else {
         if inName && !name.isEmpty { inName = false }
@@ -103,13 +119,21 @@ public struct ManPageText: Equatable, Sendable {
     return String(scalars[first...last])
   }
 
+  /// Requests whose lines up to `..` (or the name they give) define a
+  /// macro or are ignored: none is text of the page.
+  static let definitions: Set<String> = ["de", "de1", "dei", "am", "am1", "ami", "ig"]
+
   /// Requests and macros whose arguments are no text of the page.
   static let layoutRequests: Set<String> = [
     "TH", "Dd", "Dt", "Os", "de", "de1", "am", "if", "ie", "el", "nr", "ds", "so", "ft", "in",
     "ti", "ta", "ne", "hy", "nh", "ad", "na", "fi", "nf", "br", "sp", "bp", "ll", "ps", "vs",
     "PD", "RS", "RE", "TP", "TQ", "PP", "LP", "P", "HP", "Pp", "Bl", "El", "Bd", "Ed", "Bk", "Ek",
     "EX", "EE", "UE", "ME", "YS", "cs", "ss", "tr", "mk", "rt", "rm", "rn", "ig", "..", "\\}",
-    "Dl", "Lk",
+    "Dl", "Lk", "als", "mso", "LINKSTYLE", "hw", "do", "ev", "cc", "c2", "char", "ds1", "pso",
+    "nroff", "troff", "hc", "lf", "ab", "tm", "fam", "fcolor", "gcolor", "UC", "AT", "DT", "IX",
+    "Sp", "Vb", "Ve", "ns", "rs", "po", "pl", "ul", "wh", "ch", "it", "lt", "pc", "em", "nx", "fl",
+    "rr", "rnn", "aln", "af", "shc", "sy", "pi", "cf", "trf", "ecs", "eo", "ec", "lc", "fc", "mc",
+    "nm", "nn", "ls", "ce", "rj",
   ]
 
   /// A request's arguments as words: quotes and escapes gone.

@@ -162,6 +162,47 @@ import Testing
           """))
     #expect(mdoc.name == "ls - list directory contents")
     #expect(mdoc.text.contains("For each operand that names a file, ls writes\nfile\n— its name"))
+    // Macro definitions and the requests that set up a page's links, as
+    // util-linux's pages begin (they read "\$2 <\$1>\$3 MTO URL www.tmac
+    // blue R < >"), are no text of it.
+    let linked = try #require(
+      ManPageText(
+        source: """
+          '\\" t
+          .TH UMOUNT 8 "2022" "util-linux 2.38.1" "System Administration"
+          .UC 4
+          .IX Title "UMOUNT 8"
+          .de  URL
+          \\fI\\\\$2\\fP <\\\\$1>\\\\$3
+          ..
+          .als MTO URL
+          .if  \\n[.g] \\{\\
+          .  mso www.tmac
+          .  am URL
+          .    ad l
+          .  .
+          .  LINKSTYLE blue R < >
+          .\\}
+          .de Sp \\" Vertical space (when we can't use .PP)
+          .if t .sp .5v
+          ..
+          .nr rF 0
+          .rr rF
+          .de XX END
+          hidden words
+          .END
+          .ig
+          ignored words
+          ..
+          .SH NAME
+          umount \\- unmount filesystems
+          .SH DESCRIPTION
+          The umount command detaches the mentioned file system(s).
+          """))
+    #expect(
+      linked.text
+        == "NAME\numount - unmount filesystems\nDESCRIPTION\nThe umount command detaches the mentioned file system(s).",
+      "\(linked.text)")
     // Without a header or a section it is no page: a rotated log.
     #expect(ManPageText(source: "Nov 24 kernel: started\n.profile read\n") == nil)
   }
