@@ -147,7 +147,7 @@ struct Status: ParsableCommand {
       lines.insert(("", progressBar(status)), at: 6)
     }
     if let meaning = status.meaning, let roots = lines.firstIndex(where: { $0.0 == "roots" }) {
-      lines.insert(("meaning", meaningLine(meaning)), at: roots)
+      lines.insert(("meaning", meaningLine(meaning, running: status.running)), at: roots)
     }
     // Not idle yet: what the watcher still does once both passes are done.
     if let waiting = status.thumbnailsWaiting,
@@ -297,12 +297,15 @@ struct Status: ParsableCommand {
   }
 
   /// The third pass: documents embedded for meaning search, or why it is off.
-  func meaningLine(_ meaning: MeaningStatus) -> String {
-    if let off = meaning.off { return "off (\(off))" }
+  func meaningLine(_ meaning: MeaningStatus, running: Bool) -> String {
+    if let off = meaning.off {
+      return "off (\(off))" + (running ? "" : " when the watcher last ran")
+    }
     if meaning.embedded >= meaning.worth {
       return "on: \(count(meaning.vectors)) documents found by what they are about"
     }
     var line = "embedded \(count(meaning.embedded)) of \(count(meaning.worth)) documents"
+    if !running { return line + "; the watcher embeds the rest while it runs" }
     if let rate = meaning.rate { line += String(format: ", %.1f a second", rate) }
     if let left = meaning.secondsLeft { line += ", about \(duration(left)) left" }
     return line

@@ -111,6 +111,16 @@ import Testing
     try instance.waitFor("the removed document gone") {
       try results(["--about", "gâteau au chocolat"]).allSatisfy { $0.path != "Documents/cake.txt" }
     }
+    // With the watcher stopped, status still says what the index holds.
+    _ = instance.stopWatcher()
+    try instance.write(
+      "Documents/notes.txt", "Minutes of the garden club: the fence is to be painted green.\n")
+    try instance.indexOnce()
+    let stopped = try instance.run("limelight", ["status"]).stdout
+    #expect(
+      stopped.contains(
+        "meaning:    embedded 5 of 6 documents; the watcher embeds the rest while it runs"),
+      "\(stopped)")
   }
 
   /// The model finds every text somewhat alike: with few documents to

@@ -226,8 +226,11 @@ extension IndexStore {
         rebuilt: IndexRebuild.fromStored(try meta(IndexRebuild.key)), databaseBytes: size,
         updated: report.updated, sharedStore: shared,
         sharedStoreBehind: shared.map { max(0, generation - ($0.sentThrough ?? 0)) })
+      // With the watcher stopped, what the index holds (and why meaning
+      // search was off when it last ran), without the pass's rate.
+      let meaning = MeaningReport.read(location).map { running ? $0 : MeaningReport(off: $0.off) }
+      status.meaning = try MeaningStatus(db, report: meaning ?? MeaningReport())
       if running {
-        status.meaning = try MeaningStatus(db, report: MeaningReport.read(location))
         let thumbnails: Int? = try meta(IndexStatus.thumbnailsKey)
         status.thumbnailsWaiting = thumbnails.flatMap { $0 > 0 ? $0 : nil }
       }
