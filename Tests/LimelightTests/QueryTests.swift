@@ -215,6 +215,35 @@ import Testing
     #expect(try SearchEngine(store: store).count(.and([tideTurns, atNoon])) == 3)
   }
 
+  /// A sentence typed: its words shorter than the text index's prefixes
+  /// are matched whole in texts, not as the beginnings of every word
+  /// (which FTS5 gathers from the whole index); the last is still typed.
+  @Test func theShortWordsOfASentenceAreWholeWordsInTexts() throws {
+    try store.write { writer in
+      try writer.upsert(
+        Fixtures.record("/data/kill.txt", text: "end a stuck process by sending it a signal"))
+      try writer.upsert(Fixtures.record("/data/other.txt", text: "end all bytes of it to the area"))
+    }
+    let words = ["end", "a", "process", "by", "sending", "it", "a", "si"]
+    let possessive = QueryNode.and(
+      ["the", "process's", "sig"].map { .text($0, prefix: true, column: nil) })
+    let ofProcess = try #require(SQLCompiler.textMatch(possessive)).match
+    #expect(!ofProcess.contains("\"s\" *"), "\(ofProcess)")
+    let sentence = QueryNode.and(words.map { .text($0, prefix: true, column: nil) })
+    let match = try #require(SQLCompiler.textMatch(sentence)).match
+    #expect(!match.contains("\"a\" *") && !match.contains("\"by\" *"), "\(match)")
+    #expect(match.contains("\"sending\" *") && match.contains("\"si\" *"), "\(match)")
+    #expect(try names(sentence) == ["kill.txt"])
+    // "b" is no word of the text: a short word is not a prefix before another.
+    let prefixOnly = QueryNode.and(
+      ["end", "b", "area"].map { .text($0, prefix: true, column: nil) })
+    #expect(try names(prefixOnly).isEmpty)
+    #expect(
+      try names(
+        .and([.text("area", prefix: true, column: nil), .text("b", prefix: true, column: nil)]))
+        == ["other.txt"])
+  }
+
   @Test func movesKeepIdsAndUpdatePaths() throws {
     let before = try SearchEngine(store: store).search(.text("keeper", prefix: true, column: nil))
     try store.write { writer in

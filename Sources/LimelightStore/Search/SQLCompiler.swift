@@ -171,6 +171,7 @@ struct SQLCompiler {
     _ node: QueryNode, exact: Bool = false, completions: ((String) -> [String])? = nil,
     pairs: Bool = true
   ) -> TextMatch? {
+    let node = shortWordsWhole(node)
     guard let (match, check) = textIndexParts(node, exact: exact, completions: completions)
     else { return nil }
     let words = indexWords(node, exact: exact)
@@ -180,6 +181,27 @@ struct SQLCompiler {
       check: check.needsText ? check.encoded : nil,
       words: PhraseCheck.and(words).encoded, phraseCount: words.count,
       unrankedPhrases: terms.count)
+  }
+
+  /// `node` with the words shorter than the text index's prefixes
+  /// (``SearchRun/textPrefixLength``) that are followed by another word
+  /// matched whole: a sentence typed (`end a process by sending it a
+  /// signal`) had FTS5 gather every word of every text beginning with "a",
+  /// "by" and "it", 1.6 s on the corpus, for words the person typed whole;
+  /// so did the "s" of "computer's". The last word is still being typed,
+  /// and stays a prefix.
+  static func shortWordsWhole(_ node: QueryNode) -> QueryNode {
+    guard case .and(let parts) = node,
+      let last = parts.lastIndex(where: { if case .text = $0 { true } else { false } })
+    else { return node }
+    return .and(
+      parts.enumerated().map { index, part in
+        guard index != last, case .text(let text, true, let column) = part,
+          let end = tokens(of: SearchText.fold(text)).last,
+          end.count < SearchRun.textPrefixLength
+        else { return part }
+        return .text(text, prefix: false, column: column)
+      })
   }
 
   /// The pairs of words side by side in the phrases ANDed at the top of a
