@@ -479,18 +479,28 @@ import Testing
         == [uri("alpha", alpha, "kept.txt"), uri("alpha", alpha, "late.txt")])
   }
 
+  /// A server of the test's own, a store on it, and host alpha's watcher
+  /// running with a first file (holding `word`) found in the store.
+  func alphaSending(
+    _ word: String, variables: [String: String] = [:]
+  ) throws -> (server: PostgresServer, store: String, alpha: Instance) {
+    let server = try PostgresServer()
+    let store = try server.newDatabase()
+    let alpha = try instance(store, host: "alpha")
+    alpha.variables = variables
+    try alpha.write("first.txt", "\(word)\n")
+    try alpha.startWatcher()
+    try alpha.waitFor("the first file in the store") {
+      try alpha.find(word) == [uri("alpha", alpha, "first.txt")]
+    }
+    return (server, store, alpha)
+  }
+
   /// The store goes away while the watcher works: its changes wait in the
   /// local index, status says so, a query says the store is unreachable,
   /// and everything is sent once the store is back.
   @Test func aWatcherKeepsItsChangesWhileTheStoreIsAwayAndSendsThemAfter() throws {
-    let server = try PostgresServer()
-    let store = try server.newDatabase()
-    let alpha = try instance(store, host: "alpha")
-    try alpha.write("first.txt", "potoroo\n")
-    try alpha.startWatcher()
-    try alpha.waitFor("the first file in the store") {
-      try alpha.find("potoroo") == [uri("alpha", alpha, "first.txt")]
-    }
+    let (server, _, alpha) = try alphaSending("potoroo")
     try server.stop()
     for n in 0..<20 { try alpha.write("later/\(n).txt", "potoroo \(n)\n") }
     try alpha.remove("first.txt")
@@ -518,14 +528,7 @@ import Testing
   /// the middle of a page: the page is rolled back, and the host sends it
   /// again once the server is back; the store then holds each entry once.
   @Test func aPrimaryRestartedInTheMiddleOfASendLosesNothing() throws {
-    let server = try PostgresServer()
-    let store = try server.newDatabase()
-    let alpha = try instance(store, host: "alpha")
-    try alpha.write("first.txt", "quokka\n")
-    try alpha.startWatcher()
-    try alpha.waitFor("the first file in the store") {
-      try alpha.find("quokka") == [uri("alpha", alpha, "first.txt")]
-    }
+    let (server, store, alpha) = try alphaSending("quokka")
     // A session that holds the entries' table against writes: the host's
     // next page waits for it, its transaction begun.
     let holder = try server.session(
@@ -566,15 +569,8 @@ import Testing
   /// ends instead of waiting for good, the watcher reports the store
   /// unreachable and keeps its changes, and sends them once it answers.
   @Test func aStoreThatStopsAnsweringIsGivenUpOnAndItsChangesKept() throws {
-    let server = try PostgresServer()
-    let store = try server.newDatabase()
-    let alpha = try instance(store, host: "alpha")
-    alpha.variables["LIMELIGHT_STORE_ANSWER_SECONDS"] = "2"
-    try alpha.write("first.txt", "wallaby\n")
-    try alpha.startWatcher()
-    try alpha.waitFor("the first file in the store") {
-      try alpha.find("wallaby") == [uri("alpha", alpha, "first.txt")]
-    }
+    let (server, _, alpha) = try alphaSending(
+      "wallaby", variables: ["LIMELIGHT_STORE_ANSWER_SECONDS": "2"])
     try server.freeze(true)
     var thawed = false
     defer { if !thawed { try? server.freeze(false) } }
