@@ -237,10 +237,13 @@ extension SearchEngine {
       guard !near.isEmpty else { return [] }
       let similarity = Dictionary(
         near.map { ($0.rowID, $0.similarity) }, uniquingKeysWith: { a, _ in a })
+      // By their rows, never by an index: for `hidden = 0` the planner
+      // walked `item_order` over every item of the index (about 10 ms a
+      // query at 155,000 items, more at a million).
       let rows = try Row.fetchAll(
         db,
         sql: """
-          SELECT \(Self.columns), 0.0 AS score FROM item
+          SELECT \(Self.columns), 0.0 AS score FROM item NOT INDEXED
           WHERE item.rowid IN (\(near.map { String($0.rowID) }.joined(separator: ",")))
             AND item.hidden = 0\(conditions)
           """,
