@@ -24,7 +24,6 @@ Two sizes:
 Usage: benchmarks/meaning.py --bin BIN_DIR --corpus CORPUS [--instance DIR | --pool N] [WORKDIR]
 """
 import argparse
-import collections
 import json
 import os
 import random
@@ -34,6 +33,9 @@ import subprocess
 import sys
 import tempfile
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from growth import status  # noqa: E402  (`limelight status --json`, read)
 
 # Each query: (language of the query, the description, what it asks for as
 # patterns of the path below the corpus root; a document in any language of
@@ -216,14 +218,14 @@ def log(*args):
 
 
 def environment(instance, home):
-    env = dict(os.environ)
-    for name, folder in [("CONFIG", "config"), ("DATA", "data"), ("CACHE", "cache"),
-                         ("STATE", "state"), ("RUNTIME", "run")]:
-        env[f"XDG_{name}_HOME" if name != "RUNTIME" else "XDG_RUNTIME_DIR"] = os.path.join(
-            instance, folder)
-        os.makedirs(os.path.join(instance, folder), exist_ok=True)
-    os.chmod(os.path.join(instance, "run"), 0o700)
-    env["HOME"] = home
+    """An instance's variables: its XDG folders under `instance` (made)."""
+    folders = {"XDG_CONFIG_HOME": "config", "XDG_DATA_HOME": "data", "XDG_CACHE_HOME": "cache",
+               "XDG_STATE_HOME": "state", "XDG_RUNTIME_DIR": "run"}
+    env = dict(os.environ, HOME=home)
+    for variable, folder in folders.items():
+        env[variable] = os.path.join(instance, folder)
+        os.makedirs(env[variable], exist_ok=True)
+    os.chmod(env["XDG_RUNTIME_DIR"], 0o700)
     return env
 
 
@@ -250,20 +252,11 @@ def rank_of(found, patterns):
     return None
 
 
-def status(limelight, env):
-    run = subprocess.run([limelight, "status", "--json"], env=env, capture_output=True,
-                         text=True)
-    try:
-        return json.loads(run.stdout)
-    except json.JSONDecodeError:
-        return {}
-
-
-def wait_for_meaning(limelight, env, deadline):
+def wait_for_meaning(ll, env, deadline):
     """Waits until the third pass has embedded every document worth it."""
     shown = 0.0
     while time.time() < deadline:
-        meaning = status(limelight, env).get("meaning") or {}
+        meaning = status(ll, env).get("meaning") or {}
         worth, embedded = meaning.get("worth"), meaning.get("embedded")
         if worth and embedded is not None and embedded >= worth:
             return meaning
@@ -288,11 +281,10 @@ def document_like(corpus):
     """Files of the corpus the third pass would embed: documentation, pages,
     manual pages, notes."""
     picked = []
-    for top in ["Documents"]:
-        for folder, _, files in os.walk(os.path.join(corpus, top)):
-            for name in files:
-                if re.search(r"\.(html?|rst(\.gz)?|txt|md|[1-9]\w*\.gz|pdf|odt|docx)$", name):
-                    picked.append(os.path.relpath(os.path.join(folder, name), corpus))
+    for folder, _, files in os.walk(os.path.join(corpus, "Documents")):
+        for name in files:
+            if re.search(r"\.(html?|rst(\.gz)?|txt|md|[1-9]\w*\.gz|pdf|odt|docx)$", name):
+                picked.append(os.path.relpath(os.path.join(folder, name), corpus))
     return sorted(picked)
 
 
@@ -301,7 +293,8 @@ def pool_tree(corpus, tree, size, seed):
     candidates = document_like(corpus)
     wanted = [path for path in candidates
               if any(re.search(p, path) for _, _, patterns in QUERIES for p in patterns)]
-    others = [path for path in candidates if path not in set(wanted)]
+    asked = set(wanted)
+    others = [path for path in candidates if path not in asked]
     random.Random(seed).shuffle(others)
     chosen = wanted + others[:size]
     for path in chosen:
@@ -354,10 +347,10 @@ def main():
             wanted, total = pool_tree(corpus, root, args.pool, args.seed)
             log(f"pool: {wanted} documents asked for and {total - wanted} others")
     env = environment(instance, root)
-    limelight = os.path.join(binaries, "limelight")
+    ll = lambda tool: os.path.join(binaries, tool)  # noqa: E731
     watcher = None
     if not args.lexical_only:
-        watcher = subprocess.Popen([os.path.join(binaries, "limelightd"), "--root", root],
+        watcher = subprocess.Popen([ll("limelightd"), "--root", root],
                                    env=env, stdout=subprocess.DEVNULL,
                                    stderr=open(os.path.join(workdir, "watcher.log"), "w"))
     try:
@@ -365,21 +358,21 @@ def main():
             wait_for_service(env)
             if args.instance:
                 time.sleep(5)
-                meaning = status(limelight, env).get("meaning") or {}
+                meaning = status(ll, env).get("meaning") or {}
             else:
-                meaning = wait_for_meaning(limelight, env, time.time() + args.hours * 3600)
+                meaning = wait_for_meaning(ll, env, time.time() + args.hours * 3600)
             log(f"meaning: {meaning.get('embedded')} of {meaning.get('worth')} documents "
                 f"embedded, {meaning.get('vectors')} vectors")
         elif not args.instance:
-            subprocess.run([os.path.join(binaries, "limelightd"), "--once", "--root", root],
+            subprocess.run([ll("limelightd"), "--once", "--root", root],
                            env=env, check=True, capture_output=True)
         files = document_like(root)
         languages_of = lambda patterns: {
             document_language(f) for f in files if any(re.search(p, f) for p in patterns)}
         rows = []
         for language, query, patterns in QUERIES:
-            off = ranked(os.path.join(binaries, "find-in-direct"), query, env, root)
-            on = ranked(os.path.join(binaries, "find-in"), query, env, root) if watcher else []
+            off = ranked(ll("find-in-direct"), query, env, root)
+            on = ranked(ll("find-in"), query, env, root) if watcher else []
             row = {"language": language, "query": query, "off": rank_of(off, patterns),
                    "on": rank_of(on, patterns) if watcher else None,
                    "across": False, "first": on[0][0] if on else (off[0][0] if off else "")}
@@ -397,9 +390,8 @@ def main():
                 print(f"  {r['language']} {r['query']!r}: rank {r['off']}")
         report(rows)
         if watcher:
-            noise = [sum(1 for _, by_meaning in ranked(os.path.join(binaries, "find-in"), q, env,
-                                                        root) if by_meaning)
-                     for q in ABOUT_NOTHING]
+            noise = [sum(1 for _, by_meaning in ranked(ll("find-in"), q, env, root)
+                         if by_meaning) for q in ABOUT_NOTHING]
             print(f"\n{len(ABOUT_NOTHING)} queries about nothing the corpus holds: "
                   f"{sum(noise)} results found by meaning ({sum(1 for n in noise if n)} queries "
                   f"with any): {noise}")

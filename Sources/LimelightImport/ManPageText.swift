@@ -123,12 +123,13 @@ public struct ManPageText: Equatable, Sendable {
   /// macro or are ignored: none is text of the page.
   static let definitions: Set<String> = ["de", "de1", "dei", "am", "am1", "ami", "ig"]
 
-  /// Requests and macros whose arguments are no text of the page.
+  /// Requests and macros whose arguments are no text of the page (those
+  /// of ``definitions`` are passed over with their lines before).
   static let layoutRequests: Set<String> = [
-    "TH", "Dd", "Dt", "Os", "de", "de1", "am", "if", "ie", "el", "nr", "ds", "so", "ft", "in",
+    "TH", "Dd", "Dt", "Os", "if", "ie", "el", "nr", "ds", "so", "ft", "in",
     "ti", "ta", "ne", "hy", "nh", "ad", "na", "fi", "nf", "br", "sp", "bp", "ll", "ps", "vs",
     "PD", "RS", "RE", "TP", "TQ", "PP", "LP", "P", "HP", "Pp", "Bl", "El", "Bd", "Ed", "Bk", "Ek",
-    "EX", "EE", "UE", "ME", "YS", "cs", "ss", "tr", "mk", "rt", "rm", "rn", "ig", "..", "\\}",
+    "EX", "EE", "UE", "ME", "YS", "cs", "ss", "tr", "mk", "rt", "rm", "rn", "..", "\\}",
     "Dl", "Lk", "als", "mso", "LINKSTYLE", "hw", "do", "ev", "cc", "c2", "char", "ds1", "pso",
     "nroff", "troff", "hc", "lf", "ab", "tm", "fam", "fcolor", "gcolor", "UC", "AT", "DT", "IX",
     "Sp", "Vb", "Ve", "ns", "rs", "po", "pl", "ul", "wh", "ch", "it", "lt", "pc", "em", "nx", "fl",

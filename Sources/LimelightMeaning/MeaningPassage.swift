@@ -79,11 +79,11 @@ public enum MeaningPassage {
 
 extension MeaningEngine {
   /// A document's vector: its passage's, with its heading's blended in
-  /// (``MeaningPassage/headingWeight``), of unit length. Nil when the
-  /// engine fails on either.
+  /// (``MeaningPassage/headingWeight``), of unit length; the passage's
+  /// alone when the engine fails on the heading, nil when on the passage.
   public func embedDocument(heading: String, passage: String) -> [Float]? {
     guard let body = embed(passage, asQuery: false) else { return nil }
-    guard heading != passage, let title = embed(heading, asQuery: false) else { return body }
+    guard let title = embed(heading, asQuery: false) else { return body }
     let weight = MeaningPassage.headingWeight
     let blended = zip(body, title).map { (1 - weight) * $0 + weight * $1 }
     let length = blended.reduce(Float(0)) { $0 + $1 * $1 }.squareRoot()

@@ -155,12 +155,11 @@ public final class PostgresConnection {
         let left = deadline?.timeIntervalSinceNow ?? 60
         guard left > 0 else {
           limelight_PQclear(last)
-          let seconds = Int(answerSeconds ?? 0)
-          abandoned = "the server did not answer within \(seconds) s"
-          throw PostgresError(message: abandoned ?? "", unreachable: true)
+          let reason = "the server did not answer within \(Int(answerSeconds ?? 0)) s"
+          abandoned = reason
+          throw PostgresError(message: reason, unreachable: true)
         }
-        var entry = pollfd(fd: limelight_PQsocket(connection), events: Int16(POLLIN), revents: 0)
-        _ = poll(&entry, 1, Int32(min(left, 60) * 1000) + 1)
+        waitForSocket(seconds: left)
         guard limelight_PQconsumeInput(connection) == 1 else { break }
       }
       guard let next = limelight_PQgetResult(connection) else { break }
@@ -194,9 +193,15 @@ public final class PostgresConnection {
       if came { return true }
       let left = deadline.timeIntervalSinceNow
       guard left > 0 else { return false }
-      var entry = pollfd(fd: limelight_PQsocket(connection), events: Int16(POLLIN), revents: 0)
-      _ = poll(&entry, 1, Int32(min(left, 60) * 1000) + 1)
+      waitForSocket(seconds: left)
     }
+  }
+
+  /// Waits at most `seconds` (a minute at a time) for the server to send
+  /// something on the connection's socket.
+  private func waitForSocket(seconds: Double) {
+    var entry = pollfd(fd: limelight_PQsocket(connection), events: Int16(POLLIN), revents: 0)
+    _ = poll(&entry, 1, Int32(min(seconds, 60) * 1000) + 1)
   }
 
   /// Runs `body` in one transaction: committed if it returns, rolled back
