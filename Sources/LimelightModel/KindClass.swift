@@ -67,7 +67,8 @@ public enum KindClass: String, CaseIterable, Sendable {
     "text/x-lua", "text/x-tcl", "text/x-fortran", "text/x-pascal", "text/x-asm", "text/x-patch",
     "text/x-diff", "application/x-awk", "text/x-meson", "text/x-dsrc", "text/x-erlang",
     "text/x-elixir", "text/x-nim", "text/x-ocaml", "text/x-zig", "text/x-dart", "text/x-julia",
-    "text/x-groovy", "text/x-protobuf", "text/x-hcl",
+    "text/x-groovy", "text/x-protobuf", "text/x-hcl", "text/x-c", "text/x-c++",
+    "text/x-objective-c", "text/x-msdos-batch",
   ]
 
   /// The classes of a content type, given the type with its ancestors.
@@ -92,6 +93,8 @@ public enum KindClass: String, CaseIterable, Sendable {
       || (type.hasPrefix("text/x-") && (type.hasSuffix("src") || type.hasSuffix("hdr")))
       || contentTypeTree.contains("application/x-executable") && type.hasPrefix("text/")
       || type.hasPrefix("text/x-python")
+      // libmagic names a script by its interpreter: text/x-script.python.
+      || type.hasPrefix("text/x-script.")
     if isSource { result.insert(.code) }
     if contentTypeTree.contains("text/plain") && !result.contains(.image) { result.insert(.text) }
     return result

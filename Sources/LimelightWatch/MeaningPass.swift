@@ -69,6 +69,14 @@ public final class MeaningPass: Sendable {
   public func stop() { stopped.store(true, ordering: .relaxed) }
 
   func run() {
+    do {
+      let pruned = try store.pruneMeaning()
+      if pruned > 0 {
+        logger.info("meaning: \(pruned) vectors of items no longer worth one dropped")
+      }
+    } catch {
+      logger.warning("meaning: \(error)")
+    }
     MeaningReport().write(location)
     var reported = monotonicNow()
     var idleSince: Int64?

@@ -46,6 +46,20 @@ import Testing
     try gzip.run()
     gzip.waitUntilExit()
     try #require(gzip.terminationStatus == 0)
+    // Plain text a program wrote and a translation catalog are not
+    // documents to read; a plain text named in capitals is.
+    try instance.write(
+      "Documents/wireless.stderr",
+      "error: could not connect to the wireless network because the adapter's driver failed to"
+        + " load; check the kernel log for the firmware it asked for\n")
+    try instance.write(
+      "Documents/network.po",
+      "msgid \"How to connect to a wireless network in your home or office\"\n"
+        + "msgstr \"So verbinden Sie sich zu Hause oder im Büro mit einem WLAN\"\n")
+    try instance.write(
+      "Documents/NEWS.Debian",
+      "The package now keeps its settings under /etc and restarts its service after every"
+        + " upgrade of the system, so that nothing needs to be done by hand.\n")
     // A note of a few words is found by its words, not embedded.
     try instance.write("Documents/short.txt", "Steuer notes\n")
     try instance.write(
@@ -78,7 +92,7 @@ import Testing
     try instance.startWatcher()
     try waitForMeaning()
     let status = try instance.run("limelight", ["status"]).stdout
-    #expect(status.contains("meaning:    on: 5 documents"), "\(status)")
+    #expect(status.contains("meaning:    on: 6 documents"), "\(status)")
     // German, for an English letter: no word in common.
     let tax = try results(["Steuerbescheid", "vom", "Finanzamt"])
     #expect(tax.contains { $0.path == "Documents/letter-2024-03.txt" && $0.meaning }, "\(tax)")
@@ -93,6 +107,8 @@ import Testing
     // --about: meaning alone, narrowed by filters.
     let about = try results(["--about", "how do I connect to a wireless network"])
     #expect(about.first?.path == "Documents/wlan.txt", "\(about)")
+    #expect(!about.contains { $0.meaning && $0.path.hasPrefix("Documents/network") })
+    #expect(!about.contains { $0.meaning && $0.path.hasPrefix("Documents/wireless") })
     #expect(try results(["--about", "WLAN einrichten", "kind:pdf"]).isEmpty)
     let nightly = try results([
       "--about", "instructions that schedule commands for the cron daemon",
@@ -119,7 +135,7 @@ import Testing
     let stopped = try instance.run("limelight", ["status"]).stdout
     #expect(
       stopped.contains(
-        "meaning:    embedded 5 of 6 documents; the watcher embeds the rest while it runs"),
+        "meaning:    embedded 6 of 7 documents; the watcher embeds the rest while it runs"),
       "\(stopped)")
   }
 
@@ -130,7 +146,9 @@ import Testing
     for name in ["letter-2024-03", "wlan", "garden", "short"] {
       try instance.remove("Documents/\(name).txt")
     }
-    try instance.remove("Documents/man5/crontab.5.gz")
+    for name in ["man5/crontab.5.gz", "NEWS.Debian", "wireless.stderr", "network.po"] {
+      try instance.remove("Documents/\(name)")
+    }
     let folder = instance.base + "/applications"
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     try Data(
