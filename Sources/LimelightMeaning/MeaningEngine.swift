@@ -29,12 +29,14 @@ public final class MeaningEngine: Sendable {
       OpaquePointer, UnsafePointer<CChar>, Int32, UnsafeMutablePointer<Float>
     ) -> Int32
   typealias Dimensions = @convention(c) (OpaquePointer) -> Int32
+  typealias TokenCount = @convention(c) (OpaquePointer, UnsafePointer<CChar>, Int32) -> Int32
 
   // The engine's model is read-only once loaded, but its scratch space is
   // not: one text at a time.
   nonisolated(unsafe) private let model: OpaquePointer
   private let oneAtATime = Mutex<Void>(())
   private let embedFunction: Embed
+  private let tokenCountFunction: TokenCount?
   /// Where the model was loaded from.
   public let modelPath: RawPath
 
@@ -84,13 +86,42 @@ public final class MeaningEngine: Sendable {
         description: "\(modelPath.string): \(count) dimensions, not \(Self.dimensions)")
     }
     return MeaningEngine(
-      model: model, embed: unsafeBitCast(embed, to: Embed.self), modelPath: modelPath)
+      model: model, embed: unsafeBitCast(embed, to: Embed.self),
+      tokenCount: dlsym(library, "e5_token_count").map { unsafeBitCast($0, to: TokenCount.self) },
+      modelPath: modelPath)
   }
 
-  private init(model: OpaquePointer, embed: @escaping Embed, modelPath: RawPath) {
+  private init(
+    model: OpaquePointer, embed: @escaping Embed, tokenCount: TokenCount?, modelPath: RawPath
+  ) {
     self.model = model
     embedFunction = embed
+    tokenCountFunction = tokenCount
     self.modelPath = modelPath
+  }
+
+  /// The tokens the model reads for `text` as a passage, its marks
+  /// included; nil when the engine cannot say.
+  public func tokenCount(_ text: String) -> Int? {
+    // The tokenizer keeps no state between calls: no need to wait for
+    // the one text at a time the model embeds.
+    tokenCountFunction.map { count in Int(text.withCString { count(model, $0, 0) }) }
+  }
+
+  /// The longest beginning of `text` the model reads as at most `tokens`
+  /// tokens (`text` itself when the engine cannot count them).
+  public func prefix(of text: String, tokens: Int) -> String {
+    guard let whole = tokenCount(text), whole > tokens else { return text }
+    var (fits, over) = (0, text.count)
+    while over - fits > 1 {
+      let middle = (fits + over) / 2
+      if (tokenCount(String(text.prefix(middle))) ?? Int.max) <= tokens {
+        fits = middle
+      } else {
+        over = middle
+      }
+    }
+    return String(text.prefix(fits))
   }
 
   /// The folders searched for the package: beside the running program, and

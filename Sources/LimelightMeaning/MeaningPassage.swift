@@ -7,12 +7,19 @@
 /// Measured with `benchmarks/meaning.py`'s queries over a pool of 1,761 of
 /// the benchmark corpus's documents (plain cosine, top 10): the opening as
 /// it came, 28 of 65 (before manual pages were embedded); its prose lines,
-/// 37 of 65 with manual pages; the heading's vector blended in at 0.3, 41.
+/// 37 of 65 with manual pages; the heading's vector blended in at 0.3, 41;
+/// the passage cut at 112 tokens, so that the pass fits its budget, 39.
 public enum MeaningPassage {
-  /// Characters of prose embedded after the heading: the model reads at
-  /// most 512 tokens, and a passage's cost grows with its length (about
-  /// 40 ms for 30 tokens, 1.2 s for 430, on one core).
+  /// Characters of prose looked for after the heading.
   public static let proseCharacters = 600
+  /// Tokens of a passage embedded at most, its heading's included. Its
+  /// cost grows with its tokens, about 1.75 ms each on one core: a
+  /// passage of 600 characters was 174 tokens and 323 ms with its
+  /// heading's vector, and the pass over the benchmark corpus's 49,800
+  /// documents would take 4.5 hours, over its budget of 3. Cut at 112
+  /// tokens, it is 105 on average (a text in ideographs reaches them in
+  /// 200 characters, one in Latin letters in 400): 182 ms, 2.5 hours.
+  public static let passageTokens = 112
   /// Characters of a document's text read to find that prose in.
   public static let searchedCharacters = 8_000
   /// The weight of the heading's own vector in a document's (the rest is
@@ -82,7 +89,8 @@ extension MeaningEngine {
   /// (``MeaningPassage/headingWeight``), of unit length; the passage's
   /// alone when the engine fails on the heading, nil when on the passage.
   public func embedDocument(heading: String, passage: String) -> [Float]? {
-    guard let body = embed(passage, asQuery: false) else { return nil }
+    let read = prefix(of: passage, tokens: MeaningPassage.passageTokens)
+    guard let body = embed(read, asQuery: false) else { return nil }
     guard let title = embed(heading, asQuery: false) else { return body }
     let weight = MeaningPassage.headingWeight
     let blended = zip(body, title).map { (1 - weight) * $0 + weight * $1 }

@@ -56,3 +56,35 @@ import Testing
         == "garden.txt " + prose)
   }
 }
+
+/// A passage is cut at the tokens the model reads, not at characters: a
+/// text in ideographs reaches them in fewer.
+@Suite struct PassageTokensTests {
+  let engine: MeaningEngine
+
+  init() throws {
+    do {
+      engine = try MeaningEngine.load()
+    } catch {
+      Issue.record("meaning search's model is not installed beside the tests: \(error)")
+      throw error
+    }
+  }
+
+  @Test func aPassageIsCutAtItsTokensWhateverItsScript() throws {
+    let english = String(
+      repeating: "The committee agreed to paint the fence green before the summer. ", count: 20)
+    let japanese = String(repeating: "委員会は夏の前に柵を緑色に塗ることに合意しました。", count: 20)
+    let limit = MeaningPassage.passageTokens
+    var lengths: [Int] = []
+    for text in [english, japanese] {
+      let cut = engine.prefix(of: text, tokens: limit)
+      let tokens = try #require(engine.tokenCount(cut))
+      #expect(tokens <= limit && tokens >= limit - 3, "\(tokens)")
+      #expect(text.hasPrefix(cut) && cut.count < text.count)
+      lengths.append(cut.count)
+    }
+    #expect(lengths[1] * 2 < lengths[0], "\(lengths)")
+    #expect(engine.prefix(of: "A short note.", tokens: limit) == "A short note.")
+  }
+}

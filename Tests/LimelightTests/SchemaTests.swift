@@ -88,13 +88,16 @@ import Testing
   }
 
   /// The vectors of an index made before documents were embedded from
-  /// their heading and prose are dropped, for the third pass to make again.
-  @Test func anUpgradedIndexEmbedsItsDocumentsAgain() throws {
+  /// their heading and prose (v27), or before a passage was cut at its
+  /// tokens (v28), are dropped, for the third pass to make again.
+  @Test(arguments: ["schema-v27", "schema-v28"])
+  func anUpgradedIndexEmbedsItsDocumentsAgain(identifier: String) throws {
     let location = Fixtures.newLocation()
     defer { try? FileManager.default.removeItem(atPath: location.home.string) }
     try location.createPrivateDirectories()
     try OldIndexes.make(
-      OldIndexes.v27 + "INSERT INTO item_meaning (rowid, vector) VALUES (1, x'7f00');",
+      OldIndexes.v27.replacingOccurrences(of: "'schema-v27'", with: "'\(identifier)'")
+        + "INSERT INTO item_meaning (rowid, vector) VALUES (1, x'7f00');",
       at: location.databasePath.string)
     let store = try IndexStore.open(location, create: false)
     #expect(try store.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM item_meaning") } == 0)
