@@ -11,9 +11,13 @@ top-1 and top-10 hit rates and mean reciprocal rank per kind for find-in,
 `fzf --filter`, `plocate -i` and `recollq`, side by side, with find-in's
 time per query (median and slowest) by kind. With --postgres, the same
 watcher also sends its entries to a PostgreSQL server the benchmark starts,
-and find-in is measured against that shared store too, side by side.
+and find-in is measured against that shared store too, side by side. With
+--meaning, the watcher then runs over the corpus until its third pass has
+embedded every document, and find-in is measured served by it, with meaning
+search on, beside `find-in-direct` (the words alone, never the model): meaning
+must not push down what the words find.
 
-Usage: benchmarks/relevance.py --bin BIN_DIR [--queries N] [--postgres] [WORKDIR]
+Usage: benchmarks/relevance.py --bin BIN_DIR [--queries N] [--postgres] [--meaning] [WORKDIR]
 """
 import argparse
 import html
@@ -509,7 +513,12 @@ def main():
     ap.add_argument("--queries", type=int, default=450)
     ap.add_argument("--postgres", action="store_true",
                     help="also measure find-in against a shared PostgreSQL store")
+    ap.add_argument("--meaning", action="store_true",
+                    help="measure find-in served by the watcher with meaning search on, "
+                         "beside the words alone")
     args = ap.parse_args()
+    if args.meaning and args.postgres:
+        ap.error("--meaning and --postgres are measured in separate runs")
     rng = random.Random(7)
     work = os.path.abspath(args.workdir or tempfile.mkdtemp(prefix="limelight-relevance-"))
     root = os.path.join(work, "corpus")
@@ -534,6 +543,7 @@ def main():
     log("indexing: limelightd --once …")
     subprocess.run([f"{args.bin}/limelightd", "--once", "--quiet", "--root", root]
                    + (["--store", store] if store else []), env=env, check=True)
+    watcher = start_meaning(args.bin, root, env) if args.meaning else None
     db = f"{state}/plocate.db"
     log("indexing: updatedb …")
     subprocess.run(["updatedb", "-l", "0", "-U", root, "-o", db], check=True)
@@ -584,7 +594,14 @@ def main():
                              env=dict(env, HOME=state), capture_output=True, text=True).stdout
         return [unquote(u[len("file://"):]) for u in out.split("\n") if u.startswith("file://")]
 
+    def rank_direct(q):
+        out = subprocess.run([f"{args.bin}/find-in-direct", "--limit", "10", "--"] + q, env=env,
+                             capture_output=True, text=True).stdout
+        return [unquote(u[len("file://"):]) for u in out.split("\n") if u]
+
     tools = [("find-in", rank_limelight)]
+    if watcher:
+        tools = [("find-in with meaning", rank_limelight), ("find-in, words alone", rank_direct)]
     if store:
         tools.append(("find-in PostgreSQL", rank_shared))
     if shutil.which("fzf"):
@@ -656,10 +673,25 @@ def main():
                 print(f"   {kind}  {q}", file=sys.stderr)
                 print("     local", [os.path.relpath(p, root) for p in local], file=sys.stderr)
                 print("     store", [os.path.relpath(p, root) for p in shared], file=sys.stderr)
+    if watcher:
+        watcher.terminate()
+        watcher.wait()
     if misses and os.environ.get("RELEVANCE_MISSES"):
         print("\nfind-in misses (store, kind, query, wanted, got first):", file=sys.stderr)
         for miss in misses:
             print("  ", *miss, sep="  ", file=sys.stderr)
+
+
+def start_meaning(bin_dir, root, env):
+    """Starts the watcher over the crawled corpus and waits until its third
+    pass has embedded every document worth it."""
+    from meaning import wait_for_meaning, wait_for_service
+    log("meaning: the watcher's third pass …")
+    watcher = subprocess.Popen([f"{bin_dir}/limelightd", "--quiet", "--root", root], env=env)
+    wait_for_service(env)
+    meaning = wait_for_meaning(lambda tool: f"{bin_dir}/{tool}", env, time.time() + 4 * 3600)
+    log(f"meaning: {meaning.get('embedded')} documents embedded")
+    return watcher
 
 
 if __name__ == "__main__":

@@ -48,6 +48,60 @@ import Testing
     ])
   }
 
+  /// A kind word of another language than the query's is a word: the
+  /// words that carry no meaning say which language a sentence is in.
+  @Test func aKindInAnotherLanguageThanTheSentencesIsAWord() throws {
+    try expectLines([
+      ("capture what they print", "capture they print"),
+      (
+        "start other programs from a script and capture what they print",
+        "start other programs script capture they print"
+      ),
+      ("les captures de la semaine", "kind:image semaine"), ("captures", "kind:image"),
+      ("the photos of the holiday", "kind:image holiday"),
+      // So is a weekday: "mon" is Monday in English, "my" in French.
+      ("lettre de résiliation de mon contrat", "lettre résiliation contrat"),
+      ("mon rapport de lundi", "modified:2026-11-23 rapport"),
+      ("photos from monday", "kind:image modified:2026-11-23"),
+    ])
+  }
+
+  /// A description is its words: the kinds, sizes and people its words
+  /// name are what it is about, not filters; its dates are still dates.
+  @Test func aDescriptionIsItsWords() throws {
+    try expectLines([
+      (
+        "keep records in a small embedded database file without a server",
+        "keep records small embedded database without server"
+      ),
+      ("how much space the files below a folder take up", "much space below folder take up"),
+      (
+        "end a misbehaving process by sending it a signal", "end misbehaving process sending signal"
+      ),
+      (
+        "wie man nebenläufigen Code mit Koroutinen schreibt",
+        "man nebenläufigen Code Koroutinen schreibt"
+      ),
+      (
+        "notes of the budget meeting with the landlord last week",
+        "modified:2026-11-16..2026-11-22 notes budget meeting landlord"
+      ),
+      // A search with filters holds few other words.
+      ("small photos of the holiday in Rome", "kind:image size:<100K holiday Rome"),
+      ("emails from Anna about the budget", "kind:email from:Anna budget"),
+      ("songs by Miles Davis", "kind:audio author:\"Miles Davis\""),
+    ])
+  }
+
+  /// "From" with an article is followed by a thing, not a person, though
+  /// German writes it with a capital.
+  @Test func fromTheArticleNamesNoPerson() throws {
+    try expectLines([
+      ("Fotos vom Strand", "kind:image Strand"), ("Fotos von Anna", "kind:image author:Anna"),
+      ("le rapport du Conseil", "rapport Conseil"),
+    ])
+  }
+
   @Test func datesTheWayPeopleSayThem() throws {
     try expectLines([
       ("pdfs from last week", "kind:pdf modified:2026-11-16..2026-11-22"),

@@ -9,6 +9,10 @@ struct DateReader {
   let calendar: Calendar
   /// The start of the day `now` is in, reckoned once.
   let startOfToday: Date
+  /// The languages the query is written in, by its words that carry no
+  /// meaning (none known: any): a weekday or a month named in another
+  /// language is a word ("mon" is Monday in English, "my" in French).
+  var languages: Set<String> = []
 
   init(now: Date, calendar: Calendar) {
     self.now = now
@@ -48,6 +52,23 @@ struct DateReader {
   }()
   static let months: [String: Int] = names(\.months)
   static let weekdays: [String: Int] = names(\.weekdays)
+  /// The languages each folded month or weekday name is of.
+  static let nameLanguages: [String: Set<String>] = {
+    var table: [String: Set<String>] = [:]
+    for (language, words) in CalendarWords.cldr {
+      for forms in words.months + words.weekdays {
+        for form in forms { table[PhraseReader.fold(form), default: []].insert(language) }
+      }
+    }
+    return table
+  }()
+
+  /// Whether `word` (folded) names a month or a weekday in a language the
+  /// query may be written in.
+  func namesInQueryLanguage(_ word: String) -> Bool {
+    guard !languages.isEmpty, let named = Self.nameLanguages[word] else { return true }
+    return !named.isDisjoint(with: languages)
+  }
   static let agoPatterns: [([String], CalendarWords.Unit)] = CalendarWords.cldr.values.flatMap {
     // "#" apart, also where CJK writes it against its unit ("#天前").
     $0.ago.map {
@@ -272,6 +293,7 @@ struct DateReader {
       // "4 de enero de 2024"
       at < units.count && units[at].folded == "de" ? at + 1 : at
     }
+    guard namesInQueryLanguage(word) else { return nil }
     if let weekday = Self.weekdays[word], !bare || cjk {
       return (recentWeekday(weekday, strictlyBefore: false), 1)
     }

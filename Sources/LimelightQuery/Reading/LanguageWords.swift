@@ -50,7 +50,7 @@ enum LanguageWords {
   /// nothing), and the reader takes the one its context needs.
   static let all: [String: [WordMeaning]] = {
     var table: [String: [WordMeaning]] = [:]
-    for language in [english, german, french, spanish, japanese, chinese] {
+    for (_, language) in tables {
       for (meaning, words) in language {
         for word in words {
           let key = PhraseReader.fold(word)
@@ -60,6 +60,38 @@ enum LanguageWords {
     }
     return table
   }()
+
+  /// Each language's table, by its ICU code.
+  static let tables = [
+    ("en", english), ("de", german), ("fr", french), ("es", spanish), ("ja", japanese),
+    ("zh", chinese),
+  ]
+
+  /// The languages a folded phrase means a kind in.
+  static let kindLanguages = languagesMeaning(
+    key: PhraseReader.fold, { if case .kind = $0 { true } else { false } })
+  /// The languages a word carries no meaning in ("the", "wie", "de"), by
+  /// the word in lower case, its accents kept: French "à" is no English "a".
+  static let functionLanguages = languagesMeaning(key: { $0.lowercased() }, { $0 == .function })
+
+  /// The languages each phrase (as `key` makes it) has a meaning
+  /// `matching` in.
+  private static func languagesMeaning(
+    key: (String) -> String, _ matching: (WordMeaning) -> Bool
+  ) -> [String: Set<String>] {
+    var found: [String: Set<String>] = [:]
+    for (code, language) in tables {
+      for (meaning, words) in language where matching(meaning) {
+        for word in words { found[key(word), default: []].insert(code) }
+      }
+    }
+    return found
+  }
+
+  /// "From" with an article in it ("vom Strand", "du bureau", "del
+  /// núcleo"): a thing follows, not a person (German writes every noun
+  /// with a capital).
+  static let fromTheArticle: Set<String> = ["vom", "du", "del"]
 
   /// The longest phrase of the table, in words.
   static let longestPhrase =
@@ -71,7 +103,7 @@ enum LanguageWords {
   ]
 
   /// The languages read, by their ICU code.
-  static let languages = ["en", "de", "fr", "es", "ja", "zh"]
+  static let languages = tables.map(\.0)
 
   static let english: [(WordMeaning, [String])] = [
     (.kind(.pdf), ["pdf", "pdfs"]),
