@@ -258,13 +258,32 @@ public struct QueryParser {
   }
 
   /// A word with no letter or digit is dropped (an empty group), as a tokenizer would.
+  /// A word without the English possessive or the French and Italian
+  /// elided article or pronoun it is written with ("computer's" is
+  /// "computer", "l'école" "école", "qu'il" "il"): the text index keeps
+  /// them as words of their own, and a word of one or two letters beside
+  /// another is a phrase to check in every text that holds both (a third
+  /// of a second for "adjust the computer's clock" on 50,000 documents).
+  static func withoutClitic(_ word: String) -> String {
+    let apostrophes: Set<Character> = ["'", "\u{2019}"]
+    guard let mark = word.firstIndex(where: apostrophes.contains),
+      word.lastIndex(where: apostrophes.contains) == mark
+    else { return word }
+    let before = word[..<mark]
+    let after = word[word.index(after: mark)...]
+    if after.lowercased() == "s" && before.count > 1 { return String(before) }
+    let elided: Set<String> = ["l", "d", "j", "m", "n", "s", "t", "c", "qu", "un", "dell", "nell"]
+    if elided.contains(before.lowercased()) && after.count > 1 { return String(after) }
+    return word
+  }
+
   static func textNode(_ text: String, prefix: Bool, column: TextColumn?) -> QueryNode {
     SearchText.hasWordCharacters(text) ? .text(text, prefix: prefix, column: column) : .and([])
   }
 
   private mutating func wordNode(_ word: String) throws(QueryError) -> QueryNode {
     guard let colon = word.firstIndex(of: ":"), colon != word.startIndex else {
-      return Self.textNode(word, prefix: true, column: nil)
+      return Self.textNode(Self.withoutClitic(word), prefix: true, column: nil)
     }
     let name = word[..<colon].lowercased()
     let value = String(word[word.index(after: colon)...])

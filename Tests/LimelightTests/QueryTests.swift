@@ -35,6 +35,19 @@ import Testing
     #expect(try parse("well-known") == .text("well-known", prefix: true, column: nil))
   }
 
+  /// A possessive or an elided article is no word of its own: it would be
+  /// a phrase to check in every text holding both.
+  @Test func wordsWithoutTheirClitics() throws {
+    for (typed, word) in [
+      ("computer's", "computer"), ("Bob’s", "Bob"), ("l'école", "école"), ("qu'il", "il"),
+      ("d’une", "une"), ("rock'n'roll", "rock'n'roll"), ("o'clock", "o'clock"), ("'s", "'s"),
+    ] {
+      #expect(try parse(typed) == .text(word, prefix: true, column: nil), "\(typed)")
+    }
+    #expect(
+      try parse("\"computer's clock\"") == .text("computer's clock", prefix: false, column: nil))
+  }
+
   @Test func filters() throws {
     #expect(try parse("kind:pictures") == .filter(.kind(.image)))
     #expect(try parse("ext:.JPG,png") == .filter(.extensions(["jpg", "png"])))

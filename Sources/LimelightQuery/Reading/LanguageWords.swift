@@ -137,7 +137,7 @@ enum LanguageWords {
     (.from, ["from"]),
     (.until, ["to", "till", "through", "-"]),
     (.during, ["in", "on", "during", "of"]),
-    (.and, ["and"]),
+    (.and, ["and", "or"]),
     (.last, ["last", "past", "previous", "recent"]),
     (.few, ["few", "couple", "several"]),
     (.unit(.day), ["day", "days"]),
@@ -159,7 +159,8 @@ enum LanguageWords {
         "did", "is", "are", "was", "were", "be", "i", "me", "my", "we", "our", "you", "your",
         "it", "its", "that", "this", "these", "those", "about", "for", "with", "at", "into",
         "find", "show", "search", "get", "all", "any", "some", "can", "could", "should",
-        "there", "here", "ago", "use", "using",
+        "there", "here", "ago", "use", "using", "they", "them", "their", "he", "she", "his", "her",
+        "him", "us", "if", "so",
       ]
     ),
   ]
