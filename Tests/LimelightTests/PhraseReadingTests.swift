@@ -1,5 +1,6 @@
 import Foundation
 import LimelightPlatform
+import Synchronization
 import Testing
 
 @testable import LimelightModel
@@ -372,6 +373,35 @@ import Testing
     #expect(found[1].unmatched == ["zorblat", "tasks"])
     // None of the words: nothing.
     #expect(try search.run(read("zorblat quux"), limit: nil).isEmpty)
+  }
+
+  /// A sentence's words but the last were typed whole: most of them are
+  /// looked for as whole words, the last still as a prefix.
+  @Test func mostOfASentencesWordsAreWholeWords() throws {
+    let asked = Mutex<[QueryNode]>([])
+    let recording = ReadingSearch<Item>(
+      search: { node, limit, typos in
+        asked.withLock { $0.append(node) }
+        return try search.search(node, limit, typos)
+      }, key: \.name, size: \.size)
+    let found = try recording.run(read("asyncio tasks zorblat guide"), limit: nil)
+    #expect(Set(found.map(\.result.name)) == ["asyncio guide", "asyncio tasks"])
+    func texts(_ node: QueryNode) -> [(String, Bool)] {
+      switch node {
+      case .text(let text, let prefix, _): [(text, prefix)]
+      case .and(let parts): parts.flatMap(texts)
+      default: []
+      }
+    }
+    let parts = asked.withLock { $0 }.filter { if case .and = $0 { true } else { false } }
+      .dropFirst().flatMap(texts)
+    #expect(!parts.isEmpty)
+    #expect(parts.allSatisfy { text, prefix in prefix == (text == "guide") }, "\(parts)")
+    // Fewer words: prefixes all.
+    asked.withLock { $0.removeAll() }
+    _ = try recording.run(read("asyncio zorblat guide"), limit: nil)
+    let fewer = asked.withLock { $0 }.flatMap(texts)
+    #expect(fewer.allSatisfy { $0.1 })
   }
 
   @Test func theLargestFirst() throws {
