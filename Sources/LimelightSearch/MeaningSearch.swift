@@ -109,14 +109,20 @@ struct MeaningSearch {
   }
 
   /// Words' results and meaning's together: the full matches of the words
-  /// first, then meaning's (those the words found already stay where the
-  /// words put them), then the words' partial matches; meaning leads when
-  /// the words matched nothing fully.
+  /// first; then the partial matches meaning found too, in meaning's
+  /// order (two kinds of evidence); then meaning's others; then the
+  /// words' other partial matches. Meaning leads when the words matched
+  /// nothing fully.
   static func merged(words: [SearchResult], meaning: [SearchResult]) -> [SearchResult] {
-    let known = Set(words.map(\.id))
-    let added = meaning.filter { !known.contains($0.id) }
     let full = words.prefix { $0.unmatched.isEmpty }
-    return Array(full) + added + words.dropFirst(full.count)
+    let partial = words.dropFirst(full.count)
+    let fullIDs = Set(full.map(\.id))
+    let partialByID = Dictionary(
+      partial.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    let both = meaning.compactMap { partialByID[$0.id] }
+    let bothIDs = Set(both.map(\.id))
+    let added = meaning.filter { !fullIDs.contains($0.id) && partialByID[$0.id] == nil }
+    return Array(full) + both + added + partial.filter { !bothIDs.contains($0.id) }
   }
 }
 
