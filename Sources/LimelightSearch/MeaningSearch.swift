@@ -1,4 +1,5 @@
 import LimelightMeaning
+import LimelightModel
 import LimelightQuery
 import LimelightStore
 
@@ -108,21 +109,35 @@ struct MeaningSearch {
       })
   }
 
-  /// Words' results and meaning's together: the full matches of the words
-  /// first; then the partial matches meaning found too, in meaning's
-  /// order (two kinds of evidence); then meaning's others; then the
-  /// words' other partial matches. Meaning leads when the words matched
-  /// nothing fully.
-  static func merged(words: [SearchResult], meaning: [SearchResult]) -> [SearchResult] {
+  /// Words a query holds, at least, for its matches in texts alone to be
+  /// poor ones: a sentence's words are in any long text ("putting a list
+  /// in order by a key function" in a hundred pages of documentation).
+  static let sentenceWords = 4
+
+  /// Words' results and meaning's together: the strong matches of the
+  /// words first (every full match; of a sentence's, those whose name
+  /// holds its words); then the words' other matches that meaning found
+  /// too, in meaning's order (two kinds of evidence); then meaning's
+  /// others; then the words' other matches. Meaning leads when the words
+  /// matched nothing fully, or a sentence's in texts alone.
+  static func merged(words: [SearchResult], meaning: [SearchResult], typed: [String] = [])
+    -> [SearchResult]
+  {
     let full = words.prefix { $0.unmatched.isEmpty }
-    let partial = words.dropFirst(full.count)
-    let fullIDs = Set(full.map(\.id))
-    let partialByID = Dictionary(
-      partial.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-    let both = meaning.compactMap { partialByID[$0.id] }
+    let sentence = typed.map(SearchText.fold)
+    let strong =
+      typed.count >= sentenceWords
+      ? full.filter { result in
+        let name = SearchText.fold(result.displayName)
+        return sentence.allSatisfy(name.contains)
+      } : Array(full)
+    let strongIDs = Set(strong.map(\.id))
+    let weak = words.filter { !strongIDs.contains($0.id) }
+    let weakByID = Dictionary(weak.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    let both = meaning.compactMap { weakByID[$0.id] }
     let bothIDs = Set(both.map(\.id))
-    let added = meaning.filter { !fullIDs.contains($0.id) && partialByID[$0.id] == nil }
-    return Array(full) + both + added + partial.filter { !bothIDs.contains($0.id) }
+    let added = meaning.filter { !strongIDs.contains($0.id) && weakByID[$0.id] == nil }
+    return strong + both + added + weak.filter { !bothIDs.contains($0.id) }
   }
 }
 
@@ -141,7 +156,8 @@ extension SearchBackend {
         about: MeaningSearch.text(of: query), filteredBy: MeaningSearch.filters(of: query),
         limit: MeaningSearch.most, model: model)
     else { return found }
-    found.results = MeaningSearch.merged(words: found.results, meaning: meaning)
+    found.results = MeaningSearch.merged(
+      words: found.results, meaning: meaning, typed: query.parts.words.map(\.text))
     return found
   }
 }

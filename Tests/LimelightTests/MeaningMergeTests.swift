@@ -33,4 +33,26 @@ import Testing
     // No words: meaning alone.
     #expect(MeaningSearch.merged(words: [], meaning: meaning).map(\.id) == meaning.map(\.id))
   }
+
+  /// A sentence's words are in any long text: its full matches in texts
+  /// alone come after what meaning finds; a name that holds its words
+  /// still comes first.
+  @Test func aSentenceMatchedInTextsAloneFollowsMeaning() {
+    let typed = ["sort", "list", "key", "function"]
+    let words = [
+      result("sort list by key function.txt"), result("Python library reference"),
+      result("kernel changelog"),
+    ]
+    let meaning = ["sorting howto", "kernel changelog"].map { result($0, byMeaning: true) }
+    let merged = MeaningSearch.merged(words: words, meaning: meaning, typed: typed)
+    #expect(
+      merged.map(\.id) == [
+        "sort list by key function.txt", "kernel changelog", "sorting howto",
+        "Python library reference",
+      ])
+    // Three words are no sentence: every full match first.
+    let short = MeaningSearch.merged(
+      words: words, meaning: meaning, typed: Array(typed.prefix(3)))
+    #expect(short.prefix(3).map(\.id) == words.map(\.id))
+  }
 }
