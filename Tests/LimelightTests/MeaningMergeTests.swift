@@ -55,4 +55,13 @@ import Testing
       words: words, meaning: meaning, typed: Array(typed.prefix(3)))
     #expect(short.prefix(3).map(\.id) == words.map(\.id))
   }
+
+  /// A phrase of a script written without spaces is no word: it is held to
+  /// a description's margins, not a word's.
+  @Test func aPhraseWithoutSpacesIsNoWord() {
+    #expect(MeaningSearch.isOneWord("Steuererklärung"))
+    #expect(MeaningSearch.isOneWord("猫の写真"))
+    #expect(!MeaningSearch.isOneWord("日付と時刻を扱う"))
+    #expect(!MeaningSearch.isOneWord("tax return"))
+  }
 }
