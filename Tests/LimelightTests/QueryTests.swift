@@ -41,6 +41,8 @@ import Testing
     for (typed, word) in [
       ("computer's", "computer"), ("Bob’s", "Bob"), ("l'école", "école"), ("qu'il", "il"),
       ("d’une", "une"), ("rock'n'roll", "rock'n'roll"), ("o'clock", "o'clock"), ("'s", "'s"),
+      ("e-mail", "mail"), ("E-Mail", "Mail"), ("well-known", "well-known"), ("a-", "a-"),
+      ("x-2", "x-2"),
     ] {
       #expect(try parse(typed) == .text(word, prefix: true, column: nil), "\(typed)")
     }
