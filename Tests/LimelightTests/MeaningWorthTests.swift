@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import LimelightQuery
 import Testing
 
 @testable import LimelightStore
@@ -44,5 +45,29 @@ import Testing
     }
     #expect(Set(kept) == Self.worth)
     #expect(try store.pruneMeaning() == 0)
+  }
+}
+
+/// Words asked of paths alone (a reading's typed words, when it has
+/// filters) are looked up in the name index alone: the text tiers would
+/// read every text holding the words to find none.
+@Suite struct PathWordsPlanTests {
+  @Test func wordsInPathsAloneAskNoText() throws {
+    let store = try Fixtures.newStore()
+    try store.write { writer in
+      try writer.upsert(Fixtures.record("/h/attach/system tree.txt", text: "unrelated words"))
+      try writer.upsert(Fixtures.record("/h/notes.txt", text: "attach the system tree"))
+    }
+    let engine = SearchEngine(store: store)
+    let inPaths = QueryNode.and(
+      ["attach", "system", "tree"].map { .text($0, prefix: true, column: .path) })
+    #expect(!engine.plan(inPaths).contains { $0.statement.sql.contains("item_text") })
+    #expect(try engine.search(inPaths).map(\.displayName) == ["system tree.txt"])
+    // Anywhere: the texts too.
+    let anywhere = QueryNode.and(
+      ["attach", "system", "tree"].map { .text($0, prefix: true, column: nil) })
+    #expect(engine.plan(anywhere).contains { $0.statement.sql.contains("item_text") })
+    #expect(
+      Set(try engine.search(anywhere).map(\.displayName)) == ["system tree.txt", "notes.txt"])
   }
 }

@@ -98,7 +98,13 @@ extension SearchEngine {
     let wholeWords =
       SQLCompiler.hasPrefix(text)
       ? SQLCompiler.textMatch(text, exact: true, pairs: pairsCommonWords) : nil
-    let textTiers = [wholeWords, words].compactMap { $0 }.map { narrowing.text($0, facets: true) }
+    // Words asked of names, keywords or paths alone are all in the name
+    // index: the text tiers, which leave its items out, would find none
+    // (and read every text holding the words to learn it: 100 ms for a
+    // sentence's typed words in paths, which a reading with filters asks).
+    let textTiers =
+      Self.inNameColumnsAlone(text)
+      ? [] : [wholeWords, words].compactMap { $0 }.map { narrowing.text($0, facets: true) }
     var passes: [Pass] = []
     for hidden in [0, 1] {
       for (tier, match) in tiers.enumerated() {

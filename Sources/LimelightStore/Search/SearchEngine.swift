@@ -71,6 +71,16 @@ public struct SearchEngine: Sendable {
     return text.count == 1 ? text[0] : .and(text)
   }
 
+  /// Whether every word of a text is asked of a column the name index
+  /// holds (name, keywords or path), none of the content.
+  static func inNameColumnsAlone(_ text: QueryNode) -> Bool {
+    switch text {
+    case .text(_, _, let column?): column != .content
+    case .and(let parts), .or(let parts): parts.allSatisfy(inNameColumnsAlone)
+    default: false
+    }
+  }
+
   /// Whether a text is words ANDed (no alternative, no exclusion): every
   /// text its match finds holds each of its phrases, which the ranking then
   /// only counts.
