@@ -94,6 +94,18 @@ import Testing
     ])
   }
 
+  /// An article, a kind word and a noun are a compound, a thing's name:
+  /// its kind word is no kind.
+  @Test func anArticleKindAndNounAreACompound() throws {
+    try expectLines([
+      ("attach a file system to the directory tree", "attach system directory tree"),
+      ("a text editor", "text editor"), ("the music player", "music player"),
+      ("the photos of the holiday", "kind:image holiday"),
+      ("the photos from yesterday", "kind:image modified:2026-11-26"),
+      ("photos Rome", "kind:image Rome"),
+    ])
+  }
+
   /// "From" with an article is followed by a thing, not a person, though
   /// German writes it with a capital.
   @Test func fromTheArticleNamesNoPerson() throws {

@@ -93,6 +93,10 @@ enum LanguageWords {
   /// with a capital).
   static let fromTheArticle: Set<String> = ["vom", "du", "del"]
 
+  /// English's articles: an article, a kind word and a noun are a compound
+  /// ("the directory tree"), not a kind.
+  static let articles: Set<String> = ["a", "an", "the"]
+
   /// The longest phrase of the table, in words.
   static let longestPhrase =
     all.keys.map { $0.utf8.count { $0 == UInt8(ascii: " ") } + 1 }.max() ?? 1

@@ -136,7 +136,7 @@ struct Reading {
       {
         meanings.removeAll { if case .kind = $0 { true } else { false } }
       }
-      if !asDescription,
+      if !asDescription, !isCompound(index, length),
         let kind = meanings.lazy.compactMap({ if case .kind(let k) = $0 { k } else { nil } }).first
       {
         if !kinds.contains(kind) { kinds.append(kind) }
@@ -197,6 +197,17 @@ struct Reading {
     let next = index + length
     let after = next < units.count && units[next].joined && isKana(units[next])
     return before || after
+  }
+
+  /// Whether the phrase at `index` (`length` units) names a thing with
+  /// the word after it, an article before ("the directory tree", "a text
+  /// editor"): a compound, whose kind word is no kind.
+  private func isCompound(_ index: Int, _ length: Int) -> Bool {
+    let next = index + length
+    guard index > 0, next < units.count, !units[next].isSyntax,
+      LanguageWords.articles.contains(units[index - 1].folded)
+    else { return false }
+    return phrase(at: next) == nil && Int(units[next].folded) == nil
   }
 
   /// Whether the unit at `index` is a word typed with a capital letter.
