@@ -257,7 +257,6 @@ public struct QueryParser {
     }
   }
 
-  /// A word with no letter or digit is dropped (an empty group), as a tokenizer would.
   /// A word without the English possessive, the French and Italian
   /// elided article or pronoun, or the letter before a hyphen it is
   /// written with ("computer's" is "computer", "l'école" "école", "qu'il"
@@ -286,6 +285,7 @@ public struct QueryParser {
     return word
   }
 
+  /// A word with no letter or digit is dropped (an empty group), as a tokenizer would.
   static func textNode(_ text: String, prefix: Bool, column: TextColumn?) -> QueryNode {
     SearchText.hasWordCharacters(text) ? .text(text, prefix: prefix, column: column) : .and([])
   }

@@ -120,11 +120,6 @@ struct MeaningSearch {
       })
   }
 
-  /// Words a query holds, at least, for its matches in texts alone to be
-  /// poor ones: a sentence's words are in any long text ("putting a list
-  /// in order by a key function" in a hundred pages of documentation).
-  static let sentenceWords = 4
-
   /// Words' results and meaning's together: the strong matches of the
   /// words first (every full match; of a sentence's, those whose name
   /// holds its words); then the words' other matches that meaning found
@@ -136,8 +131,10 @@ struct MeaningSearch {
   {
     let full = words.prefix { $0.unmatched.isEmpty }
     let sentence = typed.map(SearchText.fold)
+    // A sentence's words are in any long text ("putting a list in order by
+    // a key function" in a hundred pages of documentation).
     let strong =
-      typed.count >= sentenceWords
+      typed.count >= ReadQuery.sentenceWords
       ? full.filter { result in
         let name = SearchText.fold(result.displayName)
         return sentence.allSatisfy(name.contains)
@@ -147,7 +144,8 @@ struct MeaningSearch {
     let weakByID = Dictionary(weak.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     let both = meaning.compactMap { weakByID[$0.id] }
     let bothIDs = Set(both.map(\.id))
-    let added = meaning.filter { !strongIDs.contains($0.id) && weakByID[$0.id] == nil }
+    let wordIDs = Set(words.map(\.id))
+    let added = meaning.filter { !wordIDs.contains($0.id) }
     return strong + both + added + weak.filter { !bothIDs.contains($0.id) }
   }
 }

@@ -66,8 +66,7 @@ struct DateReader {
   /// Whether `word` (folded) names a month or a weekday in a language the
   /// query may be written in.
   func namesInQueryLanguage(_ word: String) -> Bool {
-    guard !languages.isEmpty, let named = Self.nameLanguages[word] else { return true }
-    return !named.isDisjoint(with: languages)
+    !LanguageWords.isForeign(Self.nameLanguages[word], to: languages)
   }
   static let agoPatterns: [([String], CalendarWords.Unit)] = CalendarWords.cldr.values.flatMap {
     // "#" apart, also where CJK writes it against its unit ("#天前").

@@ -88,6 +88,14 @@ enum LanguageWords {
     return found
   }
 
+  /// Whether a word of the languages `named` is of none of a query's
+  /// `languages` (known from its words that carry no meaning; none known:
+  /// any language may be the query's).
+  static func isForeign(_ named: Set<String>?, to languages: Set<String>) -> Bool {
+    guard let named, !languages.isEmpty else { return false }
+    return named.isDisjoint(with: languages)
+  }
+
   /// "From" with an article in it ("vom Strand", "du bureau", "del
   /// núcleo"): a thing follows, not a person (German writes every noun
   /// with a capital).

@@ -6,7 +6,8 @@ extension PhraseReader {
   /// ("from 22 to 4 January") throws, naming the words.
   public func read(_ query: String) throws(QueryError) -> PhraseReading {
     let units = Self.units(of: query)
-    let dates = DateReader(now: now, calendar: calendar)
+    var dates = DateReader(now: now, calendar: calendar)
+    dates.languages = Reading.languages(of: units)
     var reader = Reading(units: units, dates: dates)
     try reader.read()
     guard reader.isDescription else { return reader.result }
@@ -19,7 +20,7 @@ extension PhraseReader {
 /// One reading as it goes: the units, what each was read as, the result.
 struct Reading {
   let units: [PhraseReader.Unit]
-  var dates: DateReader
+  let dates: DateReader
   var result = PhraseReading()
   private var kinds: [KindClass] = []
   private var field = DateField.modified
@@ -34,16 +35,6 @@ struct Reading {
   /// words of kinds, sizes and people are words, its dates still dates.
   let asDescription: Bool
 
-  /// Words a query holds besides what it filters by, at least, to be a
-  /// description rather than a search with filters: "pdfs from last week"
-  /// and "photos of the holiday in Rome" hold none or two, "keep records
-  /// in a small embedded database file without a server" six, and its
-  /// "small" is no size, as the "folder" of "how much space the files
-  /// below a folder take up" is no kind, nor "by sending it a signal" an
-  /// author. Of the 65 descriptions of `benchmarks/meaning.py`, 20 read
-  /// as filters, which kept out the documents they described.
-  static let descriptionWords = 4
-
   init(units: [PhraseReader.Unit], dates: DateReader, asDescription: Bool = false) {
     self.units = units
     self.dates = dates
@@ -51,9 +42,11 @@ struct Reading {
   }
 
   /// Whether the query, read, reads as a description: enough words beside
-  /// its filters, and a kind, a size or a person read from its words.
+  /// its filters (``ReadQuery/sentenceWords``), and a kind, a size or a
+  /// person read from its words ("small", "below a folder", "by sending
+  /// it a signal" in a sentence).
   var isDescription: Bool {
-    result.words.count { !$0.contains(":") } >= Self.descriptionWords
+    result.words.count { !$0.contains(":") } >= ReadQuery.sentenceWords
       && (!kinds.isEmpty || sizeWord != nil || !people.isEmpty)
   }
 
@@ -73,9 +66,9 @@ struct Reading {
     return key
   }
 
-  /// The languages the query's words that carry no meaning are of ("the",
-  /// "de", "の"): none when it has none, as a query of a few words.
-  private var evidentLanguages: Set<String> {
+  /// The languages the words of `units` that carry no meaning are of
+  /// ("the", "de", "の"): none when they have none, as a query of a few words.
+  static func languages(of units: [PhraseReader.Unit]) -> Set<String> {
     units.reduce(into: Set<String>()) { found, unit in
       if !unit.isSyntax, let languages = LanguageWords.functionLanguages[unit.typed.lowercased()] {
         found.formUnion(languages)
@@ -101,8 +94,6 @@ struct Reading {
       }
     }
     let email = aboutEmail
-    let languages = evidentLanguages
-    dates.languages = languages
     var index = 0
     while index < units.count {
       if used.contains(index) {
@@ -130,9 +121,8 @@ struct Reading {
       var meanings = found?.meanings ?? []
       // A kind named in a language the query is not written in is a word:
       // "capture" is a screenshot in French, not in "capture what they print".
-      if !languages.isEmpty,
-        let named = LanguageWords.kindLanguages[Self.key(units[index..<index + length])],
-        named.isDisjoint(with: languages)
+      if LanguageWords.isForeign(
+        LanguageWords.kindLanguages[Self.key(units[index..<index + length])], to: dates.languages)
       {
         meanings.removeAll { if case .kind = $0 { true } else { false } }
       }

@@ -23,6 +23,17 @@ public struct ReadQuery: Equatable, Sendable {
   /// Whether the largest come first (`sort:size`, "big videos").
   public var largestFirst: Bool
 
+  /// Words a query holds besides what it filters by, at least, to be a
+  /// sentence: a description rather than a search with filters ("pdfs
+  /// from last week" and "photos of the holiday in Rome" hold none or
+  /// two, "keep records in a small embedded database file without a
+  /// server" six). A sentence's kinds, sizes and people are words of it
+  /// (of the 65 descriptions of `benchmarks/meaning.py`, 20 read as
+  /// filters that kept out the documents they described); its words but
+  /// the last were typed whole; and they are in any long text, so that
+  /// its matches in texts alone are poor ones.
+  public static let sentenceWords = 4
+
   /// Everything the query finds, in one node: for counting and following.
   public var everything: QueryNode { literal.map { .or([$0, node]) } ?? node }
 
@@ -101,9 +112,6 @@ public struct ReadingSearch<Result> {
   /// run for them.
   static var mostWords: Int { 6 }
   static var mostSearches: Int { 24 }
-  /// A query of this many words or more is a sentence, whose words but the
-  /// last are whole words when most of them are looked for.
-  static var sentenceWords: Int { 4 }
   /// The most results read to put the largest first.
   public static var largestFirstWindow: Int { 5_000 }
 
@@ -151,7 +159,7 @@ public struct ReadingSearch<Result> {
     // A sentence's words but the last were typed whole: as prefixes, each
     // search of its parts had every text holding their first letters read
     // to check them (8 ms a search for "wedding guest list and seating plan").
-    if words.count >= Self.sentenceWords {
+    if words.count >= ReadQuery.sentenceWords {
       words = words.enumerated().map { index, word in
         guard index < words.count - 1, case .text(let text, true, let column) = word.node else {
           return word
