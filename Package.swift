@@ -121,7 +121,8 @@ let package = Package(
     .target(
       name: "LimelightPostgres",
       dependencies: [
-        "LimelightPlatform", "LimelightModel", "LimelightQuery", "CPostgres", "CTextRank",
+        "LimelightPlatform", "LimelightModel", "LimelightQuery", "LimelightMeaning", "CPostgres",
+        "CTextRank",
       ]),
     // The watcher's sending of its entries to a shared PostgreSQL store,
     // from the local index, which keeps them while the store is away.

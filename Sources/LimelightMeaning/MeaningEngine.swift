@@ -211,4 +211,44 @@ public enum MeaningVector {
     return vector.map { UInt8(bitPattern: Int8(($0 * scale).rounded())) }
   }
 
+  /// The cosine of two stored vectors (or a stored one and a query's).
+  public static func similarity(_ a: [UInt8], _ b: [UInt8]) -> Float {
+    guard a.count == b.count else { return 0 }
+    var (dot, aa, bb) = (Int32(0), Int32(0), Int32(0))
+    for index in a.indices {
+      let (x, y) = (Int32(Int8(bitPattern: a[index])), Int32(Int8(bitPattern: b[index])))
+      dot += x * y
+      aa += x * x
+      bb += y * y
+    }
+    let lengths = Float(aa).squareRoot() * Float(bb).squareRoot()
+    return lengths > 0 ? Float(dot) / lengths : 0
+  }
+
+  /// A stored vector's side of ``centre`` in each dimension, a bit each
+  /// (1: above it), as `0` and `1` characters, the first dimension first:
+  /// what the shared store orders its vectors by before it compares them
+  /// whole (PostgreSQL's `bit` type).
+  public static func bits(of vector: [UInt8]) -> String {
+    let length = vector.reduce(Float(0)) {
+      $0 + Float(Int8(bitPattern: $1)) * Float(Int8(bitPattern: $1))
+    }.squareRoot()
+    return String(
+      vector.enumerated().map { dimension, byte in
+        let value = length > 0 ? Float(Int8(bitPattern: byte)) / length : 0
+        return dimension < centre.count && value > centre[dimension] ? "1" : "0"
+      })
+  }
+
+  /// The similarity a query's vector has on average to the documents: its
+  /// cosine to ``centre`` (the mean of unit vectors), for a store that
+  /// compares it with a few of its documents, not all of them.
+  public static func averageSimilarity(of query: [UInt8]) -> Double {
+    let length = query.reduce(Float(0)) {
+      $0 + Float(Int8(bitPattern: $1)) * Float(Int8(bitPattern: $1))
+    }.squareRoot()
+    guard length > 0 else { return 0 }
+    return Double(
+      zip(query, centre).reduce(Float(0)) { $0 + Float(Int8(bitPattern: $1.0)) * $1.1 } / length)
+  }
 }

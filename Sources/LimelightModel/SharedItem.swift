@@ -32,6 +32,9 @@ public struct SharedItem: Sendable, Equatable {
   /// What the importers read besides the text: its title, kind,
   /// authors, description, and when it was made and last opened.
   public var details = SharedItemDetails()
+  /// Its meaning vector (a signed byte a dimension) when the third pass
+  /// made one.
+  public var meaning: [UInt8]?
 
   public init(
     path: RawPath, isFolder: Bool, size: Int64?, modifiedNs: Int64?, contentTypeTree: [String],

@@ -175,7 +175,7 @@ extension PostgresIndex {
 
   /// The entries of the item rows `clauses` (WHERE, ORDER BY, LIMIT)
   /// choose, ranked by the SQL expression `rank`.
-  private func hits(
+  func hits(
     rank: String = "0", from: String = "item", _ clauses: String, _ parameters: [String?]
   ) throws(PostgresError) -> [Hit] {
     try connection.execute(

@@ -137,6 +137,7 @@ extension PostgresIndex {
         writer = current_user,
         sweep = excluded.sweep, change = nextval('store_change')
       """, [host] + columns.map(PostgresQuery.array) + [String(sweep)])
+    try writeMeaning(of: items)
     // The words of the texts, for typos in them: those of letters, of the
     // lengths a typo is read in, each sent once.
     if !newTextWords.isEmpty {

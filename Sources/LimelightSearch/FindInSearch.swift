@@ -264,12 +264,8 @@ extension FindInSearch {
       }
     }
     let (format, shown) = options.presentation(context)
-    guard
-      let results = try backend.nearest(
-        about: about, filteredBy: filters, limit: shown ?? MeaningSearch.most * 5, model: model)
-    else {
-      throw CommandFailure("--about: the shared store has no meaning search; use --store local")
-    }
+    let results = try backend.nearest(
+      about: about, filteredBy: filters, limit: shown ?? MeaningSearch.most * 5, model: model)
     var snippets: [String: String] = [:]
     if case .human = format {
       snippets = try backend.snippets(for: results, query: filters)

@@ -68,23 +68,35 @@ struct MeaningSearch {
   func results(about text: String, filteredBy query: QueryNode, limit: Int) throws
     -> [SearchResult]
   {
+    guard let (vector, selection) = Self.asked(about: text, model: model) else { return [] }
+    return try engine.meaningMatches(
+      vector, selection: selection, filters: query, limit: limit
+    ).map(Self.markedAsMeaning)
+  }
+
+  /// A result as found by meaning alone.
+  static func markedAsMeaning(_ result: SearchResult) -> SearchResult {
+    var result = result
+    result.byMeaning = true
+    return result
+  }
+
+  /// The query's vector (as the index keeps vectors) and which documents
+  /// near it are shown: the floors of a word alone are higher than a
+  /// description's. Nil when the model fails on it.
+  static func asked(about text: String, model: MeaningEngine) -> (
+    vector: [UInt8], selection: MeaningSelection
+  )? {
     guard let vector = model.embed(text, asQuery: true),
       let ordinary = model.ordinarySimilarity(of: vector)
-    else { return [] }
+    else { return nil }
     let (aboveOrdinary, aboveAverage) =
-      Self.isOneWord(text)
-      ? (Self.wordMargin, Self.wordMargin) : (Self.ordinaryMargin, Self.averageMargin)
-    return try engine.meaningMatches(
-      MeaningVector.quantized(vector), floor: max(Self.floor, ordinary + aboveOrdinary),
-      margin: aboveAverage,
-      band: Self.band,
-      filters: query,
-      limit: limit
-    ).map { result in
-      var result = result
-      result.byMeaning = true
-      return result
-    }
+      isOneWord(text) ? (wordMargin, wordMargin) : (ordinaryMargin, averageMargin)
+    return (
+      MeaningVector.quantized(vector),
+      MeaningSelection(
+        floor: max(floor, ordinary + aboveOrdinary), margin: aboveAverage, band: band)
+    )
   }
 
   /// Whether `text` is one word: no space in it, and not a phrase of a
@@ -160,11 +172,11 @@ extension SearchBackend {
   {
     var found = try search(query, limit: limit)
     guard let model,
-      MeaningSearch.isAsked(words: query.parts.words.map(\.text), found: found.results),
-      let meaning = try nearest(
-        about: MeaningSearch.text(of: query), filteredBy: MeaningSearch.filters(of: query),
-        limit: MeaningSearch.most, model: model)
+      MeaningSearch.isAsked(words: query.parts.words.map(\.text), found: found.results)
     else { return found }
+    let meaning = try nearest(
+      about: MeaningSearch.text(of: query), filteredBy: MeaningSearch.filters(of: query),
+      limit: MeaningSearch.most, model: model)
     found.results = MeaningSearch.merged(
       words: found.results, meaning: meaning, typed: query.parts.words.map(\.text))
     return found

@@ -42,6 +42,8 @@ public final class SharedStoreSender: @unchecked Sendable {
   static let burst = 50
   /// The entries written and removed by the last send.
   private var lastSent = 0
+  /// The number of the last meaning vector the store was sent.
+  private var meaningSent: Int64?
 
   public init(
     store: IndexStore, storeName: String, host: String, logger: Logger, pageSize: Int = 500,
@@ -81,7 +83,9 @@ public final class SharedStoreSender: @unchecked Sendable {
       do {
         // Other programs write the index too (`limelight index`): no
         // commit of the watcher's tells of theirs, a new generation does.
-        if index != nil, let sent = report.sentThrough, try store.generation() == sent {
+        if index != nil, let sent = report.sentThrough, try store.generation() == sent,
+          try store.meaningChange() == meaningSent
+        {
           store.commits.wait(after: seen, timeout: Self.lookEvery)
           continue
         }
@@ -134,6 +138,8 @@ public final class SharedStoreSender: @unchecked Sendable {
     throws -> Bool
   {
     let identity = try store.identity()
+    // Read first: the vectors written before it go with their entries.
+    let meaningBefore = try store.meaningChange()
     // The count (a read of every row) only when it is compared.
     let (now, entries) = try store.sharedEntries(counting: verifying)
     let (following, sweep) = try index.following()
@@ -157,6 +163,7 @@ public final class SharedStoreSender: @unchecked Sendable {
       logger.warning("shared store: it holds other entries of this host than were sent")
       return try sendChanges(to: index, resending: true)
     }
+    guard try sendMeaning(to: index, resent: resend, before: meaningBefore) else { return false }
     report.sentThrough = now
     set(.current)
     return true
@@ -197,6 +204,34 @@ public final class SharedStoreSender: @unchecked Sendable {
         sweep: mark, following: PostgresIndex.Following(indexID: identity, generation: now))
       logger.info("shared store: sent every entry of this host again (through \(now))")
     }
+    return true
+  }
+
+  /// Sends the meaning vectors the third pass wrote since the store last
+  /// heard (after a whole resend, since it began: its entries carried the
+  /// others), or drops the store's vectors of this host when its index
+  /// keeps none; false when stopped midway.
+  private func sendMeaning(to index: PostgresIndex, resent: Bool, before: Int64) throws -> Bool {
+    let now = try store.meaningChange()
+    guard try store.hasMeaning() else {
+      if try index.holdsMeaning() { try index.dropMeaning(through: now) }
+      meaningSent = now
+      return true
+    }
+    var through = resent ? before : try index.meaningThrough()
+    if resent { try index.writeMeaning([], through: through) }
+    // The store heard of an index numbered further (restored from a
+    // backup, say): everything again.
+    if through > now { through = 0 }
+    while through < now {
+      if stopped { return false }
+      let page = try store.sharedMeaning(after: through, limit: pageSize)
+      let last = page.last?.change ?? now
+      let reached = page.count < pageSize ? max(now, last) : last
+      try index.writeMeaning(page.map { ($0.path, $0.vector) }, through: reached)
+      through = reached
+    }
+    meaningSent = now
     return true
   }
 

@@ -1,4 +1,5 @@
 import Foundation
+import LimelightPlatform
 import Testing
 
 /// Meaning search, with the model scripts/install-meaning puts beside the
@@ -174,6 +175,55 @@ import Testing
     #expect(try results(["Schokoladenkuchen backen"]).map(\.path) == ["Documents/cake.txt"])
     #expect(
       try results(["program to surf the internet"]).map(\.path) == ["application:firefox.desktop"])
+  }
+
+  /// A shared store keeps each host's vectors, and answers a meaning
+  /// search as the local index does: another host finds a document by
+  /// what it is about; a changed one is compared by its new vector, a
+  /// deleted one leaves none, and `meaning = no` takes the host's away.
+  @Test func theSharedStoreFindsByMeaningToo() throws {
+    let server = try #require(PostgresServer.shared)
+    let store = try server.newDatabase()
+    try instance.config("store = \(store)\nhost-name = alpha\napplications = no\n")
+    try instance.startWatcher()
+    try waitForMeaning()
+    let vectors = { (host: String) in
+      Int(try server.psql(store, "SELECT count(*) FROM item_meaning WHERE host = '\(host)'")) ?? -1
+    }
+    try instance.waitFor("the vectors sent") { try vectors("alpha") == 6 }
+    let wlan =
+      "file://alpha"
+      + FileURI.uri(for: RawPath(instance.path("Documents/wlan.txt")))
+      .dropFirst("file://".count)
+    // Served by the watcher, which searches the store with its model.
+    let tax = try instance.run("find-in", ["--json", "Steuerbescheid", "vom", "Finanzamt"]).lines
+    #expect(
+      tax.contains {
+        $0.contains("file://alpha/") && $0.contains("letter-2024-03.txt")
+          && $0.contains("\"match\":\"meaning\"")
+      }, "\(tax)")
+    #expect(!tax.contains { $0.contains("tax.py") })
+    // Another host, with no watcher of its own: `--about` loads the model.
+    let beta = try Instance()
+    try beta.config("store = \(store)\nhost-name = beta\n")
+    let about = try beta.run("find-in", ["--about", "how do I connect to a wireless network"])
+    #expect(about.lines.first == wlan, "\(about.stdout) \(about.stderr)")
+    #expect(try beta.run("find-in", ["--about", "WLAN einrichten", "kind:pdf"]).lines.isEmpty)
+    // A changed document is found by its new meaning, a deleted one no more.
+    try instance.write(
+      "Documents/wlan.txt",
+      "Bicycle repair: take the wheel off, patch the inner tube where it leaks, pump it up"
+        + " again and check the brake pads.\n")
+    try instance.waitFor("the changed document's vector sent") {
+      try beta.run("find-in", ["--about", "repairing a bicycle puncture"]).lines.first == wlan
+    }
+    try instance.remove("Documents/cake.txt")
+    try instance.waitFor("the removed document's vector gone") { try vectors("alpha") == 5 }
+    // Without meaning search, the host's vectors leave the store.
+    _ = instance.stopWatcher()
+    try instance.config("store = \(store)\nhost-name = alpha\napplications = no\nmeaning = no\n")
+    try instance.startWatcher()
+    try instance.waitFor("the host's vectors dropped") { try vectors("alpha") == 0 }
   }
 
   @Test func meaningNoTurnsItOff() throws {

@@ -45,7 +45,7 @@ public final class LocalBackend: SearchBackend {
 
   public func nearest(
     about text: String, filteredBy filters: QueryNode, limit: Int, model: MeaningEngine
-  ) throws -> [SearchResult]? {
+  ) throws -> [SearchResult] {
     try MeaningSearch(engine: engine, model: model).results(
       about: text, filteredBy: filters, limit: limit)
   }

@@ -21,10 +21,10 @@ public protocol SearchBackend: AnyObject {
   /// The item a URI names now, for acting on a result shown earlier.
   func result(uri: String) throws -> SearchResult?
   /// The documents nearest a description (meaning search), narrowed by
-  /// `filters`; nil when the backend has no meaning search.
+  /// `filters`.
   func nearest(
     about text: String, filteredBy filters: QueryNode, limit: Int, model: MeaningEngine
-  ) throws -> [SearchResult]?
+  ) throws -> [SearchResult]
   /// A note to show while the first crawl is still running (nil: none).
   func buildingNote() -> String?
 

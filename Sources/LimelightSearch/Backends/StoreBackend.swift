@@ -117,10 +117,44 @@ public final class StoreBackend: SearchBackend {
     try reading { index throws(PostgresError) in try index.hit(uri: uri) }.map(Self.result)
   }
 
-  /// The store keeps no vectors yet.
+  /// The vectors compared whole with a query's: the nearest by their
+  /// sides of the model's centre (``MeaningVector/bits(of:)``). Of the ten
+  /// nearest of 16,561 documents, 94 % are among the 1,000 nearest so.
+  static let meaningCandidates = 1_000
+
+  /// The documents nearest a description, as the local index finds them
+  /// (``MeaningSearch``'s floors and ``MeaningSelection``), of those the
+  /// store orders nearest by their bits; the average document's
+  /// similarity is the query's to the model's centre, which the store
+  /// need not read every vector for.
   public func nearest(
     about text: String, filteredBy filters: QueryNode, limit: Int, model: MeaningEngine
-  ) throws -> [SearchResult]? { nil }
+  ) throws -> [SearchResult] {
+    guard let (query, selection) = MeaningSearch.asked(about: text, model: model) else {
+      return []
+    }
+    let stored = try reading { index throws(PostgresError) in
+      try index.meaningCandidates(of: query, count: Self.meaningCandidates)
+    }
+    let near = selection.near(
+      stored.map { (key: $0, similarity: MeaningVector.similarity(query, $0.vector)) },
+      average: stored.count > SearchEngine.meaningAverageOf
+        ? MeaningVector.averageSimilarity(of: query) : 0,
+      most: SearchEngine.meaningCandidates)
+    guard !near.isEmpty else { return [] }
+    var similarity: [String: Float] = [:]
+    for (entry, alike) in near {
+      similarity[PostgresIndex.uri(host: entry.host, path: entry.path), default: alike] = alike
+    }
+    let hits = try reading { index throws(PostgresError) in
+      try index.hits(at: near.map { ($0.key.host, $0.key.path) }, filteredBy: filters)
+    }
+    return hits.map(Self.result).map { result in
+      var result = MeaningSearch.markedAsMeaning(result)
+      result.score = 1 - Double(similarity[result.uri] ?? 0)
+      return result
+    }.sorted { ($0.score, $0.uri) < ($1.score, $1.uri) }.prefix(limit).map { $0 }
+  }
 
   /// The store is written by watchers that crawled first.
   public func buildingNote() -> String? { nil }

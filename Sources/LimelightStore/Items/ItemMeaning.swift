@@ -106,8 +106,9 @@ extension IndexStore {
       for (work, vector) in vectors {
         try writer.db.cachedStatement(
           sql: """
-            INSERT OR REPLACE INTO item_meaning (rowid, vector)
-              SELECT rowid, ? FROM item WHERE rowid = ? AND generation = ?
+            INSERT OR REPLACE INTO item_meaning (rowid, vector, change)
+              SELECT rowid, ?, (SELECT value + 1 FROM meta WHERE key = 'meaningChanges')
+              FROM item WHERE rowid = ? AND generation = ?
             """
         ).execute(arguments: [Data(vector), work.rowID, work.generation])
         kept += writer.db.changesCount
@@ -243,21 +244,19 @@ final class MeaningVectors: Sendable {
 extension SearchEngine {
   /// The nearest items a meaning search reads before its filters: the
   /// rest are read only by their vectors.
-  static let meaningCandidates = 500
+  public static let meaningCandidates = 500
   /// How many vectors make an average worth comparing with: fewer are
   /// whatever documents happen to be there.
-  static let meaningAverageOf = 100
+  public static let meaningAverageOf = 100
 
   /// The items whose meaning is nearest `query` (a unit vector, as
-  /// ``LimelightMeaning`` makes it) that pass the filters of `filters` (its
-  /// text is left out: meaning stands for it), the nearest first, scored by
-  /// distance (lower is better, as every result's score). An item is near
-  /// when it is at least `floor` alike, `margin` more alike than the
-  /// average of the items but the nearest when there are enough of them
-  /// (the model finds any two texts somewhat alike), and within `band` of
-  /// the nearest.
+  /// ``LimelightMeaning`` makes it) that `selection` shows and that pass
+  /// the filters of `filters` (its text is left out: meaning stands for
+  /// it), the nearest first, scored by distance (lower is better, as every
+  /// result's score). The average `selection` compares with is of the
+  /// items but the nearest, when there are enough of them.
   public func meaningMatches(
-    _ query: [UInt8], floor: Double, margin: Double, band: Double, filters: QueryNode, limit: Int
+    _ query: [UInt8], selection: MeaningSelection, filters: QueryNode, limit: Int
   ) throws -> [SearchResult] {
     let (conditions, arguments) = Self.filterConditions(
       filters, now: Date().timeIntervalSince1970)
@@ -268,12 +267,12 @@ extension SearchEngine {
       let others =
         all.count > Self.meaningAverageOf
         ? (all.reduce(0.0) { $0 + Double($1.similarity) } - Double(top)) / Double(all.count - 1) : 0
-      let least = max(floor, others + margin, Double(top) - band)
-      let near = all.filter { Double($0.similarity) >= least }
-        .sorted { $0.similarity > $1.similarity }.prefix(Self.meaningCandidates)
+      let near = selection.near(
+        all.map { (key: $0.rowID, similarity: $0.similarity) }, average: others,
+        most: Self.meaningCandidates)
       guard !near.isEmpty else { return [] }
       let similarity = Dictionary(
-        near.map { ($0.rowID, $0.similarity) }, uniquingKeysWith: { a, _ in a })
+        near.map { ($0.key, $0.similarity) }, uniquingKeysWith: { a, _ in a })
       // By their rows, never by an index: for `hidden = 0` the planner
       // walked `item_order` over every item of the index (about 10 ms a
       // query at 155,000 items, more at a million).
@@ -281,7 +280,7 @@ extension SearchEngine {
         db,
         sql: """
           SELECT \(Self.columns), 0.0 AS score FROM item NOT INDEXED
-          WHERE item.rowid IN (\(near.map { String($0.rowID) }.joined(separator: ",")))
+          WHERE item.rowid IN (\(near.map { String($0.key) }.joined(separator: ",")))
             AND item.hidden = 0\(conditions)
           """,
         arguments: StatementArguments(arguments))

@@ -152,7 +152,9 @@ extension Schema {
     );
     CREATE VIRTUAL TABLE item_vocab USING fts5vocab(item_text, 'row');
 
-    CREATE TABLE item_meaning (rowid INTEGER PRIMARY KEY, vector BLOB NOT NULL);
+    CREATE TABLE item_meaning (rowid INTEGER PRIMARY KEY, vector BLOB NOT NULL,
+      change INTEGER NOT NULL DEFAULT 1);
+    CREATE INDEX item_meaning_change ON item_meaning (change);
     CREATE TRIGGER item_meaning_gone AFTER DELETE ON item BEGIN
       DELETE FROM item_meaning WHERE rowid = old.rowid;
     END;

@@ -10,5 +10,14 @@ extension Schema {
     // A passage is cut at the tokens the pass's budget allows, not at 600
     // characters (which in ideographs were three times the tokens).
     ("v29-meaning-token-cap", "DELETE FROM item_meaning;"),
+    // Each vector is numbered as it is written, for the shared store to be
+    // sent those written since it last heard (the vectors kept, numbered 1).
+    (
+      "v30-meaning-changes",
+      """
+      ALTER TABLE item_meaning ADD COLUMN change INTEGER NOT NULL DEFAULT 1;
+      CREATE INDEX item_meaning_change ON item_meaning (change);
+      """
+    ),
   ]
 }

@@ -101,9 +101,10 @@ extension IndexStore {
             w.name AS nameWords, w.keywords AS keywordWords, item.title AS title, item.kind AS kind,
             item.authors AS authors, item.contentDescription AS contentDescription,
             item.descriptionSource AS descriptionSource, item.created AS created,
-            item.lastUsed AS lastUsed
+            item.lastUsed AS lastUsed, m.vector AS meaning
           FROM item LEFT JOIN item_words_stored AS w ON w.rowid = item.rowid
             LEFT JOIN text_body AS b ON b.id = w.textID
+            LEFT JOIN item_meaning AS m ON m.rowid = item.rowid AND length(m.vector) > 0
           WHERE item.rowid > ? AND \(Self.sharedCondition)
             AND item.generation > ? AND item.generation <= ?
           ORDER BY item.rowid LIMIT ?
@@ -137,11 +138,58 @@ extension IndexStore {
               ItemDescription.Source.init),
             title: title, text: text),
           created: date("created"), lastUsed: date("lastUsed"))
+        item.meaning = (row["meaning"] as Data?).map(Array.init)
         return item
       }
       return SharedChanges(
         items: items, removed: removed,
         nextRow: rows.count < limit ? nil : rows.last.map { $0["rowid"] })
+    }
+  }
+
+  /// The number of the last meaning vector written or removed: a store is
+  /// sent the vectors numbered after the last it received.
+  public func meaningChange() throws -> Int64 {
+    try read { db in
+      try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'meaningChanges'") ?? 0
+    }
+  }
+
+  /// Whether the index holds any meaning vector (none after `meaning =
+  /// no`: a store then drops this host's).
+  public func hasMeaning() throws -> Bool {
+    try read { db in
+      try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM item_meaning)") ?? false
+    }
+  }
+
+  /// Up to `limit` meaning vectors of the items a store receives, written
+  /// after vector number `after`, in the order they were written, each
+  /// with its item's path (an application item's URI) and number.
+  public func sharedMeaning(after: Int64, limit: Int) throws -> [(
+    path: RawPath, vector: [UInt8], change: Int64
+  )] {
+    try read { db in
+      var arguments: StatementArguments = [after]
+      arguments += Self.sharedArguments
+      arguments += [limit]
+      return try Row.fetchAll(
+        db,
+        sql: """
+          SELECT item.domain, item.path, item.uri, m.vector, m.change
+          FROM item_meaning AS m JOIN item ON item.rowid = m.rowid
+          WHERE m.change > ? AND length(m.vector) > 0 AND \(Self.sharedCondition)
+          ORDER BY m.change LIMIT ?
+          """, arguments: arguments
+      ).map { row in
+        let file = (row[ItemTable.domain] as String) == fileDomain
+        return (
+          file
+            ? RawPath(bytes: Array(row[ItemTable.path] as Data))
+            : RawPath(bytes: Array((row[ItemTable.uri] as String).utf8)),
+          Array(row["vector"] as Data), row["change"]
+        )
+      }
     }
   }
 }

@@ -1,0 +1,128 @@
+import Foundation
+import LimelightMeaning
+import LimelightModel
+import LimelightPlatform
+import LimelightQuery
+
+/// Meaning search in the store: each host sends the vectors its third pass
+/// made, and a search compares a query's with theirs.
+extension PostgresIndex {
+  /// A vector of an entry of this host: its path (an application item's
+  /// URI), and the vector, a signed byte a dimension.
+  public typealias SentMeaning = (path: RawPath, vector: [UInt8])
+
+  /// Keeps the vectors of entries written in this transaction: those the
+  /// items carry, and none for those that carry none (their text changed,
+  /// or they are no document).
+  func writeMeaning(of items: ArraySlice<SharedItem>) throws(PostgresError) {
+    let without = items.filter { $0.meaning == nil }.map { PostgresQuery.hex($0.path.bytes) }
+    if !without.isEmpty {
+      try connection.execute(
+        "DELETE FROM item_meaning WHERE host = $1 AND path = ANY ($2::bytea[])",
+        [host, PostgresQuery.array(without)])
+    }
+    try upsertMeaning(items.compactMap { item in item.meaning.map { (item.path, $0) } })
+  }
+
+  /// Keeps `vectors` of this host's entries the store holds (one not sent
+  /// yet comes with its entry), and records `through`, the number of the
+  /// last vector its index sent, in one transaction.
+  public func writeMeaning(_ vectors: [SentMeaning], through: Int64) throws(PostgresError) {
+    try connection.transaction { () throws(PostgresError) in
+      try lockWrites()
+      try upsertMeaning(vectors)
+      try connection.execute(
+        "UPDATE host SET meaning_through = $2::bigint WHERE name = $1", [host, String(through)])
+    }
+  }
+
+  /// Drops every vector of this host (its index keeps none: `meaning =
+  /// no`), recording `through` as sent.
+  public func dropMeaning(through: Int64) throws(PostgresError) {
+    try connection.transaction { () throws(PostgresError) in
+      try lockWrites()
+      try connection.execute("DELETE FROM item_meaning WHERE host = $1", [host])
+      try connection.execute(
+        "UPDATE host SET meaning_through = $2::bigint WHERE name = $1", [host, String(through)])
+    }
+  }
+
+  /// The number of the last vector this host's index sent (0: none).
+  public func meaningThrough() throws(PostgresError) -> Int64 {
+    try connection.execute("SELECT meaning_through FROM host WHERE name = $1", [host]).rows.first?
+      .first.flatMap { $0 }.flatMap { Int64($0) } ?? 0
+  }
+
+  /// Whether the store holds any vector of this host.
+  public func holdsMeaning() throws(PostgresError) -> Bool {
+    try connection.execute(
+      "SELECT EXISTS (SELECT 1 FROM item_meaning WHERE host = $1)", [host]
+    ).rows.first?.first == "t"
+  }
+
+  private func upsertMeaning(_ vectors: [SentMeaning]) throws(PostgresError) {
+    guard !vectors.isEmpty else { return }
+    try connection.execute(
+      """
+      INSERT INTO item_meaning (host, path, bits, vector)
+      SELECT $1, r.path, r.bits::bit(384), r.vector
+      FROM unnest($2::bytea[], $3::text[], $4::bytea[]) AS r(path, bits, vector)
+      WHERE EXISTS (SELECT FROM item WHERE item.host = $1 AND item.path = r.path)
+      ON CONFLICT (host, path) DO UPDATE SET bits = excluded.bits, vector = excluded.vector
+      """,
+      [
+        host, PostgresQuery.array(vectors.map { PostgresQuery.hex($0.path.bytes) }),
+        PostgresQuery.array(vectors.map { MeaningVector.bits(of: $0.vector) }),
+        PostgresQuery.array(vectors.map { PostgresQuery.hex($0.vector) }),
+      ])
+  }
+
+  /// A vector the store holds: its entry, and the vector.
+  public struct StoredMeaning: Sendable {
+    public var host: String
+    public var path: RawPath
+    public var vector: [UInt8]
+  }
+
+  /// The `count` vectors whose sides of the model's centre differ least
+  /// from those of `query` (a vector as ``MeaningVector/quantized(_:)``
+  /// makes it), fewest first; none for a reader not granted them.
+  public func meaningCandidates(of query: [UInt8], count: Int) throws(PostgresError)
+    -> [StoredMeaning]
+  {
+    do {
+      return try connection.execute(
+        """
+        SELECT host, encode(path, 'hex'), encode(vector, 'hex') FROM item_meaning
+        ORDER BY bit_count(bits # $1::bit(384)) LIMIT $2::int
+        """, [MeaningVector.bits(of: query), String(count)]
+      ).rows.map { row in
+        StoredMeaning(
+          host: row[0] ?? "", path: RawPath(bytes: Self.bytes(fromHex: row[1] ?? "")),
+          vector: Self.bytes(fromHex: row[2] ?? ""))
+      }
+    } catch  where error.state == "42501" {
+      // A reader granted what an older version named: no meaning search.
+      return []
+    }
+  }
+
+  /// The entries at `entries` (host and path) that `filters` let through
+  /// and the reader may see, in no order.
+  public func hits(at entries: [(host: String, path: RawPath)], filteredBy filters: QueryNode)
+    throws(PostgresError) -> [Hit]
+  {
+    guard !entries.isEmpty else { return [] }
+    var compiled = PostgresQuery(closeWords: nil)
+    let condition = try compiled.condition(filters)
+    var parameters = compiled.parameters
+    parameters.append(PostgresQuery.array(entries.map(\.host)))
+    parameters.append(PostgresQuery.array(entries.map { PostgresQuery.hex($0.path.bytes) }))
+    return try hits(
+      """
+      WHERE (host, path) IN (
+          SELECT * FROM unnest($\(parameters.count - 1)::text[], $\(parameters.count)::bytea[]))
+        AND \(condition)
+      """, parameters)
+  }
+}
