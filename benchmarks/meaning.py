@@ -21,7 +21,13 @@ Two sizes:
   tree of their own with the same relative paths, indexed, embedded to the
   end, then asked.
 
-Usage: benchmarks/meaning.py --bin BIN_DIR --corpus CORPUS [--instance DIR | --pool N] [WORKDIR]
+With `--store URL`, the watcher also sends its entries and vectors to that
+shared PostgreSQL store (named in the instance's limelight.conf for the
+run), and both programs search the store: the figures are the store's, to
+compare with the local index's on the same vectors.
+
+Usage: benchmarks/meaning.py --bin BIN_DIR --corpus CORPUS [--instance DIR | --pool N]
+       [--store URL] [WORKDIR]
 """
 import argparse
 import json
@@ -267,6 +273,19 @@ def wait_for_meaning(ll, env, deadline):
     raise SystemExit("the third pass did not end in time")
 
 
+def wait_for_store(ll, env, timeout=600):
+    """Waits until the watcher has sent the store everything its index holds,
+    the vectors included."""
+    end = time.time() + timeout
+    while time.time() < end:
+        state = status(ll, env)
+        shared = state.get("sharedStore") or {}
+        if shared.get("state") == "current" and shared.get("sentThrough") == state.get("generation"):
+            return
+        time.sleep(1)
+    raise SystemExit("the watcher did not send the store everything in time")
+
+
 def wait_for_service(env, timeout=60):
     socket = os.path.join(env["XDG_RUNTIME_DIR"], "limelight", "query.socket")
     end = time.time() + timeout
@@ -332,6 +351,7 @@ def main():
                         help="ask the words alone only (no watcher): checks the queries")
     parser.add_argument("--hours", type=float, default=3.0,
                         help="how long the third pass may take")
+    parser.add_argument("--store", help="search this shared PostgreSQL store (a URL)")
     parser.add_argument("workdir", nargs="?")
     args = parser.parse_args()
     binaries = os.path.abspath(args.bin)
@@ -349,6 +369,12 @@ def main():
     env = environment(instance, root)
     ll = lambda tool: os.path.join(binaries, tool)  # noqa: E731
     watcher = None
+    config = os.path.join(env["XDG_CONFIG_HOME"], "limelight", "limelight.conf")
+    kept_config = open(config).read() if os.path.exists(config) else None
+    if args.store:
+        os.makedirs(os.path.dirname(config), exist_ok=True)
+        with open(config, "w") as out:
+            out.write((kept_config or "") + f"\nstore = {args.store}\nhost-name = benchmark\n")
     if not args.lexical_only:
         watcher = subprocess.Popen([ll("limelightd"), "--root", root],
                                    env=env, stdout=subprocess.DEVNULL,
@@ -363,6 +389,8 @@ def main():
                 meaning = wait_for_meaning(ll, env, time.time() + args.hours * 3600)
             log(f"meaning: {meaning.get('embedded')} of {meaning.get('worth')} documents "
                 f"embedded, {meaning.get('vectors')} vectors")
+            if args.store:
+                wait_for_store(ll, env)
         elif not args.instance:
             subprocess.run([ll("limelightd"), "--once", "--root", root],
                            env=env, check=True, capture_output=True)
@@ -399,6 +427,12 @@ def main():
         if watcher:
             watcher.terminate()
             watcher.wait()
+        if args.store:
+            if kept_config is None:
+                os.remove(config)
+            else:
+                with open(config, "w") as out:
+                    out.write(kept_config)
 
 
 if __name__ == "__main__":

@@ -91,12 +91,22 @@ extension PostgresIndex {
     -> [StoredMeaning]
   {
     do {
-      return try connection.execute(
-        """
-        SELECT host, encode(path, 'hex'), encode(vector, 'hex') FROM item_meaning
-        ORDER BY bit_count(bits # $1::bit(384)) LIMIT $2::int
-        """, [MeaningVector.bits(of: query), String(count)]
-      ).rows.map { row in
+      // Every vector is read: the connection's searches read an index
+      // (which for this was every vector in the order of its key, 177 ms
+      // at 165,000 against 60). The nearest entries first, their vectors
+      // then: taken along through the sort, they were a third of its time.
+      let rows = try connection.transaction { () throws(PostgresError) in
+        try connection.execute("SET LOCAL enable_seqscan = on")
+        return try connection.execute(
+          """
+          SELECT m.host, encode(m.path, 'hex'), encode(m.vector, 'hex')
+          FROM (SELECT host, path FROM item_meaning
+            ORDER BY bit_count(bits # $1::bit(384)) LIMIT $2::int) AS near
+          JOIN item_meaning AS m USING (host, path)
+          """, [MeaningVector.bits(of: query), String(count)]
+        ).rows
+      }
+      return rows.map { row in
         StoredMeaning(
           host: row[0] ?? "", path: RawPath(bytes: Self.bytes(fromHex: row[1] ?? "")),
           vector: Self.bytes(fromHex: row[2] ?? ""))

@@ -108,14 +108,21 @@ public final class PostgresIndex {
     }
   }
 
+  /// The bytes of `encode(…, 'hex')`'s text (a meaning search reads a
+  /// thousand vectors of them).
   static func bytes(fromHex hex: String) -> [UInt8] {
-    var bytes: [UInt8] = []
-    var index = hex.startIndex
-    while let next = hex.index(index, offsetBy: 2, limitedBy: hex.endIndex), index != next {
-      bytes.append(UInt8(hex[index..<next], radix: 16) ?? 0)
-      index = next
+    let digits = Array(hex.utf8)
+    let value = { (digit: UInt8) -> UInt8 in
+      switch digit {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
+      case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
+      case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
+      default: 0
+      }
     }
-    return bytes
+    return stride(from: 0, to: digits.count - 1, by: 2).map {
+      value(digits[$0]) << 4 | value(digits[$0 + 1])
+    }
   }
 }
 
