@@ -17,9 +17,11 @@ extension PostgresIndex {
   func writeMeaning(of items: ArraySlice<SharedItem>) throws(PostgresError) {
     let without = items.filter { $0.meaning == nil }.map { PostgresQuery.hex($0.path.bytes) }
     if !without.isEmpty {
-      try connection.execute(
-        "DELETE FROM item_meaning WHERE host = $1 AND path = ANY ($2::bytea[])",
-        [host, PostgresQuery.array(without)])
+      for table in ["item_meaning", "item_meaning_vector"] {
+        try connection.execute(
+          "DELETE FROM \(table) WHERE host = $1 AND path = ANY ($2::bytea[])",
+          [host, PostgresQuery.array(without)])
+      }
     }
     try upsertMeaning(items.compactMap { item in item.meaning.map { (item.path, $0) } })
   }
@@ -41,7 +43,9 @@ extension PostgresIndex {
   public func dropMeaning(through: Int64) throws(PostgresError) {
     try connection.transaction { () throws(PostgresError) in
       try lockWrites()
-      try connection.execute("DELETE FROM item_meaning WHERE host = $1", [host])
+      for table in ["item_meaning", "item_meaning_vector"] {
+        try connection.execute("DELETE FROM \(table) WHERE host = $1", [host])
+      }
       try connection.execute(
         "UPDATE host SET meaning_through = $2::bigint WHERE name = $1", [host, String(through)])
     }
@@ -62,19 +66,23 @@ extension PostgresIndex {
 
   private func upsertMeaning(_ vectors: [SentMeaning]) throws(PostgresError) {
     guard !vectors.isEmpty else { return }
-    try connection.execute(
-      """
-      INSERT INTO item_meaning (host, path, bits, vector)
-      SELECT $1, r.path, r.bits::bit(384), r.vector
-      FROM unnest($2::bytea[], $3::text[], $4::bytea[]) AS r(path, bits, vector)
-      WHERE EXISTS (SELECT FROM item WHERE item.host = $1 AND item.path = r.path)
-      ON CONFLICT (host, path) DO UPDATE SET bits = excluded.bits, vector = excluded.vector
-      """,
-      [
-        host, PostgresQuery.array(vectors.map { PostgresQuery.hex($0.path.bytes) }),
-        PostgresQuery.array(vectors.map { MeaningVector.bits(of: $0.vector) }),
-        PostgresQuery.array(vectors.map { PostgresQuery.hex($0.vector) }),
-      ])
+    let parameters = [
+      host, PostgresQuery.array(vectors.map { PostgresQuery.hex($0.path.bytes) }),
+      PostgresQuery.array(vectors.map { MeaningVector.bits(of: $0.vector) }),
+      PostgresQuery.array(vectors.map { PostgresQuery.hex($0.vector) }),
+    ]
+    for (table, column, value) in [
+      ("item_meaning", "bits", "r.bits::bit(384)"), ("item_meaning_vector", "vector", "r.vector"),
+    ] {
+      try connection.execute(
+        """
+        INSERT INTO \(table) (host, path, \(column))
+        SELECT $1, r.path, \(value)
+        FROM unnest($2::bytea[], $3::text[], $4::bytea[]) AS r(path, bits, vector)
+        WHERE EXISTS (SELECT FROM item WHERE item.host = $1 AND item.path = r.path)
+        ON CONFLICT (host, path) DO UPDATE SET \(column) = excluded.\(column)
+        """, parameters)
+    }
   }
 
   /// A vector the store holds: its entry, and the vector.
@@ -91,18 +99,18 @@ extension PostgresIndex {
     -> [StoredMeaning]
   {
     do {
-      // Every vector is read: the connection's searches read an index
-      // (which for this was every vector in the order of its key, 177 ms
-      // at 165,000 against 60). The nearest entries first, their vectors
-      // then: taken along through the sort, they were a third of its time.
+      // Every entry's sides are read: the connection's searches read an
+      // index (which for this was every vector in the order of its key,
+      // 177 ms at 165,000 against 60 for the whole table). The nearest
+      // entries first, their vectors then, by key.
       let rows = try connection.transaction { () throws(PostgresError) in
         try connection.execute("SET LOCAL enable_seqscan = on")
         return try connection.execute(
           """
-          SELECT m.host, encode(m.path, 'hex'), encode(m.vector, 'hex')
+          SELECT v.host, encode(v.path, 'hex'), encode(v.vector, 'hex')
           FROM (SELECT host, path FROM item_meaning
             ORDER BY bit_count(bits # $1::bit(384)) LIMIT $2::int) AS near
-          JOIN item_meaning AS m USING (host, path)
+          JOIN item_meaning_vector AS v USING (host, path)
           """, [MeaningVector.bits(of: query), String(count)]
         ).rows
       }

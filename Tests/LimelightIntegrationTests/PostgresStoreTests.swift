@@ -120,9 +120,12 @@ struct PostgresStoreTests {
     let index = try PostgresIndex(url, host: "files")
     let (alice, bob, team): (UInt32, UInt32, UInt32) = (1001, 1002, 2000)
     func item(_ path: String, _ text: String, _ reach: [Ownership]) -> SharedItem {
-      SharedItem(
+      var item = SharedItem(
         path: RawPath(path), isFolder: false, size: 10, modifiedNs: 0,
         contentTypeTree: ["text/plain"], keywords: [], text: text, reach: reach)
+      // Every file with a meaning vector, for meaning search's own table.
+      item.meaning = (0..<384).map { UInt8(truncatingIfNeeded: $0 * 7) }
+      return item
     }
     let home = Ownership(owner: alice, group: alice, mode: 0o700)
     let bobsHome = Ownership(owner: bob, group: bob, mode: 0o700)
@@ -160,7 +163,7 @@ struct PostgresStoreTests {
       try owner.execute("CREATE ROLE \(role) LOGIN")
       try owner.execute(
         "GRANT SELECT ON item, host, name_word, name_word_key, text_word, removal, "
-          + "limelight_migration TO \(role)")
+          + "item_meaning, item_meaning_vector, limelight_migration TO \(role)")
       try owner.execute("GRANT SELECT ON SEQUENCE store_change TO \(role)")
       if let uid {
         try owner.execute(
@@ -203,6 +206,18 @@ struct PostgresStoreTests {
     #expect(texts.contains("census") && !texts.contains("sighting"))
     #expect(try names(readers.nobody, "wombat").isEmpty)
     #expect(try names(readers.alice, "memo").isEmpty)
+    // Nor by meaning: a reader compares the vectors of what it may see.
+    let query = (0..<384).map { UInt8(truncatingIfNeeded: $0 * 7) }
+    let nearest = { (reader: PostgresIndex) in
+      Set(try reader.meaningCandidates(of: query, count: 10).map { $0.path.lastComponent.string })
+    }
+    #expect(
+      try nearest(readers.alice) == [
+        "wombat diary.txt", "wombat notes.txt", "wombat secret.txt", "wombat public.txt",
+      ])
+    #expect(try nearest(readers.bob) == ["wombat plans.txt", "wombat public.txt"])
+    #expect(try nearest(readers.nobody).isEmpty)
+    #expect(try nearest(index).count == 6)
     // The store's owner (the watchers, who wrote the application's item)
     // reads everything.
     #expect(try names(index, "wombat").count == 7)
