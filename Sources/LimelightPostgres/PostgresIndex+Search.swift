@@ -14,6 +14,7 @@ extension PostgresIndex {
   public func search(_ query: QueryNode, limit: Int?, typos: Bool = true) throws(PostgresError)
     -> [Hit]
   {
+    let query = Self.shortWordsWhole(query)
     let pairs = try pairsComplete()
     let strict = try searchOnce(query, limit: limit, typos: false, pairs: pairs)
     guard strict.isEmpty, typos else { return strict }
@@ -29,8 +30,17 @@ extension PostgresIndex {
       .rows.first?.first == "t"
   }
 
+  /// A sentence's short words matched whole, as the local index matches
+  /// them in texts (``QueryNode/shortWordsWhole(shorterThan:lastWord:)``):
+  /// a prefix of one or two letters read a posting list of nearly every
+  /// entry from the words' index.
+  static func shortWordsWhole(_ query: QueryNode) -> QueryNode {
+    query.shortWordsWhole(shorterThan: 3) { PostgresWords.words($0).last }
+  }
+
   /// How many entries `query` finds (typos as ``search(_:limit:)`` takes them).
   public func count(_ query: QueryNode) throws(PostgresError) -> Int {
+    let query = Self.shortWordsWhole(query)
     let pairs = try pairsComplete()
     for typos in [false, true] {
       var compiled = PostgresQuery(closeWords: typos ? closeWords : nil, usesPairs: pairs)

@@ -430,3 +430,26 @@ public struct QueryParser {
     }
   }
 }
+
+extension QueryNode {
+  /// `self` with the words typed as prefixes that are followed by another
+  /// word, and whose last word (by `lastWord`, a store's own splitting) is
+  /// shorter than `letters`, typed whole: a person typing a sentence (`end
+  /// a process by sending it a signal`, `computer's clock`) typed those
+  /// words whole, and a prefix of one or two letters is in nearly every
+  /// text. The last word is still being typed, and stays a prefix.
+  public func shortWordsWhole(shorterThan letters: Int, lastWord: (String) -> String?)
+    -> QueryNode
+  {
+    guard case .and(let parts) = self,
+      let last = parts.lastIndex(where: { if case .text = $0 { true } else { false } })
+    else { return self }
+    return .and(
+      parts.enumerated().map { index, part in
+        guard index != last, case .text(let text, true, let column) = part,
+          let end = lastWord(text), end.count < letters
+        else { return part }
+        return .text(text, prefix: false, column: column)
+      })
+  }
+}

@@ -1,17 +1,16 @@
+import Foundation
 import LimelightMeaning
 import LimelightModel
 import LimelightQuery
 import LimelightStore
+import Synchronization
 
 /// Meaning search beside words: the documents nearest what a query is
 /// about, in any language the model knows, for queries that read as a
 /// person's words. Words keep their place: an item they match fully comes
 /// before anything found by meaning alone, which follows them, or leads
 /// when the words matched nothing or only in part.
-struct MeaningSearch {
-  let engine: SearchEngine
-  let model: MeaningEngine
-
+enum MeaningSearch {
   /// How alike a document must be to be shown at all; how much more
   /// alike than the model's ordinary passages (texts about nothing in
   /// particular), and than the average of the index's documents; and how
@@ -63,17 +62,6 @@ struct MeaningSearch {
     return words.count > 1 || !(found.first.map { $0.unmatched.isEmpty } ?? false)
   }
 
-  /// The documents about `text` that pass the filters of `query`, nearest
-  /// first, marked as found by meaning; none when the model fails on it.
-  func results(about text: String, filteredBy query: QueryNode, limit: Int) throws
-    -> [SearchResult]
-  {
-    guard let (vector, selection) = Self.asked(about: text, model: model) else { return [] }
-    return try engine.meaningMatches(
-      vector, selection: selection, filters: query, limit: limit
-    ).map(Self.markedAsMeaning)
-  }
-
   /// A result as found by meaning alone.
   static func markedAsMeaning(_ result: SearchResult) -> SearchResult {
     var result = result
@@ -81,22 +69,19 @@ struct MeaningSearch {
     return result
   }
 
-  /// The query's vector (as the index keeps vectors) and which documents
-  /// near it are shown: the floors of a word alone are higher than a
-  /// description's. Nil when the model fails on it.
-  static func asked(about text: String, model: MeaningEngine) -> (
-    vector: [UInt8], selection: MeaningSelection
-  )? {
+  /// The query's vector and which documents near it are shown (a word
+  /// alone is held to higher floors than a description); nil when the
+  /// model fails on it.
+  static func asked(about text: String, model: MeaningEngine) -> MeaningQuery? {
     guard let vector = model.embed(text, asQuery: true),
       let ordinary = model.ordinarySimilarity(of: vector)
     else { return nil }
     let (aboveOrdinary, aboveAverage) =
       isOneWord(text) ? (wordMargin, wordMargin) : (ordinaryMargin, averageMargin)
-    return (
-      MeaningVector.quantized(vector),
-      MeaningSelection(
-        floor: max(floor, ordinary + aboveOrdinary), margin: aboveAverage, band: band)
-    )
+    return MeaningQuery(
+      vector: MeaningVector.quantized(vector),
+      selection: MeaningSelection(
+        floor: max(floor, ordinary + aboveOrdinary), margin: aboveAverage, band: band))
   }
 
   /// Whether `text` is one word: no space in it, and not a phrase of a
@@ -162,23 +147,69 @@ struct MeaningSearch {
   }
 }
 
+/// A meaning search's question: the query's vector, as the index keeps
+/// vectors, and which documents near it are shown.
+public struct MeaningQuery: Sendable {
+  public var vector: [UInt8]
+  public var selection: MeaningSelection
+}
+
+/// A query's meaning made on a thread of its own while its words are
+/// searched: the model's time (15 ms or more on one core) and the words'
+/// overlap on a second core.
+final class MeaningInAdvance: Sendable {
+  private let made = Mutex<MeaningQuery??>(nil)
+  private let done = DispatchSemaphore(value: 0)
+
+  init(about text: String, model: MeaningEngine) {
+    let thread = Thread { [self] in
+      let query = MeaningSearch.asked(about: text, model: model)
+      made.withLock { $0 = .some(query) }
+      done.signal()
+    }
+    thread.start()
+  }
+
+  /// The query's meaning, once made.
+  var query: MeaningQuery? {
+    done.wait()
+    done.signal()
+    return made.withLock { $0 ?? nil }
+  }
+}
+
 extension SearchBackend {
+  /// The documents nearest a description, narrowed by `filters`; none
+  /// when the model fails on it.
+  func nearest(
+    about text: String, filteredBy filters: QueryNode, limit: Int, model: MeaningEngine
+  ) throws -> [SearchResult] {
+    guard let query = MeaningSearch.asked(about: text, model: model) else { return [] }
+    return try nearest(to: query, filteredBy: filters, limit: limit)
+  }
+
   /// A read query's results as `find-in` shows them, for every front end:
   /// the words' results, with the documents near what they describe
-  /// merged in (``MeaningSearch/merged(words:meaning:)``) when a model is
-  /// at hand and the words read as a description or matched only in part.
+  /// merged in (``MeaningSearch/merged(words:meaning:typed:)``) when a
+  /// model is at hand and the words read as a description or matched only
+  /// in part. A description of several words asks for meaning whatever
+  /// its words find: its meaning is made while they are searched.
   func searchWithMeaning(_ query: ReadQuery, limit: Int?, model: MeaningEngine?) throws
     -> FoundResults
   {
+    let words = query.parts.words.map(\.text)
+    let text = MeaningSearch.text(of: query)
+    let inAdvance = model.flatMap { model in
+      words.count > 1 && MeaningSearch.readsAsDescription(words)
+        ? MeaningInAdvance(about: text, model: model) : nil
+    }
     var found = try search(query, limit: limit)
-    guard let model,
-      MeaningSearch.isAsked(words: query.parts.words.map(\.text), found: found.results)
+    guard let model, MeaningSearch.isAsked(words: words, found: found.results),
+      let meaningQuery = inAdvance?.query ?? MeaningSearch.asked(about: text, model: model)
     else { return found }
     let meaning = try nearest(
-      about: MeaningSearch.text(of: query), filteredBy: MeaningSearch.filters(of: query),
-      limit: MeaningSearch.most, model: model)
-    found.results = MeaningSearch.merged(
-      words: found.results, meaning: meaning, typed: query.parts.words.map(\.text))
+      to: meaningQuery, filteredBy: MeaningSearch.filters(of: query), limit: MeaningSearch.most)
+    found.results = MeaningSearch.merged(words: found.results, meaning: meaning, typed: words)
     return found
   }
 }

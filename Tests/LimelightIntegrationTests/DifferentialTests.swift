@@ -33,6 +33,10 @@ struct DifferentialTests {
     // across a comma, and its words apart.
     ("Documents/comma.txt", "the, quick one more\n"),
     ("Documents/apart.txt", "the slow ones and quick\n"),
+    // A short word followed by another is a whole word, not a prefix:
+    // "go tool" is not in a text holding "a good tool".
+    ("Documents/builds.txt", "the go tool builds it\n"),
+    ("Documents/good.txt", "a good tool builds it\n"),
   ]
 
   /// Queries of each kind: a word, a prefix, typos in names and texts,
@@ -45,7 +49,7 @@ struct DifferentialTests {
     ["meeting", "alpha"], ["budget"], ["strasse"], ["nachtmusik"], ["kleine", "nacht"],
     ["\"int main\""], ["helm"], ["kind:text", "quick"], ["notes"],
     ["-\"quick brown\"", "brown"], ["\"quick brown\"", "OR", "helm"], ["\"the quick\""],
-    ["\"return 0\""], ["\"the quick brown\""],
+    ["\"return 0\""], ["\"the quick brown\""], ["go", "tool"], ["go", "too"],
   ]
 
   /// Queries whose results both backends find alike but order apart, and

@@ -44,10 +44,11 @@ public final class LocalBackend: SearchBackend {
   public func result(uri: String) throws -> SearchResult? { try engine.result(uri: uri) }
 
   public func nearest(
-    about text: String, filteredBy filters: QueryNode, limit: Int, model: MeaningEngine
+    to query: MeaningQuery, filteredBy filters: QueryNode, limit: Int
   ) throws -> [SearchResult] {
-    try MeaningSearch(engine: engine, model: model).results(
-      about: text, filteredBy: filters, limit: limit)
+    try engine.meaningMatches(
+      query.vector, selection: query.selection, filters: filters, limit: limit
+    ).map(MeaningSearch.markedAsMeaning)
   }
 
   public func buildingNote() -> String? { store.buildingNote() }

@@ -20,10 +20,11 @@ public protocol SearchBackend: AnyObject {
   func count(_ query: QueryNode) throws -> Int
   /// The item a URI names now, for acting on a result shown earlier.
   func result(uri: String) throws -> SearchResult?
-  /// The documents nearest a description (meaning search), narrowed by
-  /// `filters`.
+  /// The documents nearest a query's vector (meaning search) that
+  /// `selection` shows, narrowed by `filters`, nearest first, marked as
+  /// found by meaning.
   func nearest(
-    about text: String, filteredBy filters: QueryNode, limit: Int, model: MeaningEngine
+    to query: MeaningQuery, filteredBy filters: QueryNode, limit: Int
   ) throws -> [SearchResult]
   /// A note to show while the first crawl is still running (nil: none).
   func buildingNote() -> String?

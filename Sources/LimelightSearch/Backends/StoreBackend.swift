@@ -128,11 +128,9 @@ public final class StoreBackend: SearchBackend {
   /// similarity is the query's to the model's centre, which the store
   /// need not read every vector for.
   public func nearest(
-    about text: String, filteredBy filters: QueryNode, limit: Int, model: MeaningEngine
+    to asked: MeaningQuery, filteredBy filters: QueryNode, limit: Int
   ) throws -> [SearchResult] {
-    guard let (query, selection) = MeaningSearch.asked(about: text, model: model) else {
-      return []
-    }
+    let (query, selection) = (asked.vector, asked.selection)
     let stored = try reading { index throws(PostgresError) in
       try index.meaningCandidates(of: query, count: Self.meaningCandidates)
     }

@@ -183,25 +183,15 @@ struct SQLCompiler {
       unrankedPhrases: terms.count)
   }
 
-  /// `node` with the words shorter than the text index's prefixes
-  /// (``SearchRun/textPrefixLength``) that are followed by another word
-  /// matched whole: a sentence typed (`end a process by sending it a
-  /// signal`) had FTS5 gather every word of every text beginning with "a",
-  /// "by" and "it", 1.6 s on the corpus, for words the person typed whole;
-  /// so did the "s" of "computer's". The last word is still being typed,
-  /// and stays a prefix.
+  /// `node` with a sentence's short words matched whole in texts
+  /// (``QueryNode/shortWordsWhole(shorterThan:lastWord:)``): shorter than
+  /// the text index's prefixes (``SearchRun/textPrefixLength``), FTS5
+  /// gathered every word of every text beginning with "a", "by" and "it",
+  /// 1.6 s on the corpus for `end a process by sending it a signal`.
   static func shortWordsWhole(_ node: QueryNode) -> QueryNode {
-    guard case .and(let parts) = node,
-      let last = parts.lastIndex(where: { if case .text = $0 { true } else { false } })
-    else { return node }
-    return .and(
-      parts.enumerated().map { index, part in
-        guard index != last, case .text(let text, true, let column) = part,
-          let end = tokens(of: SearchText.fold(text)).last,
-          end.count < SearchRun.textPrefixLength
-        else { return part }
-        return .text(text, prefix: false, column: column)
-      })
+    node.shortWordsWhole(shorterThan: SearchRun.textPrefixLength) {
+      tokens(of: SearchText.fold($0)).last
+    }
   }
 
   /// The pairs of words side by side in the phrases ANDed at the top of a
