@@ -30,8 +30,9 @@ extension PostgresIndex {
   /// yet comes with its entry), and records `through`, the number of the
   /// last vector its index sent, in one transaction.
   public func writeMeaning(_ vectors: [SentMeaning], through: Int64) throws(PostgresError) {
+    // No lock, no notice: a vector takes no change number, and followers
+    // have nothing to be told.
     try connection.transaction { () throws(PostgresError) in
-      try lockWrites()
       try upsertMeaning(vectors)
       try connection.execute(
         "UPDATE host SET meaning_through = $2::bigint WHERE name = $1", [host, String(through)])
@@ -42,7 +43,6 @@ extension PostgresIndex {
   /// no`), recording `through` as sent.
   public func dropMeaning(through: Int64) throws(PostgresError) {
     try connection.transaction { () throws(PostgresError) in
-      try lockWrites()
       for table in ["item_meaning", "item_meaning_vector"] {
         try connection.execute("DELETE FROM \(table) WHERE host = $1", [host])
       }

@@ -42,8 +42,19 @@ public final class SharedStoreSender: @unchecked Sendable {
   static let burst = 50
   /// The entries written and removed by the last send.
   private var lastSent = 0
-  /// The number of the last meaning vector the store was sent.
+  /// The number of the last meaning vector the store was sent, and when.
   private var meaningSent: Int64?
+  private var meaningSentAt = Date.distantPast
+  /// Seconds the vectors the third pass writes (a few a second) are
+  /// gathered for before they are sent: a transaction for each would keep
+  /// the store busy for nothing.
+  static let meaningGathering = 5.0
+
+  /// Whether vectors wait to be sent, and have waited long enough.
+  private func meaningDue() throws -> Bool {
+    guard try store.meaningChange() != meaningSent else { return false }
+    return meaningSent == nil || -meaningSentAt.timeIntervalSinceNow >= Self.meaningGathering
+  }
 
   public init(
     store: IndexStore, storeName: String, host: String, logger: Logger, pageSize: Int = 500,
@@ -84,7 +95,7 @@ public final class SharedStoreSender: @unchecked Sendable {
         // Other programs write the index too (`limelight index`): no
         // commit of the watcher's tells of theirs, a new generation does.
         if index != nil, let sent = report.sentThrough, try store.generation() == sent,
-          try store.meaningChange() == meaningSent
+          try !meaningDue()
         {
           store.commits.wait(after: seen, timeout: Self.lookEvery)
           continue
@@ -212,6 +223,8 @@ public final class SharedStoreSender: @unchecked Sendable {
   /// others), or drops the store's vectors of this host when its index
   /// keeps none; false when stopped midway.
   private func sendMeaning(to index: PostgresIndex, resent: Bool, before: Int64) throws -> Bool {
+    guard try resent || meaningDue() else { return true }
+    meaningSentAt = Date()
     let now = try store.meaningChange()
     guard try store.hasMeaning() else {
       if try index.holdsMeaning() { try index.dropMeaning(through: now) }
