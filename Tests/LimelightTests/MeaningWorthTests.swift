@@ -46,6 +46,43 @@ import Testing
     #expect(Set(kept) == Self.worth)
     #expect(try store.pruneMeaning() == 0)
   }
+
+  /// A meaning search holds the vectors in memory and reads those written
+  /// since it last looked (the third pass writes while people search);
+  /// a vector removed or written again makes it read them all.
+  @Test func searchesSeeVectorsAsTheyAreWrittenAndRemoved() throws {
+    let store = try filled()
+    let engine = SearchEngine(store: store)
+    // Unit-like vectors along one dimension each: a query along the first
+    // finds the item that has it.
+    func vector(_ dimension: Int) -> [UInt8] {
+      (0..<384).map { $0 == dimension ? 127 : 0 }
+    }
+    let work = try store.meaningWork(limit: 20, opening: 100)
+    let byName = Dictionary(uniqueKeysWithValues: work.map { ($0.heading, $0) })
+    let select = MeaningSelection(floor: 0.9, margin: 0, band: 0.05)
+    func nearest(_ dimension: Int) throws -> [String] {
+      try engine.meaningMatches(
+        vector(dimension), selection: select, filters: .and([]), limit: 5
+      ).map(\.displayName)
+    }
+    try store.keepMeaning([(try #require(byName["notes.txt"]), vector(0))])
+    #expect(try nearest(0) == ["notes.txt"])
+    #expect(try nearest(1).isEmpty)
+    // Written after the first search: read as it is.
+    try store.keepMeaning([(try #require(byName["README"]), vector(1))])
+    #expect(try nearest(1) == ["README"])
+    #expect(try nearest(0) == ["notes.txt"])
+    // Removed (its item's text changed): no longer found.
+    try store.write { writer in
+      try writer.db.execute(
+        sql: "DELETE FROM item_meaning WHERE rowid = ?", arguments: [byName["notes.txt"]!.rowID])
+    }
+    try store.keepMeaning([(try #require(byName["report.md"]), vector(2))])
+    #expect(try nearest(0).isEmpty)
+    #expect(try nearest(2) == ["report.md"])
+    #expect(try nearest(1) == ["README"])
+  }
 }
 
 /// Words asked of paths alone (a reading's typed words, when it has
