@@ -156,6 +156,8 @@ def main():
     parser.add_argument("--standby", action="store_true",
                         help="also measure queries a second with a hot standby beside the primary")
     parser.add_argument("--clients", type=int, default=8)
+    parser.add_argument("--reuse", action="store_true",
+                        help="keep the trees and local indexes of an earlier run in WORKDIR")
     parser.add_argument("--seconds", type=float, default=20)
     args = parser.parse_args()
     os.makedirs(args.workdir, exist_ok=True)
@@ -164,7 +166,10 @@ def main():
     server = pgserver.Server()
     store = server.database("shared")
     hosts = [Host(args.workdir, i, ll) for i in range(args.hosts)]
+    reused = args.reuse and all(os.path.isdir(f"{h.xdg}/data/limelight") for h in hosts)
     for i, host in enumerate(hosts):
+        if reused:
+            break
         subprocess.run(["rm", "-rf", host.tree, f"{host.xdg}/data"])
         log(f"[{host.name}] building {args.entries:,} entries …")
         growth.build_tree(host.tree, args.entries, pool, random.Random(100 + i))
@@ -198,6 +203,10 @@ def main():
                                            hosts[0].env)
     shared_times, shared_hits = time_queries(queries, [ll("find-in"), "--store", store],
                                              hosts[0].env)
+    # Again once the server has vacuumed: a GIN index keeps what was written
+    # since in a pending list that every query reads through until then.
+    server.psql("shared", "VACUUM ANALYZE")
+    vacuumed_times, _ = time_queries(queries, [ll("find-in"), "--store", store], hosts[0].env)
 
     # Queries a second, many clients at once: one server, then the clients
     # split between the primary and a hot standby of it.
@@ -239,7 +248,8 @@ def main():
           "one machine of 2 cores for the hosts and the server\n")
     print("| measure | an SQLite index each | one PostgreSQL store |")
     print("| --- | --- | --- |")
-    print(f"| first crawl, each host alone (s) | {' / '.join(f'{s:.0f}' for s in local_seconds)} "
+    crawl = "a rescan of the kept index" if reused else "first crawl"
+    print(f"| {crawl}, each host alone (s) | {' / '.join(f'{s:.0f}' for s in local_seconds)} "
           "| (the same crawl, into the local index) |")
     print(f"| sending every host's entries at once (s) | — | {send_seconds:.0f} "
           f"({entries / send_seconds:,.0f} entries/s) |")
@@ -250,6 +260,8 @@ def main():
     print(f"| query median / p99 with process start (ms) | {ms(local_times):.1f} / "
           f"{ms(local_times, 99):.1f} (one host's entries) | {ms(shared_times):.1f} / "
           f"{ms(shared_times, 99):.1f} (every host's) |")
+    print(f"| the same after the server's VACUUM (ms) | — | {ms(vacuumed_times):.1f} / "
+          f"{ms(vacuumed_times, 99):.1f} |")
     print(f"| queries with results | {local_hits}/{len(queries)} | {shared_hits}/{len(queries)} |")
     print(f"| saved to found, median / slowest (ms) | {ms(same):.0f} / {1000 * max(same):.0f} "
           f"(same host) | {ms(across):.0f} / {1000 * max(across):.0f} (another host) |")
@@ -257,14 +269,14 @@ def main():
         print(f"| queries a second, {args.clients} clients at once | — | {rates[0]:.1f} (one "
               f"server); {rates[1]:.1f} (half the clients on a hot standby) |")
     by_kind = {}
-    for (kind, _), lt, st in zip(queries, local_times, shared_times):
-        by_kind.setdefault(kind, ([], []))
-        by_kind[kind][0].append(lt)
-        by_kind[kind][1].append(st)
-    print("\n| query kind, median ms | local index | store |")
-    print("| --- | --- | --- |")
-    for kind, (lt, st) in sorted(by_kind.items()):
-        print(f"| {kind} | {ms(lt):.1f} | {ms(st):.1f} |")
+    for (kind, _), lt, st, vt in zip(queries, local_times, shared_times, vacuumed_times):
+        times = by_kind.setdefault(kind, ([], [], []))
+        for column, value in zip(times, (lt, st, vt)):
+            column.append(value)
+    print("\n| query kind, median ms | local index | store | store after VACUUM |")
+    print("| --- | --- | --- | --- |")
+    for kind, (lt, st, vt) in sorted(by_kind.items()):
+        print(f"| {kind} | {ms(lt):.1f} | {ms(st):.1f} | {ms(vt):.1f} |")
 
 
 if __name__ == "__main__":
