@@ -226,6 +226,37 @@ struct PostgresStoreTests {
         == ["notes://wombat/1"])
   }
 
+  /// A page that the entries whose names hold the words fill is read from
+  /// them alone, the texts' matches never ranked; it is the page the whole
+  /// ranking gives, and a page they do not fill, or that a name holding
+  /// the word inside another could enter, is ranked whole.
+  @Test func aPageOfNamesIsTheWholeRankingsFirstPage() throws {
+    let server = try #require(PostgresServer.shared)
+    let index = try PostgresIndex(try server.newDatabase(), host: "alpha")
+    let files = try Files()
+    var items: [SharedItem] = []
+    for number in 0..<24 {
+      items.append(try files.write("names/numbat \(number).txt", "a note"))
+      items.append(try files.write("texts/note \(number).txt", "a numbat was seen"))
+    }
+    items.append(try files.write("names/subnumbat.txt", "a note"))
+    items.append(try files.write("names/numbats.txt", "a note"))
+    try index.write(items)
+    var parser = QueryParser(home: RawPath("/"))
+    for query in ["numbat", "numb", "nubmat", "numbat note"] {
+      let node = try parser.parse(query)
+      let whole = try index.search(node, limit: nil).map(\.uri)
+      for limit in [5, 20, 25, 26, 30] {
+        let page = try index.search(node, limit: limit).map(\.uri)
+        #expect(page == Array(whole.prefix(limit)), "\(query), \(limit)")
+      }
+    }
+    // The page of 20 is names alone; of 30, texts too.
+    let node = try parser.parse("numbat")
+    #expect(try index.search(node, limit: 20).allSatisfy { $0.name.hasPrefix("numbat") })
+    #expect(try index.search(node, limit: 30).contains { $0.name.hasPrefix("note") })
+  }
+
   /// A typo in a word of a text, which no name holds, finds the text, as
   /// it does in the local index; a word no text nor name is close to
   /// finds nothing.
