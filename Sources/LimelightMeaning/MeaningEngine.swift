@@ -211,17 +211,19 @@ public enum MeaningVector {
     return vector.map { UInt8(bitPattern: Int8(($0 * scale).rounded())) }
   }
 
+  /// The length of a stored vector (its bytes as signed numbers).
+  static func length(of vector: [UInt8]) -> Float {
+    vector.reduce(Float(0)) { $0 + Float(Int8(bitPattern: $1)) * Float(Int8(bitPattern: $1)) }
+      .squareRoot()
+  }
+
   /// The cosine of two stored vectors (or a stored one and a query's).
   public static func similarity(_ a: [UInt8], _ b: [UInt8]) -> Float {
     guard a.count == b.count else { return 0 }
-    var (dot, aa, bb) = (Int32(0), Int32(0), Int32(0))
-    for index in a.indices {
-      let (x, y) = (Int32(Int8(bitPattern: a[index])), Int32(Int8(bitPattern: b[index])))
-      dot += x * y
-      aa += x * x
-      bb += y * y
+    let dot = zip(a, b).reduce(Int32(0)) {
+      $0 + Int32(Int8(bitPattern: $1.0)) * Int32(Int8(bitPattern: $1.1))
     }
-    let lengths = Float(aa).squareRoot() * Float(bb).squareRoot()
+    let lengths = length(of: a) * length(of: b)
     return lengths > 0 ? Float(dot) / lengths : 0
   }
 
@@ -230,9 +232,7 @@ public enum MeaningVector {
   /// what the shared store orders its vectors by before it compares them
   /// whole (PostgreSQL's `bit` type).
   public static func bits(of vector: [UInt8]) -> String {
-    let length = vector.reduce(Float(0)) {
-      $0 + Float(Int8(bitPattern: $1)) * Float(Int8(bitPattern: $1))
-    }.squareRoot()
+    let length = length(of: vector)
     return String(
       vector.enumerated().map { dimension, byte in
         let value = length > 0 ? Float(Int8(bitPattern: byte)) / length : 0
@@ -244,9 +244,7 @@ public enum MeaningVector {
   /// cosine to ``centre`` (the mean of unit vectors), for a store that
   /// compares it with a few of its documents, not all of them.
   public static func averageSimilarity(of query: [UInt8]) -> Double {
-    let length = query.reduce(Float(0)) {
-      $0 + Float(Int8(bitPattern: $1)) * Float(Int8(bitPattern: $1))
-    }.squareRoot()
+    let length = length(of: query)
     guard length > 0 else { return 0 }
     return Double(
       zip(query, centre).reduce(Float(0)) { $0 + Float(Int8(bitPattern: $1.0)) * $1.1 } / length)

@@ -62,6 +62,12 @@ enum MeaningSearch {
     return words.count > 1 || !(found.first.map { $0.unmatched.isEmpty } ?? false)
   }
 
+  /// Whether meaning is asked for whatever the words find: a description
+  /// or a question of two words or more.
+  static func isAskedWhateverFound(words: [String]) -> Bool {
+    words.count > 1 && readsAsDescription(words)
+  }
+
   /// A result as found by meaning alone.
   static func markedAsMeaning(_ result: SearchResult) -> SearchResult {
     var result = result
@@ -200,7 +206,7 @@ extension SearchBackend {
     let words = query.parts.words.map(\.text)
     let text = MeaningSearch.text(of: query)
     let inAdvance = model.flatMap { model in
-      words.count > 1 && MeaningSearch.readsAsDescription(words)
+      MeaningSearch.isAskedWhateverFound(words: words)
         ? MeaningInAdvance(about: text, model: model) : nil
     }
     var found = try search(query, limit: limit)

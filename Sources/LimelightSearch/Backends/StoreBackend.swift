@@ -140,10 +140,9 @@ public final class StoreBackend: SearchBackend {
         ? MeaningVector.averageSimilarity(of: query) : 0,
       most: SearchEngine.meaningCandidates)
     guard !near.isEmpty else { return [] }
-    var similarity: [String: Float] = [:]
-    for (entry, alike) in near {
-      similarity[PostgresIndex.uri(host: entry.host, path: entry.path), default: alike] = alike
-    }
+    let similarity = Dictionary(
+      near.map { (PostgresIndex.uri(host: $0.key.host, path: $0.key.path), $0.similarity) },
+      uniquingKeysWith: { first, _ in first })
     let hits = try reading { index throws(PostgresError) in
       try index.hits(at: near.map { ($0.key.host, $0.key.path) }, filteredBy: filters)
     }

@@ -201,6 +201,11 @@ final class MeaningVectors: Sendable {
   private let held = Mutex(Held())
   private static let byIndex = Mutex<[String: MeaningVectors]>([:])
 
+  /// How many times a vector was written or removed (`meaningChanges`).
+  static func changes(_ db: Database) throws -> Int64 {
+    try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'meaningChanges'") ?? 0
+  }
+
   /// The vectors of the index at `path`.
   static func of(_ path: String) -> MeaningVectors {
     byIndex.withLock { known in
@@ -240,8 +245,7 @@ final class MeaningVectors: Sendable {
   func similarities(to query: [UInt8], in db: Database) throws -> [(
     rowID: Int64, similarity: Float
   )] {
-    let changes =
-      try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'meaningChanges'") ?? 0
+    let changes = try Self.changes(db)
     return try held.withLock { held in
       if held.changes != changes {
         if try !Self.read(into: &held, changes: changes, dimensions: query.count, in: db) {

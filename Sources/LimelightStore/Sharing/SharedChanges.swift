@@ -115,9 +115,7 @@ extension IndexStore {
         let text: String? = row["text"]
         let title: String? = row[ItemTable.title]
         var item = SharedItem(
-          path: file
-            ? RawPath(bytes: Array(row[ItemTable.path] as Data))
-            : RawPath(bytes: Array((row[ItemTable.uri] as String).utf8)),
+          path: Self.sharedPath(row),
           isFolder: row[ItemTable.isFolder], size: row[ItemTable.size],
           modifiedNs: row[ItemTable.mtimeNs],
           contentTypeTree: (row["contentTypeTree"] as String? ?? "").split(separator: " ").map(
@@ -147,12 +145,18 @@ extension IndexStore {
     }
   }
 
+  /// What a store keys an item of a row by (its `domain`, `path` and
+  /// `uri`): a file's path, an application item's URI.
+  static func sharedPath(_ row: Row) -> RawPath {
+    (row[ItemTable.domain] as String) == fileDomain
+      ? RawPath(bytes: Array(row[ItemTable.path] as Data))
+      : RawPath(bytes: Array((row[ItemTable.uri] as String).utf8))
+  }
+
   /// The number of the last meaning vector written or removed: a store is
   /// sent the vectors numbered after the last it received.
   public func meaningChange() throws -> Int64 {
-    try read { db in
-      try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'meaningChanges'") ?? 0
-    }
+    try read(MeaningVectors.changes)
   }
 
   /// Whether the index holds any meaning vector (none after `meaning =
@@ -181,15 +185,7 @@ extension IndexStore {
           WHERE m.change > ? AND length(m.vector) > 0 AND \(Self.sharedCondition)
           ORDER BY m.change LIMIT ?
           """, arguments: arguments
-      ).map { row in
-        let file = (row[ItemTable.domain] as String) == fileDomain
-        return (
-          file
-            ? RawPath(bytes: Array(row[ItemTable.path] as Data))
-            : RawPath(bytes: Array((row[ItemTable.uri] as String).utf8)),
-          Array(row["vector"] as Data), row["change"]
-        )
-      }
+      ).map { row in (Self.sharedPath(row), Array(row["vector"] as Data), row["change"]) }
     }
   }
 }
