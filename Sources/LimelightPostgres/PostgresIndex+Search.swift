@@ -84,12 +84,17 @@ extension PostgresIndex {
       // with it four times above the short name it is the start of), as
       // the local index's tiers take names before keywords; names alike
       // in that are then ranked as it ranks them (``ItemRank``).
+      // The name's own words are those of weight A: a query restricted to
+      // them, not a vector filtered for each row (a third of a broad
+      // query's time).
       var held: [String] = []
       for term in compiled.rankTerms {
+        parameters.append(PostgresWords.inNameAlone(term))
+        let own = "$\(parameters.count)::tsquery"
         parameters.append(term)
-        let query = "$\(parameters.count)::tsquery"
         held.append(
-          "(CASE WHEN own @@ \(query) THEN 0.1 WHEN name_vector @@ \(query) THEN 0.04 ELSE 0 END)")
+          "CASE WHEN name_vector @@ \(own) THEN 0.1 "
+            + "WHEN name_vector @@ $\(parameters.count)::tsquery THEN 0.04 ELSE 0 END")
       }
       // Entries whose names hold none of the words (found by their texts)
       // skip the weighing: a text's word is in thousands of them. The
@@ -100,9 +105,7 @@ extension PostgresIndex {
         "CASE WHEN name_vector @@ $\(parameters.count)::tsquery THEN 0 ELSE \(Self.textLength) END, "
       rank = """
         CASE WHEN name_vector @@ $\(parameters.count)::tsquery
-          THEN (SELECT (\(held.joined(separator: " + ")))
-            FROM (SELECT ts_filter(name_vector, '{a}') AS own) AS o)
-          ELSE 0 END
+          THEN \(held.joined(separator: " + ")) ELSE 0 END
         """
       // Tiers above the weight, as the local index ranks a name: one
       // that holds every typed word as it was typed (a Japanese or
@@ -110,11 +113,14 @@ extension PostgresIndex {
       // as whole words, not only as the start of longer ones.
       let typed = compiled.typedWords
       if !typed.isEmpty {
-        parameters.append(PostgresQuery.array(typed))
-        let holds = """
-          (SELECT bool_and(strpos(lower(unaccent(name)), w) > 0)
-            FROM unnest($\(parameters.count)::text[]) AS w)::int
-          """
+        // Each word checked in the row's own expression: a subquery over
+        // the words' array was a plan run for every row.
+        var holding: [String] = []
+        for word in typed {
+          parameters.append(word)
+          holding.append("strpos(lower(unaccent(name)), $\(parameters.count)::text) > 0")
+        }
+        let holds = "(\(holding.joined(separator: " AND ")))::int"
         parameters.append(typed.map(PostgresWords.quoted).joined(separator: " & "))
         let whole = "(name_vector @@ $\(parameters.count)::tsquery)::int * 0.5"
         rank = "\(holds) + \(whole) + \(rank)"
@@ -177,15 +183,25 @@ extension PostgresIndex {
 
   /// An entry's rank among names that hold the words alike, as the local
   /// index ranks its items (``ItemRank``): its name's length, a folder
-  /// after a file, shallow first, changed in the last week first.
-  static let nameRank =
-    ItemRank.nameScore(name: "name", isFolder: "folder::int", position: "strpos") + " + " + boost
+  /// after a file, shallow first (the column `name_rank`), changed in the
+  /// last week first.
+  static let nameRank = "name_rank + " + ItemRank.boost(depth: "0", uses: "0", recent: recent)
 
   /// What every entry gains or loses besides its score (``ItemRank``).
-  static let boost = ItemRank.boost(
-    depth: "(length(path_text) - length(replace(path_text, '/', '')))", uses: "0",
-    recent:
-      "coalesce(modified > now() - interval '\(ItemRank.recentSeconds) seconds', false)::int")
+  static let boost = ItemRank.boost(depth: "depth", uses: "0", recent: recent)
+
+  /// 1 for an entry changed in the last week, else 0.
+  static let recent =
+    "coalesce(modified > now() - interval '\(ItemRank.recentSeconds) seconds', false)::int"
+
+  /// How many folders deep an entry's path is (the column `depth`).
+  static let depthOfPath = "length(path_text) - length(replace(path_text, '/', ''))"
+
+  /// An entry's rank as a name match apart from a recent change, the
+  /// store counting no uses (the column `name_rank`).
+  static let staticNameRank =
+    ItemRank.nameScore(name: "name", isFolder: "folder::int", position: "strpos") + " + "
+    + ItemRank.boost(depth: "(\(depthOfPath))", uses: "0", recent: "0")
 
   /// The words of a text and its path, counted by the host that sent
   /// them: what the local index's BM25 weighs a text by (counting them in

@@ -67,6 +67,46 @@ enum PostgresWords {
     "'" + word.replacingOccurrences(of: "'", with: "''") + "'"
   }
 
+  /// A `tsquery` text of quoted lexemes (``quoted(_:)``, perhaps `:*`)
+  /// with each lexeme restricted to weight A: matched by a vector's name
+  /// words alone (``positionedVector(_:nameCount:)``), not its keywords',
+  /// as `ts_filter(vector, '{a}')` would match, without making a new
+  /// vector for each row.
+  static func inNameAlone(_ query: String) -> String {
+    var out = ""
+    var characters = query.makeIterator()
+    var pending = characters.next()
+    while let character = pending {
+      pending = characters.next()
+      out.append(character)
+      guard character == "'" else { continue }
+      // A quoted lexeme, `''` an apostrophe inside it.
+      while let inner = pending {
+        pending = characters.next()
+        out.append(inner)
+        if inner == "'" {
+          if pending == "'" {
+            out.append("'")
+            pending = characters.next()
+          } else {
+            break
+          }
+        }
+      }
+      if pending == ":" {
+        var label = ""
+        while let next = pending, next == ":" || next == "*" {
+          label.append(next)
+          pending = characters.next()
+        }
+        out += label + "A"
+      } else {
+        out += ":A"
+      }
+    }
+    return out
+  }
+
   /// A name's words then its keywords' with their positions (for
   /// phrases), the name's weighted A and the keywords' B (a name that
   /// holds a word ranks above one whose keywords do, as in the local

@@ -446,6 +446,8 @@ struct PostgresStoreTests {
     ])
     #expect(try names(index, "ausd") == ["Afficher une suite de nombres.txt", "expr.1"])
     #expect(try names(index, "wendang").first == "中文文档说明.txt")
+    // A phrase its keywords hold, weighed by the name's words alone.
+    #expect(try names(index, "\"ausdruck auswerten\"") == ["expr.1"])
   }
 
   /// A common word and the word after it in a text are a word of the
