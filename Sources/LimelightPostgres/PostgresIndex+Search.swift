@@ -72,11 +72,11 @@ extension PostgresIndex {
     var rank = "0"
     // Texts (that no name holds a word of) first by their length.
     var textOrder = ""
-    // The parameter of any of the words in a name, and the most an entry
-    // whose name holds none of them ranks: such an entry is found only
-    // when the names that hold them do not fill the page.
+    // The parameter of any of the words in a name: the entries whose
+    // names hold none of them (found by their texts alone) rank 0, below
+    // every name, as the local index takes its text tiers after its name
+    // tiers.
     var inAnyName: String?
-    var outsideNames = 0.0
     if !compiled.rankTerms.isEmpty {
       // Each word (with the words it may stand for) counts once: 0.1 when
       // the name holds it, 0.04 when only its keywords do (counting each
@@ -96,17 +96,7 @@ extension PostgresIndex {
           "CASE WHEN name_vector @@ \(own) THEN 0.1 "
             + "WHEN name_vector @@ $\(parameters.count)::tsquery THEN 0.04 ELSE 0 END")
       }
-      // Entries whose names hold none of the words (found by their texts)
-      // skip the weighing: a text's word is in thousands of them. The
-      // name's own words (weight A) are filtered once a row.
-      parameters.append(compiled.rankTerms.map { "(\($0))" }.joined(separator: " | "))
-      inAnyName = "$\(parameters.count)::tsquery"
-      textOrder =
-        "CASE WHEN name_vector @@ $\(parameters.count)::tsquery THEN 0 ELSE \(Self.textLength) END, "
-      rank = """
-        CASE WHEN name_vector @@ $\(parameters.count)::tsquery
-          THEN \(held.joined(separator: " + ")) ELSE 0 END
-        """
+      var weight = held.joined(separator: " + ")
       // Tiers above the weight, as the local index ranks a name: one
       // that holds every typed word as it was typed (a Japanese or
       // Chinese run inside a longer one too), then one that holds them
@@ -123,11 +113,13 @@ extension PostgresIndex {
         let holds = "(\(holding.joined(separator: " AND ")))::int"
         parameters.append(typed.map(PostgresWords.quoted).joined(separator: " & "))
         let whole = "(name_vector @@ $\(parameters.count)::tsquery)::int * 0.5"
-        rank = "\(holds) + \(whole) + \(rank)"
-        // A name holding none of the words may still hold them as parts
-        // of its own (`holds`); and, for a phrase's words, hold them apart.
-        outsideNames = compiled.rankTerms.contains { $0.contains("<->") } ? 1.5 : 1
+        weight = "\(holds) + \(whole) + \(weight)"
       }
+      parameters.append(compiled.rankTerms.map { "(\($0))" }.joined(separator: " | "))
+      inAnyName = "$\(parameters.count)::tsquery"
+      textOrder =
+        "CASE WHEN name_vector @@ $\(parameters.count)::tsquery THEN 0 ELSE \(Self.textLength) END, "
+      rank = "CASE WHEN name_vector @@ $\(parameters.count)::tsquery THEN \(weight) ELSE 0 END"
     }
     // Then texts as the local index's BM25 ranks those that hold every
     // word: the shorter first (in words, with the path's folders); and
@@ -139,34 +131,44 @@ extension PostgresIndex {
       compiled.rankTerms.isEmpty
       ? "\(Self.boost), modified DESC NULLS LAST, name, "
       : "\(textOrder)\(Self.nameRank), modified DESC NULLS LAST, name, "
-    var limitClause = ""
-    if let limit {
-      parameters.append(String(limit))
-      limitClause = "LIMIT $\(parameters.count)::int"
+    /// `LIMIT` at `count`, or nothing without a limit.
+    func limited(_ count: Int?) -> (clause: String, parameters: [String?]) {
+      guard let count else { return ("", parameters) }
+      return ("LIMIT $\(parameters.count + 1)::int", parameters + [String(count)])
     }
     guard let apart else {
-      // The entries whose names hold a word first, alone: when enough of
-      // them rank above anything a name without the words can, they are
-      // the first page, and the texts' matches (29,419 of 100,000 entries
-      // for `version`) are never ranked: 240 -> 25 ms.
-      if let limit, let inAnyName {
-        let first = try hits(
-          rank: rank,
-          """
-          WHERE \(condition) AND name_vector @@ \(inAnyName)
-          ORDER BY rank DESC, \(ranked)host, path \(limitClause)
-          """, parameters)
-        if first.count == limit, let last = first.last, last.rank > outsideNames + 1e-9 {
-          return first
-        }
+      guard let inAnyName else {
+        let (clause, parameters) = limited(limit)
+        return try hits(
+          rank: rank, "WHERE \(condition) ORDER BY rank DESC, \(ranked)host, path \(clause)",
+          parameters)
       }
-      return try hits(
+      // The entries whose names hold a word, ranked; then, when they do
+      // not fill the page, those found by their texts alone, by length
+      // (the whole ranking in two parts): the texts' matches (29,419 of
+      // 100,000 entries for `version`) are never weighed as names, and
+      // not read at all when the names fill the page (240 -> 25 ms).
+      var (clause, named) = limited(limit)
+      let names = try hits(
         rank: rank,
         """
-        WHERE \(condition)
-        ORDER BY rank DESC, \(ranked)host, path \(limitClause)
-        """, parameters)
+        WHERE \(condition) AND name_vector @@ \(inAnyName)
+        ORDER BY rank DESC, \(Self.nameRank), modified DESC NULLS LAST, name, host, path \(clause)
+        """, named)
+      if let limit, names.count >= limit { return names }
+      (clause, named) = limited(limit.map { $0 - names.count })
+      // (The rank, 0 for all of them, names every parameter for the server.)
+      return try names
+        + hits(
+          rank: rank,
+          """
+          WHERE \(condition) AND NOT name_vector @@ \(inAnyName)
+          ORDER BY \(Self.textLength), \(Self.nameRank), modified DESC NULLS LAST, name, host, path
+          \(clause)
+          """, named)
     }
+    let (limitClause, limitedParameters) = limited(limit)
+    parameters = limitedParameters
     // The candidates ranked (their texts not read), then their texts
     // checked in that order until the limit: a phrase of common words has
     // thousands of candidates, and each text checked is one unpacked. The

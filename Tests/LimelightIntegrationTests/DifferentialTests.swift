@@ -37,6 +37,16 @@ struct DifferentialTests {
     // "go tool" is not in a text holding "a good tool".
     ("Documents/builds.txt", "the go tool builds it\n"),
     ("Documents/good.txt", "a good tool builds it\n"),
+    // A word in two texts, one of them in a file whose name holds it
+    // inside a longer word: found by their texts alone, both rank as texts
+    // (the shorter first), below every name that holds the word.
+    (
+      "Documents/oillamps.txt",
+      "notes on the lamp and its wick, trimmed before each evening, with oil bought"
+        + " in town and kept in the shed by the door\n"
+    ),
+    ("Documents/shed.txt", "a lamp\n"),
+    ("Documents/lamp shades.txt", "paper\n"),
   ]
 
   /// Queries of each kind: a word, a prefix, typos in names and texts,
@@ -49,7 +59,7 @@ struct DifferentialTests {
     ["meeting", "alpha"], ["budget"], ["strasse"], ["nachtmusik"], ["kleine", "nacht"],
     ["\"int main\""], ["helm"], ["kind:text", "quick"], ["notes"],
     ["-\"quick brown\"", "brown"], ["\"quick brown\"", "OR", "helm"], ["\"the quick\""],
-    ["\"return 0\""], ["\"the quick brown\""], ["go", "tool"], ["go", "too"],
+    ["\"return 0\""], ["\"the quick brown\""], ["go", "tool"], ["go", "too"], ["lamp"],
   ]
 
   /// Queries whose results both backends find alike but order apart, and
