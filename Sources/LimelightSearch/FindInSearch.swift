@@ -177,6 +177,8 @@ public struct FindInContext {
   public var currentDirectory: RawPath?
   /// An index already open, used instead of opening one.
   public var store: IndexStore?
+  /// The shared stores' connections the service keeps between searches.
+  public var storeBackends: StoreBackendPool?
   /// Whether the asker went away, so that nothing more is written for it.
   public var abandoned: (() -> Bool)?
   /// Meaning search's model, when it is loaded (the watcher's query
@@ -207,7 +209,9 @@ public struct FindInSearch {
     if options.explain, let query { return explain(query) }
     let backend = try SearchBackends.choose(
       option: options.store, readOption: options.storeRead, location: location,
-      index: context.store, writable: options.open, errors: context.errors)
+      index: context.store, writable: options.open, errors: context.errors,
+      pool: context.storeBackends)
+    defer { context.storeBackends?.giveBack(backend) }
     let output = OutputBuffer(fd: context.output, abandoned: context.abandoned)
     if let about = options.about {
       return try runAbout(

@@ -27,6 +27,9 @@ public final class QueryService: Sendable {
   let meaning: MeaningEngine?
   /// Open read-only connections to the index, one per search in progress.
   let stores = Mutex<[(store: IndexStore, searches: Int)]>([])
+  /// The shared stores' connections kept between searches, closed with
+  /// the local ones.
+  let storeBackends = StoreBackendPool()
   /// Searches a connection runs before its prepared statements are let go:
   /// each shape of query keeps one, and the shapes users type have no end.
   static let searchesPerStatementCache = 1000
@@ -106,7 +109,7 @@ public final class QueryService: Sendable {
       defer { kept.removeAll() }
       return kept.count
     }
-    if closing > 0 { _ = malloc_trim(0) }
+    if closing + storeBackends.removeAll() > 0 { _ = malloc_trim(0) }
   }
 
   /// Removes the socket, so that clients search on their own from now on.
@@ -174,6 +177,7 @@ public final class QueryService: Sendable {
     }
     var serving = context
     serving.store = connection.store
+    serving.storeBackends = storeBackends
     serving.meaning = meaning
     serving.abandoned = { Self.hungUp(client) }
     let status = failureStatus(name: "find-in", errors: context.errors) {

@@ -500,7 +500,15 @@ import Testing
   /// local index, status says so, a query says the store is unreachable,
   /// and everything is sent once the store is back.
   @Test func aWatcherKeepsItsChangesWhileTheStoreIsAwayAndSendsThemAfter() throws {
-    let (server, _, alpha) = try alphaSending("potoroo")
+    let (server, store, alpha) = try alphaSending("potoroo")
+    // The query service keeps its connection between searches: the
+    // server's process that ran the last one waits for the next.
+    #expect(try alpha.find("potoroo") == [uri("alpha", alpha, "first.txt")])
+    #expect(
+      try server.psql(
+        store,
+        "SELECT count(*) FROM pg_stat_activity WHERE state = 'idle'"
+          + " AND query LIKE 'SELECT host, encode(path, ''hex'')%'") == "1")
     try server.stop()
     for n in 0..<20 { try alpha.write("later/\(n).txt", "potoroo \(n)\n") }
     try alpha.remove("first.txt")

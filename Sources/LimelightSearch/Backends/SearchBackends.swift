@@ -13,13 +13,18 @@ public enum SearchBackends {
   /// index opened for writing (`--open` records the use).
   /// `readOption` is `--store-read`'s: the store's hot standby read
   /// instead (else limelight.conf's `store-read`, for its `store`).
+  /// `pool` keeps the store's connections between searches.
   public static func choose(
     option: String?, readOption: String? = nil, location: IndexLocation,
-    index: IndexStore? = nil, writable: Bool = false, errors: Int32? = STDERR_FILENO
+    index: IndexStore? = nil, writable: Bool = false, errors: Int32? = STDERR_FILENO,
+    pool: StoreBackendPool? = nil
   ) throws -> any SearchBackend {
     if let (name, standby) = try storeNames(
       option: option, readOption: readOption, location: location)
     {
+      if let pool {
+        return try pool.take(StoreNames(store: name, standby: standby), errors: errors)
+      }
       return try StoreBackend(name: name, standby: standby, errors: errors)
     }
     return try LocalBackend(store: index ?? openIndex(location, writable: writable))

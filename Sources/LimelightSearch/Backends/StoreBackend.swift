@@ -19,13 +19,16 @@ import LimelightStore
 public final class StoreBackend: SearchBackend {
   /// What is read: the standby, or the primary.
   private(set) var index: PostgresIndex
+  /// The store and the standby it was asked to read (``StoreBackendPool``
+  /// keeps it under them).
+  let names: StoreNames
   /// The store's primary, when a standby is read: its name, and its
   /// connection once one is needed.
   private let primaryName: String?
   private var primary: PostgresIndex?
   /// Where warnings of a standby away go (nil: nowhere, for a picker's
-  /// screen or a desktop's provider).
-  private let errors: Int32?
+  /// screen or a desktop's provider); a kept backend's are its next search's.
+  var errors: Int32?
   /// Whether the store was asked to tell of its writes.
   private var listening = false
 
@@ -34,6 +37,7 @@ public final class StoreBackend: SearchBackend {
   /// reached; within the connection's 2 seconds when neither can be.
   public init(name: String, standby: String? = nil, errors: Int32? = STDERR_FILENO) throws {
     self.errors = errors
+    names = StoreNames(store: name, standby: standby)
     let (index, onStandby) = try Self.failing { () throws(PostgresError) in
       try PostgresIndex.reading(name, standby: standby) { Self.warn($0, to: errors) }
     }
@@ -42,16 +46,24 @@ public final class StoreBackend: SearchBackend {
   }
 
   /// Reads with `body` from the standby, or from the primary when the
-  /// standby was lost (its connection broken, the server stopped).
+  /// standby was lost (its connection broken, the server stopped); from
+  /// the store connected again when its own connection was lost (a
+  /// server restarted since a kept connection was made), once.
   private func reading<T>(_ body: (PostgresIndex) throws(PostgresError) -> T) throws -> T {
     do {
       return try body(index)
     } catch {
-      guard let primaryName, error.isConnectionLost else {
+      guard error.isConnectionLost else {
         throw CommandFailure(error.description, status: ExitStatus.usage)
       }
-      Self.warn("the store's standby was lost (\(error)); reading its primary", to: errors)
-      index = try Self.failing { () throws(PostgresError) in try writerSide(primaryName) }
+      if let primaryName {
+        Self.warn("the store's standby was lost (\(error)); reading its primary", to: errors)
+        index = try Self.failing { () throws(PostgresError) in try writerSide(primaryName) }
+      } else {
+        index = try Self.failing { () throws(PostgresError) in
+          try PostgresIndex(reading: names.store)
+        }
+      }
       return try Self.failing { () throws(PostgresError) in try body(index) }
     }
   }
