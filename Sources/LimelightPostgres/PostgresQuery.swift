@@ -274,16 +274,18 @@ struct PostgresQuery {
       }
       return "(content_types @> ARRAY[\(bind(type))::text])"
     case .range(let field, let lower, let upper):
-      let column: String
+      // A time compared as one (the seconds of every row's, as numeric,
+      // were a third of listing what changed this week).
+      let (column, value): (String, (String) -> String)
       switch field {
-      case .size: column = "size"
-      case .modified: column = "extract(epoch FROM modified)"
-      case .created: column = "extract(epoch FROM created)"
-      case .lastUsed: column = "extract(epoch FROM last_used)"
+      case .size: (column, value) = ("size", { "\($0)::float8" })
+      case .modified: (column, value) = ("modified", { "to_timestamp(\($0)::float8)" })
+      case .created: (column, value) = ("created", { "to_timestamp(\($0)::float8)" })
+      case .lastUsed: (column, value) = ("last_used", { "to_timestamp(\($0)::float8)" })
       }
       var parts: [String] = []
-      if let lower { parts.append("\(column) >= \(bind(String(lower)))::float8") }
-      if let upper { parts.append("\(column) < \(bind(String(upper)))::float8") }
+      if let lower { parts.append("\(column) >= \(value(bind(String(lower))))") }
+      if let upper { parts.append("\(column) < \(value(bind(String(upper))))") }
       return parts.isEmpty ? "true" : "(" + parts.joined(separator: " AND ") + ")"
     case .match(let attribute, let pattern, let flags):
       return try matchCondition(attribute, pattern: pattern, flags: flags)
