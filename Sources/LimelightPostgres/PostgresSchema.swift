@@ -353,7 +353,9 @@ enum PostgresSchema {
         ALTER TABLE item
           ADD COLUMN depth integer GENERATED ALWAYS AS (\(PostgresIndex.depthOfPath)) STORED,
           ADD COLUMN name_rank float8 GENERATED ALWAYS AS ((\(PostgresIndex.staticNameRank))::float8) STORED
-        """
+        """,
+        // What changed this week, listed by its order (``PostgresIndex/byRecency(_:_:)``).
+        "CREATE INDEX item_order ON item (depth, modified DESC NULLS LAST)",
       ]
     ),
   ]

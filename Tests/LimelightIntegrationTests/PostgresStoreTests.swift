@@ -257,6 +257,44 @@ struct PostgresStoreTests {
     #expect(try index.search(node, limit: 30).contains { $0.name.hasPrefix("note") })
   }
 
+  /// What changed in a span of time, asked alone, is listed from the
+  /// entries changed this week and from those changed before, each read in
+  /// the order of the index: the page is the one the whole ordering gives
+  /// (shallow first, a change this week counting as ten folders less, then
+  /// the newest).
+  @Test func whatChangedInASpanIsTheWholeOrdersFirstPage() throws {
+    let server = try #require(PostgresServer.shared)
+    let index = try PostgresIndex(try server.newDatabase(), host: "alpha")
+    let now = Date().timeIntervalSince1970
+    func item(_ path: String, hoursAgo: Double) -> SharedItem {
+      SharedItem(
+        path: RawPath(path), isFolder: false, size: 1,
+        modifiedNs: Int64((now - hoursAgo * 3600) * 1_000_000_000),
+        contentTypeTree: ["text/plain"], keywords: [], text: nil,
+        nameWords: path.split(separator: "/").last!.split { !$0.isLetter }
+          .joined(separator: " "))
+    }
+    try index.write([
+      item("/a/old shallow.txt", hoursAgo: 30 * 24),
+      item("/a/b/c/d/e/f/g/h/i/j/k/l/recent deep.txt", hoursAgo: 1),
+      item("/a/recent shallow.txt", hoursAgo: 2),
+      item("/a/b/c/older middle.txt", hoursAgo: 20 * 24),
+      item("/a/b/long ago.txt", hoursAgo: 90 * 24),
+    ])
+    let span = QueryNode.filter(.range(.modified, lower: now - 60 * 86_400, upper: now + 60))
+    let whole = try index.search(span, limit: nil).map(\.name)
+    #expect(
+      whole == [
+        "recent shallow.txt", "old shallow.txt", "recent deep.txt", "older middle.txt",
+      ])
+    for limit in [1, 2, 3, 4, 10] {
+      #expect(try index.search(span, limit: limit).map(\.name) == Array(whole.prefix(limit)))
+    }
+    let today = QueryNode.filter(.range(.modified, lower: now - 86_400, upper: nil))
+    #expect(
+      try index.search(today, limit: 10).map(\.name) == ["recent shallow.txt", "recent deep.txt"])
+  }
+
   /// A typo in a word of a text, which no name holds, finds the text, as
   /// it does in the local index; a word no text nor name is close to
   /// finds nothing.
