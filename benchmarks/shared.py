@@ -13,7 +13,8 @@ measures, in one run on this machine:
   bytes per entry, and the server's CPU seconds per 1,000 entries (what
   bounds how many hosts one server carries);
 - queries with process start, median and 99th percentile: find-in on one
-  host's index (its own entries) and on the store (every host's);
+  host's index (its own entries) and on the store (every host's), run on
+  their own and served by a running watcher (which keeps its connections);
 - with --standby: queries a second that many find-in clients at once
   manage against the one server, then with half of them reading a hot
   standby of it (`--store-read`, streaming replication);
@@ -230,6 +231,13 @@ def main():
     log("change to searchable …")
     watchers = [subprocess.Popen([ll("limelightd"), "--quiet"], env=h.env) for h in hosts[:2]]
     time.sleep(3)
+    # The same queries served by host 1's running watcher, as a person's
+    # find-in is: its query service keeps its connections (to the local
+    # index and to the store) between searches.
+    log("queries, served …")
+    time.sleep(7)
+    served_local, _ = time_queries(queries, [ll("find-in"), "--store", "local"], hosts[0].env)
+    served_shared, _ = time_queries(queries, [ll("find-in")], hosts[0].env)
     folder = os.path.join(hosts[1].tree, "saved")
     os.makedirs(folder, exist_ok=True)
     time.sleep(2)
@@ -262,6 +270,8 @@ def main():
           f"{ms(shared_times, 99):.1f} (every host's) |")
     print(f"| the same after the server's VACUUM (ms) | — | {ms(vacuumed_times):.1f} / "
           f"{ms(vacuumed_times, 99):.1f} |")
+    print(f"| the same served by a running watcher (ms) | {ms(served_local):.1f} / "
+          f"{ms(served_local, 99):.1f} | {ms(served_shared):.1f} / {ms(served_shared, 99):.1f} |")
     print(f"| queries with results | {local_hits}/{len(queries)} | {shared_hits}/{len(queries)} |")
     print(f"| saved to found, median / slowest (ms) | {ms(same):.0f} / {1000 * max(same):.0f} "
           f"(same host) | {ms(across):.0f} / {1000 * max(across):.0f} (another host) |")
@@ -269,14 +279,16 @@ def main():
         print(f"| queries a second, {args.clients} clients at once | — | {rates[0]:.1f} (one "
               f"server); {rates[1]:.1f} (half the clients on a hot standby) |")
     by_kind = {}
-    for (kind, _), lt, st, vt in zip(queries, local_times, shared_times, vacuumed_times):
-        times = by_kind.setdefault(kind, ([], [], []))
-        for column, value in zip(times, (lt, st, vt)):
+    columns = (local_times, shared_times, vacuumed_times, served_local, served_shared)
+    for (kind, _), *values in zip(queries, *columns):
+        times = by_kind.setdefault(kind, tuple([] for _ in columns))
+        for column, value in zip(times, values):
             column.append(value)
-    print("\n| query kind, median ms | local index | store | store after VACUUM |")
-    print("| --- | --- | --- | --- |")
-    for kind, (lt, st, vt) in sorted(by_kind.items()):
-        print(f"| {kind} | {ms(lt):.1f} | {ms(st):.1f} | {ms(vt):.1f} |")
+    print("\n| query kind, median ms | local index | store | store after VACUUM "
+          "| local, served | store, served |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    for kind, times in sorted(by_kind.items()):
+        print(f"| {kind} | " + " | ".join(f"{ms(t):.1f}" for t in times) + " |")
 
 
 if __name__ == "__main__":
