@@ -1,0 +1,76 @@
+import LimelightModel
+
+/// Typos read in the store as the SQLite index reads them (`NearWords`):
+/// the words of names, or of texts, a typed word may stand for.
+extension PostgresIndex {
+  /// The words of names a typed word may stand for, as the SQLite index
+  /// reads a typo (`NearWords`): those it shares a deletion key with, the
+  /// fewest edits away; abbreviated by it when none is; those most names
+  /// hold first, at most eight.
+  func closeWords(_ word: String) throws(PostgresError) -> [String] {
+    let letters = Array(word)
+    guard NearWords.termLengths.contains(letters.count) else { return [] }
+    let keys = NearWords.keys(of: letters, depth: NearWords.allowedEdits(letters.count))
+    let candidates = try connection.execute(
+      "SELECT DISTINCT word FROM name_word_key WHERE key = ANY ($1::text[])",
+      [PostgresQuery.array(keys.sorted())]
+    ).rows.compactMap { $0[0] }
+    let names = try NearWords.nameReadings(of: word, among: candidates, counts: nameCounts)
+    guard names.isEmpty else { return NearWords.likeliest(names, limit: 8) }
+    // No name holds a word close to it: the words of texts, found by the
+    // trigrams they share with it, read the same way.
+    let similar: [String]
+    let lengths = [
+      String(letters.count - NearWords.allowedEdits(letters.count)),
+      String(letters.count + NearWords.allowedEdits(letters.count)),
+    ]
+    do {
+      // Trigrams are of ASCII letters in a database of the C locale: a
+      // word out of ASCII is looked for among the words of its first letter.
+      let candidates =
+        word.utf8.allSatisfy { $0 < 0x80 }
+        ? "word % $1" : "word >= left($1, 1) AND word < left($1, 1) || chr(1114111)"
+      similar = try connection.execute(
+        """
+        SELECT word FROM text_word
+        WHERE \(candidates) AND length(word) BETWEEN $2::int AND $3::int LIMIT 500
+        """, [word] + lengths
+      ).rows.compactMap { $0[0] }
+    } catch  where error.state == "42501" {
+      // A reader granted what an older version named, without the words
+      // of texts: typos are read in names alone.
+      return []
+    }
+    return NearWords.likeliest(
+      try NearWords.nameReadings(of: word, among: similar, counts: textCounts), limit: 8)
+  }
+
+  /// How many entries' words (of name, keywords or text) hold each word.
+  private func textCounts(_ words: [String]) throws(PostgresError) -> [String: Int] {
+    try counts(of: words, in: PostgresQuery.allWords)
+  }
+
+  /// How many names hold each word.
+  private func nameCounts(_ words: [String]) throws(PostgresError) -> [String: Int] {
+    try counts(of: words, in: "name_vector")
+  }
+
+  /// How many entries' `vector` (a `tsvector`, as SQL) holds each word;
+  /// those none holds left out.
+  private func counts(of words: [String], in vector: String) throws(PostgresError) -> [String: Int]
+  {
+    guard !words.isEmpty else { return [:] }
+    var counts: [String: Int] = [:]
+    for row in try connection.execute(
+      """
+      SELECT w, (SELECT count(*) FROM item WHERE \(vector) @@ quote_literal(w)::tsquery)
+      FROM unnest($1::text[]) AS w
+      """, [PostgresQuery.array(words)]
+    ).rows {
+      if let word = row[0], let count = row[1].flatMap({ Int($0) }), count > 0 {
+        counts[word] = count
+      }
+    }
+    return counts
+  }
+}
