@@ -31,6 +31,9 @@ public final class StoreBackend: SearchBackend {
   var errors: Int32?
   /// Whether the store was asked to tell of its writes.
   private var listening = false
+  /// Whether its standby was lost and the primary is read instead (a kept
+  /// backend is then let go: the next search tries the standby again).
+  private(set) var readsPrimaryInstead = false
 
   /// Connects to the store `name` (checked as limelight.conf's is) for
   /// reading, or to its hot standby `standby` when one is named and can be
@@ -59,6 +62,7 @@ public final class StoreBackend: SearchBackend {
       if let primaryName {
         Self.warn("the store's standby was lost (\(error)); reading its primary", to: errors)
         index = try Self.failing { () throws(PostgresError) in try writerSide(primaryName) }
+        readsPrimaryInstead = true
       } else {
         index = try Self.failing { () throws(PostgresError) in
           try PostgresIndex(reading: names.store)

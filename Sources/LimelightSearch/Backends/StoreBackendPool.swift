@@ -31,9 +31,10 @@ public final class StoreBackendPool: @unchecked Sendable {
     return backend
   }
 
-  /// Keeps `backend`, if it is a store's, for the next search.
+  /// Keeps `backend`, if it is a store's, for the next search; not one
+  /// that lost its standby, so that the next search tries it again.
   public func giveBack(_ backend: any SearchBackend) {
-    guard let backend = backend as? StoreBackend else { return }
+    guard let backend = backend as? StoreBackend, !backend.readsPrimaryInstead else { return }
     backend.errors = nil
     lock.withLock { kept[backend.names, default: []].append(backend) }
   }
