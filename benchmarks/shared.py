@@ -230,12 +230,11 @@ def main():
     # Change to searchable: watchers running on the first two hosts.
     log("change to searchable …")
     watchers = [subprocess.Popen([ll("limelightd"), "--quiet"], env=h.env) for h in hosts[:2]]
-    time.sleep(3)
+    time.sleep(10)
     # The same queries served by host 1's running watcher, as a person's
     # find-in is: its query service keeps its connections (to the local
     # index and to the store) between searches.
     log("queries, served …")
-    time.sleep(7)
     served_local, _ = time_queries(queries, [ll("find-in"), "--store", "local"], hosts[0].env)
     served_shared, _ = time_queries(queries, [ll("find-in")], hosts[0].env)
     folder = os.path.join(hosts[1].tree, "saved")

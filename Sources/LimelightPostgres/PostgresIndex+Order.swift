@@ -22,12 +22,8 @@ extension PostgresIndex {
   /// week is read from the index, not sorted from every entry (100 ->
   /// 2 ms at 100,000 entries). A range of times is checked in the index.
   static func byRecency(_ condition: String, _ limit: String) -> String {
-    let week = "now() - interval '\(ItemRank.recentSeconds) seconds'"
-    let arms = ["modified > \(week)", "modified <= \(week)"].map { arm in
-      """
-      (SELECT * FROM item WHERE \(condition) AND \(arm)
-        ORDER BY depth, modified DESC NULLS LAST, name, host, path \(limit))
-      """
+    let arms = ["modified > \(weekAgo)", "modified <= \(weekAgo)"].map { arm in
+      "(SELECT * FROM item WHERE \(condition) AND \(arm) ORDER BY depth, \(tieBreak) \(limit))"
     }
     return "(\(arms.joined(separator: " UNION ALL "))) AS item"
   }
@@ -47,8 +43,13 @@ extension PostgresIndex {
     depth: "depth::float8", uses: "0", recent: "\(recent)::float8")
 
   /// 1 for an entry changed in the last week, else 0.
-  static let recent =
-    "coalesce(modified > now() - interval '\(ItemRank.recentSeconds) seconds', false)::int"
+  static let recent = "coalesce(modified > \(weekAgo), false)::int"
+
+  /// Since when a change counts as recent (``ItemRank/recentSeconds``).
+  static let weekAgo = "now() - interval '\(ItemRank.recentSeconds) seconds'"
+
+  /// Entries alike in rank: the newest first, then by name, then for good.
+  static let tieBreak = "modified DESC NULLS LAST, name, host, path"
 
   /// How many folders deep an entry's path is (the column `depth`).
   static let depthOfPath = "length(path_text) - length(replace(path_text, '/', ''))"

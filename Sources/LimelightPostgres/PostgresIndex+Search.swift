@@ -129,8 +129,8 @@ extension PostgresIndex {
     // week first, then the newest, as the local index lists them.
     let ranked =
       compiled.rankTerms.isEmpty
-      ? "\(Self.boost), modified DESC NULLS LAST, name, "
-      : "\(textOrder)\(Self.nameRank), modified DESC NULLS LAST, name, "
+      ? "\(Self.boost), \(Self.tieBreak)"
+      : "\(textOrder)\(Self.nameRank), \(Self.tieBreak)"
     /// `LIMIT` at `count`, or nothing without a limit.
     func limited(_ count: Int?) -> (clause: String, parameters: [String?]) {
       guard let count else { return ("", parameters) }
@@ -142,10 +142,10 @@ extension PostgresIndex {
         if limit != nil, Self.isChangesAlone(query) {
           return try hits(
             rank: rank, from: Self.byRecency(condition, clause),
-            "ORDER BY rank DESC, \(ranked)host, path \(clause)", parameters)
+            "ORDER BY rank DESC, \(ranked) \(clause)", parameters)
         }
         return try hits(
-          rank: rank, "WHERE \(condition) ORDER BY rank DESC, \(ranked)host, path \(clause)",
+          rank: rank, "WHERE \(condition) ORDER BY rank DESC, \(ranked) \(clause)",
           parameters)
       }
       // The entries whose names hold a word, ranked; then, when they do
@@ -158,7 +158,7 @@ extension PostgresIndex {
         rank: rank,
         """
         WHERE \(condition) AND name_vector @@ \(inAnyName)
-        ORDER BY rank DESC, \(Self.nameRank), modified DESC NULLS LAST, name, host, path \(clause)
+        ORDER BY rank DESC, \(Self.nameRank), \(Self.tieBreak) \(clause)
         """, named)
       if let limit, names.count >= limit { return names }
       (clause, named) = limited(limit.map { $0 - names.count })
@@ -168,8 +168,7 @@ extension PostgresIndex {
           rank: rank,
           """
           WHERE \(condition) AND NOT name_vector @@ \(inAnyName)
-          ORDER BY \(Self.textLength), \(Self.nameRank), modified DESC NULLS LAST, name, host, path
-          \(clause)
+          ORDER BY \(Self.textLength), \(Self.nameRank), \(Self.tieBreak) \(clause)
           """, named)
     }
     let (limitClause, limitedParameters) = limited(limit)
@@ -183,7 +182,7 @@ extension PostgresIndex {
       rank: "rank_score",
       from: """
         (SELECT *, \(rank) AS rank_score FROM item WHERE \(apart.candidates)
-          ORDER BY rank_score DESC, \(ranked)host, path OFFSET 0) AS item
+          ORDER BY rank_score DESC, \(ranked) OFFSET 0) AS item
         """,
       "WHERE \(apart.texts) \(limitClause)", parameters)
   }

@@ -73,38 +73,10 @@ enum PostgresWords {
   /// as `ts_filter(vector, '{a}')` would match, without making a new
   /// vector for each row.
   static func inNameAlone(_ query: String) -> String {
-    var out = ""
-    var characters = query.makeIterator()
-    var pending = characters.next()
-    while let character = pending {
-      pending = characters.next()
-      out.append(character)
-      guard character == "'" else { continue }
-      // A quoted lexeme, `''` an apostrophe inside it.
-      while let inner = pending {
-        pending = characters.next()
-        out.append(inner)
-        if inner == "'" {
-          if pending == "'" {
-            out.append("'")
-            pending = characters.next()
-          } else {
-            break
-          }
-        }
-      }
-      if pending == ":" {
-        var label = ""
-        while let next = pending, next == ":" || next == "*" {
-          label.append(next)
-          pending = characters.next()
-        }
-        out += label + "A"
-      } else {
-        out += ":A"
-      }
+    // A quoted lexeme (`''` an apostrophe inside it), perhaps a prefix.
+    query.replacing(/'(?:[^']|'')*'(:\*)?/) { lexeme in
+      lexeme.output.0 + (lexeme.output.1 == nil ? ":A" : "A")
     }
-    return out
   }
 
   /// A name's words then its keywords' with their positions (for
