@@ -16,52 +16,52 @@ public struct MarkupText {
 
   /// Scans `markup`; `keep` lists the local names whose text is collected in
   /// `elements` (an empty set collects none).
+  ///
+  /// The scan reads UTF-8 bytes, not Characters: tags, entities and the
+  /// white space between tags are ASCII, and a scan a Character at a time
+  /// (grapheme breaking, Unicode properties for each) was a sixth of the
+  /// content pass's reading on a home of manuals and web pages.
   public init(
     _ markup: String, keep: Set<String> = [], attributesOf: Set<String> = [], limit: Int = 1 << 20
   ) {
-    var out = ""
+    let bytes = Array(markup.utf8)
+    var out: [UInt8] = []
     var title: String?
     var meta: [String: String] = [:]
     var elements: [String: [String]] = [:]
     var tags: [String: [[String: String]]] = [:]
-    var open: [(name: String, start: String.Index)] = []
-    // Tags, entities and their ends are ASCII: they are found in the
-    // UTF-8 bytes (looking for them a Character at a time took a quarter of
-    // the reading of a web page or drawing).
-    let chars = markup
-    let bytes = markup.utf8
-    let less = UInt8(ascii: "<")
-    let greater = UInt8(ascii: ">")
-    var i = chars.startIndex
+    var open: [(name: String, start: Int)] = []
+    var i = 0
     var skipUntil: String?  // "script" or "style": skip to its end tag
     var inTitle = false
     var titleText = ""
-    out.reserveCapacity(min(markup.utf8.count, limit))
-    while i < chars.endIndex && out.utf8.count < limit {
-      if bytes[i] == less {
-        guard let close = bytes[i...].firstIndex(of: greater) else { break }
-        let tag = chars[bytes.index(after: i)..<close]
-        i = bytes.index(after: close)
-        if tag.hasPrefix("!--") {
+    out.reserveCapacity(min(bytes.count, limit))
+    while i < bytes.count && out.count < limit {
+      if bytes[i] == Byte.less {
+        guard let close = bytes[i...].firstIndex(of: Byte.greater) else { break }
+        let tag = bytes[(i + 1)..<close]
+        i = close + 1
+        if tag.starts(with: Byte.commentOpen) {
           // A comment may hold ">": skip to its real end.
-          if !tag.hasSuffix("--"), let end = chars[close...].range(of: "-->") {
-            i = end.upperBound
+          if !tag.reversed().starts(with: Byte.commentDashes),
+            let end = Self.firstRange(of: Byte.commentClose, in: bytes, from: close)
+          {
+            i = end
           }
           continue
         }
-        if tag.hasPrefix("!") || tag.hasPrefix("?") { continue }
-        let closing = tag.hasPrefix("/")
+        if tag.first == Byte.bang || tag.first == Byte.question { continue }
+        let closing = tag.first == Byte.slash
         let body = closing ? tag.dropFirst() : tag
-        let rawName = body.prefix { !$0.isWhitespace && $0 != "/" && $0 != ">" }
+        let rawName = body.prefix { !Byte.isSpace($0) && $0 != Byte.slash && $0 != Byte.greater }
         let name = Self.localName(rawName)
         if let skip = skipUntil {
           if closing && name == skip { skipUntil = nil }
           continue
         }
+        let selfClosing = tag.last == Byte.slash
         // FictionBook's `binary` holds a picture, in Base64.
-        if !closing && (name == "script" || name == "style" || name == "binary")
-          && !tag.hasSuffix("/")
-        {
+        if !closing && (name == "script" || name == "style" || name == "binary") && !selfClosing {
           skipUntil = name
           continue
         }
@@ -70,54 +70,114 @@ public struct MarkupText {
           if closing { title = Self.collapse(titleText) }
           continue
         }
-        if !closing && attributesOf.contains(name) {
-          tags[name, default: []].append(Self.attributes(body))
-        }
-        if !closing && name == "meta" {
-          let attributes = Self.attributes(body)
-          if let key = (attributes["name"] ?? attributes["property"])?.lowercased(),
+        if !closing && (name == "meta" || attributesOf.contains(name)) {
+          let attributes = Self.attributes(Substring(String(decoding: body, as: UTF8.self)))
+          if attributesOf.contains(name) { tags[name, default: []].append(attributes) }
+          if name == "meta", let key = (attributes["name"] ?? attributes["property"])?.lowercased(),
             let content = attributes["content"]
           {
             meta[key] = content
           }
         }
-        if Self.blocks.contains(name) && out.last != "\n" && !out.isEmpty { out.append("\n") }
+        if Self.blocks.contains(name) && !out.isEmpty && !Self.endsWithNewline(out) {
+          out.append(Byte.newline)
+        }
         if !keep.isEmpty && keep.contains(name) {
           if closing {
             if let at = open.lastIndex(where: { $0.name == name }) {
-              let value = Self.collapse(String(out[open[at].start...]))
+              let value = Self.collapse(String(decoding: out[open[at].start...], as: UTF8.self))
               if !value.isEmpty { elements[name, default: []].append(value) }
               open.remove(at: at)
             }
-          } else if !tag.hasSuffix("/") {
-            open.append((name, out.endIndex))
+          } else if !selfClosing {
+            open.append((name, out.count))
           }
         }
         continue
       }
       // Text up to the next tag (skipped in a script or style), entities decoded.
-      let next = bytes[i...].firstIndex(of: less) ?? chars.endIndex
+      let next = bytes[i...].firstIndex(of: Byte.less) ?? bytes.count
       if skipUntil != nil {
         i = next
         continue
       }
-      let decoded = Self.decodeEntities(chars[i..<next])
+      let decoded = Self.decodeEntities(bytes[i..<next])
       if inTitle {
-        titleText += decoded
-      } else if decoded.allSatisfy(\.isWhitespace) {
+        titleText += String(decoding: decoded, as: UTF8.self)
+      } else if Self.isAllWhitespace(decoded) {
         // Indentation between tags (LibreOffice's OOXML, pretty-printed
         // XML) is layout, not text: at most one space keeps words apart.
-        if let last = out.last, !last.isWhitespace { out.append(" ") }
+        if !out.isEmpty && !Self.endsWithWhitespace(out) { out.append(Byte.space) }
       } else {
         out += decoded
       }
       i = next
     }
-    self.text = out
+    self.text = String(decoding: out, as: UTF8.self)
     self.title = title.flatMap { $0.isEmpty ? nil : $0 }
     self.meta = meta
     self.elements = elements
     self.tags = tags
+  }
+
+  /// The ASCII bytes the scan looks for.
+  private enum Byte {
+    static let less = UInt8(ascii: "<")
+    static let greater = UInt8(ascii: ">")
+    static let slash = UInt8(ascii: "/")
+    static let bang = UInt8(ascii: "!")
+    static let question = UInt8(ascii: "?")
+    static let ampersand = UInt8(ascii: "&")
+    static let semicolon = UInt8(ascii: ";")
+    static let newline = UInt8(ascii: "\n")
+    static let carriageReturn = UInt8(ascii: "\r")
+    static let space = UInt8(ascii: " ")
+    static let commentOpen = Array("!--".utf8)
+    static let commentDashes = Array("--".utf8)
+    static let commentClose = Array("-->".utf8)
+
+    /// ASCII white space (tab, line feed, vertical tab, form feed,
+    /// carriage return, space): what `Character.isWhitespace` says of ASCII.
+    static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || (0x09...0x0D).contains(byte) }
+  }
+
+  /// Where the first `pattern` in `bytes` from `start` ends.
+  private static func firstRange(of pattern: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {
+    guard let first = pattern.first, bytes.count >= pattern.count else { return nil }
+    var at = start
+    while at <= bytes.count - pattern.count {
+      guard let found = bytes[at...(bytes.count - pattern.count)].firstIndex(of: first) else {
+        return nil
+      }
+      if bytes[found..<(found + pattern.count)].elementsEqual(pattern) {
+        return found + pattern.count
+      }
+      at = found + 1
+    }
+    return nil
+  }
+
+  /// Whether every character of `text` is white space.
+  private static func isAllWhitespace(_ text: [UInt8]) -> Bool {
+    var ascii = true
+    for byte in text where !Byte.isSpace(byte) {
+      if byte < 0x80 { return false }
+      ascii = false
+    }
+    return ascii || String(decoding: text, as: UTF8.self).allSatisfy(\.isWhitespace)
+  }
+
+  /// Whether the last character of `out` is white space.
+  private static func endsWithWhitespace(_ out: [UInt8]) -> Bool {
+    guard let last = out.last else { return false }
+    if last < 0x80 { return Byte.isSpace(last) }
+    return String(decoding: out.suffix(32), as: UTF8.self).last?.isWhitespace ?? false
+  }
+
+  /// Whether the last character of `out` is a line feed (not a CR LF pair,
+  /// which is a character of its own).
+  private static func endsWithNewline(_ out: [UInt8]) -> Bool {
+    out.last == Byte.newline && (out.count < 2 || out[out.count - 2] != Byte.carriageReturn)
   }
 
   static let blocks: Set<String> = [
@@ -126,6 +186,15 @@ public struct MarkupText {
     // OpenDocument and Office Open XML paragraphs, cells and line breaks.
     "h", "tab", "line-break", "table-cell", "tc", "si",
   ]
+
+  static func localName(_ raw: ArraySlice<UInt8>) -> String {
+    guard raw.allSatisfy({ $0 < 0x80 }) else {
+      return localName(Substring(String(decoding: raw, as: UTF8.self)))
+    }
+    let colon = raw.lastIndex(of: UInt8(ascii: ":")).map { $0 + 1 } ?? raw.startIndex
+    return String(
+      decoding: raw[colon...].map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 }, as: UTF8.self)
+  }
 
   static func localName(_ raw: Substring) -> String {
     let name = raw.lowercased()
@@ -164,6 +233,38 @@ public struct MarkupText {
     "laquo": "«", "raquo": "»", "rsquo": "’", "lsquo": "‘", "ldquo": "“", "rdquo": "”",
   ]
 
+  /// `text` with its entities decoded.
+  static func decodeEntities(_ text: ArraySlice<UInt8>) -> [UInt8] {
+    guard let firstAmpersand = text.firstIndex(of: Byte.ampersand) else { return Array(text) }
+    var out = Array(text[..<firstAmpersand])
+    var rest = text[firstAmpersand...]
+    while let amp = rest.firstIndex(of: Byte.ampersand) {
+      out += rest[..<amp]
+      let after = rest[(amp + 1)...]
+      if let semi = after.prefix(10).firstIndex(of: Byte.semicolon),
+        let replacement = entity(Substring(String(decoding: after[..<semi], as: UTF8.self)))
+      {
+        out += Array(String(replacement).utf8)
+        rest = after[(semi + 1)...]
+        continue
+      }
+      out.append(Byte.ampersand)
+      rest = after
+    }
+    return out + rest
+  }
+
+  /// The character an entity's name (between `&` and `;`) stands for.
+  static func entity(_ entity: Substring) -> Character? {
+    if entity.hasPrefix("#x") || entity.hasPrefix("#X") {
+      return UInt32(entity.dropFirst(2), radix: 16).flatMap(Unicode.Scalar.init).map(
+        Character.init)
+    } else if entity.hasPrefix("#") {
+      return UInt32(entity.dropFirst()).flatMap(Unicode.Scalar.init).map(Character.init)
+    }
+    return named[entity]
+  }
+
   static func decodeEntities(_ text: Substring) -> String {
     guard text.contains("&") else { return String(text) }
     var out = ""
@@ -172,17 +273,7 @@ public struct MarkupText {
       out += rest[..<amp]
       let after = rest[rest.index(after: amp)...]
       if let semi = after.prefix(10).firstIndex(of: ";") {
-        let entity = after[..<semi]
-        var replacement: Character?
-        if entity.hasPrefix("#x") || entity.hasPrefix("#X") {
-          replacement = UInt32(entity.dropFirst(2), radix: 16).flatMap(Unicode.Scalar.init).map(
-            Character.init)
-        } else if entity.hasPrefix("#") {
-          replacement = UInt32(entity.dropFirst()).flatMap(Unicode.Scalar.init).map(Character.init)
-        } else {
-          replacement = named[entity]
-        }
-        if let replacement {
+        if let replacement = entity(after[..<semi]) {
           out.append(replacement)
           rest = after[after.index(after: semi)...]
           continue

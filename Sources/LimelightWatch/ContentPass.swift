@@ -8,8 +8,9 @@ import LimelightStore
 /// name alone, newest first, a slice at a time between the watcher's events,
 /// so that a change the user makes meanwhile waits for one slice at most.
 ///
-/// A slice is read on threads of its own (nice 19, idle I/O class) while the
-/// watcher writes the one before: reading and writing overlap. Its queue is
+/// Slices are read on threads of their own (nice 19, idle I/O class), one
+/// after another, up to ``readAhead`` ahead of the one the watcher writes:
+/// reading and writing overlap. Its queue is
 /// the index itself (`contentPending`): a pass cut short by a stop goes on
 /// where it was at the next start.
 final class ContentPass {
@@ -42,8 +43,15 @@ final class ContentPass {
   /// Seconds the watcher waited for slices to be read, and spent writing them.
   private(set) var waitingSeconds = 0.0
   private(set) var writingSeconds = 0.0
-  /// The slice being read, if any.
-  private var reading: Slice?
+  /// Slices read or being read, oldest first, up to ``readAhead``: with one
+  /// slice read beside each written, the writer waited whenever a slice was
+  /// slow to read (a large page or a document a helper reads), and the
+  /// readers waited whenever one was slow to write, a quarter of the pass
+  /// each on a home of manuals and sources.
+  private var queue: [Slice] = []
+  static let readAhead = 2
+  /// Where the slices are read, one at a time, in the order they were taken.
+  private let lane = DispatchQueue(label: "limelight.content-pass")
   /// Steps left to merge the full-text indexes' segments after a pass, and
   /// the total, to know the first.
   private var mergeSteps = 0
@@ -87,55 +95,73 @@ final class ContentPass {
   func isDue(now: Double) -> Bool { nextDue.map { now >= $0 } ?? false }
 
   /// When the next slice is due, if any waits.
-  var nextDue: Double? { mayHaveWork || reading != nil || mergeSteps > 0 ? retryAt : nil }
+  var nextDue: Double? { mayHaveWork || !queue.isEmpty || mergeSteps > 0 ? retryAt : nil }
 
   /// Whether the pass has read everything it found (and has figures to tell).
-  var isFinished: Bool { !mayHaveWork && reading == nil && started != nil }
+  var isFinished: Bool { !mayHaveWork && queue.isEmpty && started != nil }
 
-  /// Takes the slice read meanwhile (waiting for it), and starts reading the
-  /// next one, which the caller writes while it is read.
+  /// Takes the oldest slice read meanwhile (waiting for it), and starts
+  /// reading the next ones, which the caller writes while they are read.
   func step(now: Double) -> Outcome? {
     var outcome: Outcome?
     var written: Set<RawPath> = []
-    if let slice = reading {
+    if let slice = queue.first {
+      queue.removeFirst()
       let waited = monotonicNow()
       slice.done.wait()
       waitingSeconds += monotonicNow() - waited
-      reading = nil
       read += slice.records.count
-      outcome = Outcome(records: slice.records, missing: slice.missing)
       written = Set(slice.records.map(\.path)).union(slice.missing)
       lastTaken = written.count
+      outcome = current(slice)
     }
-    startSlice(now: now, excluding: written)
+    while queue.count < Self.readAhead, startSlice(now: now, excluding: written) {}
     return outcome
+  }
+
+  /// What a slice read of the files that still wait for their content: one
+  /// the watcher wrote or removed while the slice was read (the user saved
+  /// or deleted it) is newer in the index than in the slice, which would
+  /// put back an old text or a deleted file.
+  private func current(_ slice: Slice) -> Outcome {
+    let rows = Dictionary(slice.files.map { ($0.path, $0.rowID) }) { first, _ in first }
+    guard let waiting = try? store.stillWaitingForContent(Array(rows.values)) else {
+      return Outcome(records: slice.records, missing: slice.missing)
+    }
+    let isWaiting = { (path: RawPath) in rows[path].map(waiting.contains) ?? false }
+    return Outcome(
+      records: slice.records.filter { isWaiting($0.path) }, missing: slice.missing.filter(isWaiting)
+    )
   }
 
   /// The watcher wrote a slice in `seconds`.
   func noteWritten(seconds: Double) { writingSeconds += seconds }
 
-  private func startSlice(now: Double, excluding written: Set<RawPath>) {
-    guard mayHaveWork, now >= retryAt else { return }
-    // The slice just read is not written yet: the index still lists it.
+  /// Starts reading a slice after those queued; whether one was started.
+  private func startSlice(now: Double, excluding written: Set<RawPath>) -> Bool {
+    guard mayHaveWork, now >= retryAt else { return false }
+    // The slice just read is not written yet, nor are those queued: the
+    // index still lists them.
+    let unwritten = queue.reduce(into: written) { $0.formUnion($1.files.map(\.path)) }
     let take = min(Self.sliceSize, max(Self.smallestSlice, 2 * lastTaken))
     guard
       let files = try? Array(
-        store.filesWaitingForContent(limit: take + written.count)
-          .filter({ !written.contains($0.path) }).prefix(take))
+        store.filesWaitingForContent(limit: take + unwritten.count)
+          .filter({ !unwritten.contains($0.path) }).prefix(take))
     else {
       retryAt = now + 5
-      return
+      return false
     }
     if files.isEmpty {
-      if written.isEmpty { mayHaveWork = false }
-      return
+      if unwritten.isEmpty { mayHaveWork = false }
+      return false
     }
-    if files == lastFiles && written.isEmpty {
+    if files == lastFiles && unwritten.isEmpty {
       // The same files again, though none is being written: the slice
       // before could not be written. Back off.
       retryAt = now + 5
       lastFiles = []
-      return
+      return false
     }
     lastFiles = files
     if started == nil {
@@ -145,7 +171,7 @@ final class ContentPass {
       writingSeconds = 0
     }
     let slice = Slice(files: files)
-    reading = slice
+    queue.append(slice)
     let extractor = self.extractor ?? makeExtractor()
     self.extractor = extractor
     let hidden = slice.files.map { isHidden($0.path) }
@@ -153,7 +179,7 @@ final class ContentPass {
     // Newest first, as many as the time allows; written in the order of
     // their rows (``PendingFile/rowID``). Their status is read here, off
     // the thread that writes.
-    Thread.detachNewThread {
+    lane.async {
       var jobs: [ImportJob] = []
       var rows: [RawPath: Int64] = [:]
       for (file, hidden) in zip(slice.files, hidden) {
@@ -170,6 +196,7 @@ final class ContentPass {
       ).sorted { rows[$0.path, default: 0] < rows[$1.path, default: 0] }
       slice.done.leave()
     }
+    return true
   }
 
   /// Files read per second in this pass, once it has run a moment.
@@ -195,7 +222,7 @@ final class ContentPass {
 
   /// One merge step, when any is left; whether it did one.
   func mergeStep() -> Bool {
-    guard mergeSteps > 0, !mayHaveWork, reading == nil else { return false }
+    guard mergeSteps > 0, !mayHaveWork, queue.isEmpty else { return false }
     do {
       try store.mergeTextIndex(first: mergeSteps == mergeStepsTotal)
       mergeSteps -= 1

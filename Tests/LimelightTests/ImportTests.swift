@@ -317,4 +317,17 @@ import Testing
   @Test func spaceBetweenInlineElementsKeepsWordsApart() {
     #expect(MarkupText("<p><b>bold</b> <i>italic</i></p>").text.contains("bold italic"))
   }
+
+  /// The scan reads bytes: comments holding ">", entities, a carriage
+  /// return before a block's end, and white space outside ASCII between
+  /// tags read as a Character at a time would.
+  @Test func commentsEntitiesAndWhiteSpaceReadAsCharactersWould() {
+    let page = MarkupText(
+      "<title>T &amp; U</title><body><!-- a > b --><p>one &amp; &#x41;&#66; &bogus; &</p>"
+        + "<p>two</p><p>a\r\n</p><p>b</p><b>x</b>\u{3000}<i>y</i>\u{3000}<em>Z</em>")
+    #expect(page.title == "T & U")
+    #expect(page.text == "one & AB &bogus; &\ntwo\na\r\n\nb\nx y Z")
+    let kept = MarkupText("<dc:Title>Ünïcode  title</dc:Title><x/>", keep: ["title"])
+    #expect(kept.elements["title"] == ["Ünïcode title"])
+  }
 }

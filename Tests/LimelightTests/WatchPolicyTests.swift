@@ -1,6 +1,7 @@
 import Foundation
 import LimelightModel
 import LimelightPlatform
+import LimelightQuery
 import LimelightStore
 import Testing
 
@@ -203,5 +204,51 @@ import Testing
       #expect(order == order.sorted())
     }
     #expect(try store.filesWaitingForContentCount() == 0)
+  }
+
+  /// A file the user saves or deletes while the second pass reads it: the
+  /// watcher writes or removes it first, and what the pass read (older) is
+  /// not written over it, nor the deleted file put back.
+  @Test func whatTheSecondPassReadIsNotWrittenOverANewerChange() throws {
+    let store = try Fixtures.newStore()
+    let folder = Fixtures.newFolder()
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    var paths: [String] = []
+    try store.write { writer in
+      for index in 0..<6 {
+        let path = folder + "/note \(index).txt"
+        try "stalewords number\(index)".write(toFile: path, atomically: false, encoding: .utf8)
+        try writer.upsert(Fixtures.record(path, text: nil, pending: true))
+        paths.append(path)
+      }
+    }
+    let pass = ContentPass(
+      store: store,
+      makeExtractor: {
+        Extractor(mime: Fixtures.mime, maxTextBytes: 1 << 20, workers: 2, texts: store.texts)
+      },
+      isHidden: { _ in false })
+    // The first step starts reading; the files are read meanwhile.
+    #expect(pass.step(now: monotonicNow()) == nil)
+    Thread.sleep(forTimeInterval: 1)
+    // Meanwhile the user saved one and deleted another: the watcher wrote both.
+    try store.write { writer in
+      try writer.upsert(Fixtures.record(paths[0], text: "freshwords"))
+      _ = try writer.removeTree(RawPath(paths[1]))
+    }
+    var steps = 0
+    while !pass.isFinished && steps < 100 {
+      steps += 1
+      guard let outcome = pass.step(now: monotonicNow()) else { continue }
+      try store.write { writer in
+        for record in outcome.records { try writer.upsert(record) }
+        for path in outcome.missing { _ = try writer.removeTree(path) }
+      }
+    }
+    let engine = SearchEngine(store: store)
+    let stale = try engine.search(.text("stalewords", prefix: false, column: nil))
+    #expect(Set(stale.map(\.displayName)) == Set((2..<6).map { "note \($0).txt" }))
+    let fresh = try engine.search(.text("freshwords", prefix: false, column: nil))
+    #expect(fresh.map(\.displayName) == ["note 0.txt"])
   }
 }

@@ -35,6 +35,25 @@ extension IndexStore {
     }
   }
 
+  /// Which of `rows` still wait for their content: a file the watcher
+  /// wrote or removed meanwhile (the user saved or deleted it while the
+  /// second pass read it) no longer waits, and what the pass read of it is
+  /// older than what the index holds.
+  public func stillWaitingForContent(_ rows: [Int64]) throws -> Set<Int64> {
+    if rows.isEmpty { return [] }
+    return try read { db in
+      var waiting: Set<Int64> = []
+      try forEachParameterSlice(of: rows) { slice, marks in
+        waiting.formUnion(
+          try Int64.fetchAll(
+            db,
+            sql: "SELECT rowid FROM item WHERE contentPending = 1 AND rowid IN (\(marks))",
+            arguments: StatementArguments(slice)))
+      }
+      return waiting
+    }
+  }
+
   /// Whether any file waits for its content. Answered with or without the
   /// index a first crawl goes without (``Schema/deferredIndexes``): the
   /// passes beside the crawl ask it while the crawl runs.

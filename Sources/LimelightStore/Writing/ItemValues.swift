@@ -53,14 +53,54 @@ extension IndexWriter {
     strings(inJSON: text).filter { $0.wholeMatch(of: /\d{4}-\d\d-\d\dT.*/) == nil }
   }
 
-  /// Type-specific attributes as a JSON object, nil when there are none.
+  /// Type-specific attributes as a JSON object, its keys sorted; nil when
+  /// there are none, or a number is not finite (JSON has no such numbers).
+  /// Written here rather than by Foundation's encoder, which took a
+  /// thirteenth of a first crawl's writing for 30,000 small objects.
   static func json(_ extra: [String: AttributeValue]) -> String? {
-    guard !extra.isEmpty,
-      let data = try? JSONSerialization.data(
-        withJSONObject: extra.mapValues(\.jsonValue), options: [.sortedKeys]),
-      let text = String(data: data, encoding: .utf8)
-    else { return nil }
-    return text
+    if extra.isEmpty { return nil }
+    var out = "{"
+    for key in extra.keys.sorted() {
+      if out.utf8.count > 1 { out += "," }
+      appendJSON(key, to: &out)
+      out += ":"
+      switch extra[key]! {
+      case .string(let text): appendJSON(text, to: &out)
+      case .strings(let texts):
+        out += "["
+        for (index, text) in texts.enumerated() {
+          if index > 0 { out += "," }
+          appendJSON(text, to: &out)
+        }
+        out += "]"
+      case .number(let number):
+        guard number.isFinite else { return nil }
+        out += number.rounded() == number && abs(number) < 1e15 ? "\(Int64(number))" : "\(number)"
+      case .date(let date): appendJSON(ISO8601DateFormatter().string(from: date), to: &out)
+      }
+    }
+    return out + "}"
+  }
+
+  /// `text` as a JSON string, escaped as Foundation's encoder escapes it.
+  private static func appendJSON(_ text: String, to out: inout String) {
+    out += "\""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\"": out += "\\\""
+      case "\\": out += "\\\\"
+      case "/": out += "\\/"
+      case "\n": out += "\\n"
+      case "\r": out += "\\r"
+      case "\t": out += "\\t"
+      case "\u{08}": out += "\\b"
+      case "\u{0C}": out += "\\f"
+      case _ where scalar.value < 0x20:
+        out += "\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
+      default: out.unicodeScalars.append(scalar)
+      }
+    }
+    out += "\""
   }
 
   static func json(_ strings: [String]) -> String {
