@@ -119,13 +119,16 @@ final class ContentPass {
     return outcome
   }
 
-  /// What a slice read of the files that still wait for their content: one
-  /// the watcher wrote or removed while the slice was read (the user saved
-  /// or deleted it) is newer in the index than in the slice, which would
-  /// put back an old text or a deleted file.
+  /// What a slice read of the files it may still write
+  /// (``IndexStore/stillWaitingForContent(_:seen:)``): not of one the
+  /// watcher wrote, moved, removed or tagged while the slice was read.
   private func current(_ slice: Slice) -> Outcome {
     let rows = Dictionary(slice.files.map { ($0.path, $0.rowID) }) { first, _ in first }
-    guard let waiting = try? store.stillWaitingForContent(Array(rows.values)) else {
+    var seen: [Int64: Int64] = [:]
+    for record in slice.records {
+      if let row = rows[record.path] { seen[row] = record.status.changed }
+    }
+    guard let waiting = try? store.stillWaitingForContent(slice.files, seen: seen) else {
       return Outcome(records: slice.records, missing: slice.missing)
     }
     let isWaiting = { (path: RawPath) in rows[path].map(waiting.contains) ?? false }

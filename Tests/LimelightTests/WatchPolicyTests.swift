@@ -206,9 +206,10 @@ import Testing
     #expect(try store.filesWaitingForContentCount() == 0)
   }
 
-  /// A file the user saves or deletes while the second pass reads it: the
-  /// watcher writes or removes it first, and what the pass read (older) is
-  /// not written over it, nor the deleted file put back.
+  /// A file the user saves, deletes, renames or changes the mode of while
+  /// the second pass reads it: the watcher writes it first, and what the
+  /// pass read (older) is not written over it, nor the deleted or renamed
+  /// file put back at its old path; the others are read again.
   @Test func whatTheSecondPassReadIsNotWrittenOverANewerChange() throws {
     let store = try Fixtures.newStore()
     let folder = Fixtures.newFolder()
@@ -231,15 +232,29 @@ import Testing
     // The first step starts reading; the files are read meanwhile.
     #expect(pass.step(now: monotonicNow()) == nil)
     Thread.sleep(forTimeInterval: 1)
-    // Meanwhile the user saved one and deleted another: the watcher wrote both.
+    // Meanwhile the user saved one, deleted another and changed the mode of
+    // a third: the watcher wrote all three.
+    try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: paths[2])
+    let changed = try #require(FileSystem.status(RawPath(paths[2])))
     try store.write { writer in
       try writer.upsert(Fixtures.record(paths[0], text: "freshwords"))
       _ = try writer.removeTree(RawPath(paths[1]))
+      try writer.updateMetadata(path: RawPath(paths[2]), status: changed, keywords: [])
+    }
+    // …and renamed a fourth.
+    let moved = folder + "/moved 3.txt"
+    try FileManager.default.moveItem(atPath: paths[3], toPath: moved)
+    try store.write { writer in
+      try writer.move(from: RawPath(paths[3]), to: RawPath(moved), hidden: { _ in false })
     }
     var steps = 0
+    var first = true
     while !pass.isFinished && steps < 100 {
       steps += 1
       guard let outcome = pass.step(now: monotonicNow()) else { continue }
+      // Read before the change: left waiting, and read again.
+      if first { #expect(!outcome.records.map(\.path).contains(RawPath(paths[2]))) }
+      first = false
       try store.write { writer in
         for record in outcome.records { try writer.upsert(record) }
         for path in outcome.missing { _ = try writer.removeTree(path) }
@@ -247,8 +262,11 @@ import Testing
     }
     let engine = SearchEngine(store: store)
     let stale = try engine.search(.text("stalewords", prefix: false, column: nil))
-    #expect(Set(stale.map(\.displayName)) == Set((2..<6).map { "note \($0).txt" }))
+    #expect(
+      Set(stale.map(\.displayName))
+        == ["note 2.txt", "moved 3.txt", "note 4.txt", "note 5.txt"])
     let fresh = try engine.search(.text("freshwords", prefix: false, column: nil))
     #expect(fresh.map(\.displayName) == ["note 0.txt"])
+    #expect(try store.filesWaitingForContentCount() == 0)
   }
 }

@@ -35,20 +35,37 @@ extension IndexStore {
     }
   }
 
-  /// Which of `rows` still wait for their content: a file the watcher
-  /// wrote or removed meanwhile (the user saved or deleted it while the
-  /// second pass read it) no longer waits, and what the pass read of it is
-  /// older than what the index holds.
-  public func stillWaitingForContent(_ rows: [Int64]) throws -> Set<Int64> {
-    if rows.isEmpty { return [] }
+  /// Which of `files` a second pass read may still be written for: their
+  /// rows still wait for their content, at the same path, and changed no
+  /// later than the pass saw (`seen`: each row's status change time as the
+  /// pass read it, none for a file it found gone). A file the watcher
+  /// wrote, moved, removed or tagged meanwhile is newer in the index than
+  /// in what the pass read: written, it would put back an old text, a
+  /// deleted file or old tags.
+  public func stillWaitingForContent(_ files: [PendingFile], seen: [Int64: Int64]) throws
+    -> Set<Int64>
+  {
+    if files.isEmpty { return [] }
+    let paths = Dictionary(files.map { ($0.rowID, $0.path) }) { first, _ in first }
     return try read { db in
       var waiting: Set<Int64> = []
-      try forEachParameterSlice(of: rows) { slice, marks in
-        waiting.formUnion(
-          try Int64.fetchAll(
-            db,
-            sql: "SELECT rowid FROM item WHERE contentPending = 1 AND rowid IN (\(marks))",
-            arguments: StatementArguments(slice)))
+      try forEachParameterSlice(of: Array(paths.keys)) { slice, marks in
+        let rows = try Row.fetchAll(
+          db,
+          sql: """
+            SELECT rowid, path, ctimeNs FROM item
+            WHERE contentPending = 1 AND rowid IN (\(marks))
+            """,
+          arguments: StatementArguments(slice))
+        for row in rows {
+          let rowID: Int64 = row[0]
+          let changed: Int64? = row[2]
+          guard let path = (row[1] as Data?).map({ RawPath(bytes: Array($0)) }),
+            path == paths[rowID]
+          else { continue }
+          if let changed, let saw = seen[rowID], changed > saw { continue }
+          waiting.insert(rowID)
+        }
       }
       return waiting
     }
