@@ -120,17 +120,14 @@ final class ContentPass {
   }
 
   /// What a slice read of the files it may still write
-  /// (``IndexStore/stillWaitingForContent(_:seen:)``): not of one the
-  /// watcher wrote, moved, removed or tagged while the slice was read.
+  /// (``IndexStore/stillWaitingForContent(_:)``): not of one the watcher
+  /// wrote, moved, removed or tagged while the slice was read, which a
+  /// later slice reads again if it still waits.
   private func current(_ slice: Slice) -> Outcome {
-    let rows = Dictionary(slice.files.map { ($0.path, $0.rowID) }) { first, _ in first }
-    var seen: [Int64: Int64] = [:]
-    for record in slice.records {
-      if let row = rows[record.path] { seen[row] = record.status.changed }
-    }
-    guard let waiting = try? store.stillWaitingForContent(slice.files, seen: seen) else {
+    guard let waiting = try? store.stillWaitingForContent(slice.files) else {
       return Outcome(records: slice.records, missing: slice.missing)
     }
+    let rows = Dictionary(slice.files.map { ($0.path, $0.rowID) }) { first, _ in first }
     let isWaiting = { (path: RawPath) in rows[path].map(waiting.contains) ?? false }
     return Outcome(
       records: slice.records.filter { isWaiting($0.path) }, missing: slice.missing.filter(isWaiting)

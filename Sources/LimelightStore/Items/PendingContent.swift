@@ -11,9 +11,13 @@ public struct PendingFile: Sendable, Hashable {
   /// merging them again and again was two thirds of the pass's writing).
   public var rowID: Int64
   public var path: RawPath
-  public init(rowID: Int64, path: RawPath) {
+  /// The file's status change time as its row held it when listed: the
+  /// watcher writing the file meanwhile changes it.
+  public var changed: Int64?
+  public init(rowID: Int64, path: RawPath, changed: Int64? = nil) {
     self.rowID = rowID
     self.path = path
+    self.changed = changed
   }
 }
 
@@ -28,28 +32,26 @@ extension IndexStore {
       try Row.fetchAll(
         db.cachedStatement(
           sql: """
-            SELECT rowid, path FROM item INDEXED BY item_content_pending
+            SELECT rowid, path, ctimeNs FROM item INDEXED BY item_content_pending
             WHERE contentPending = 1 ORDER BY modified DESC LIMIT ?
             """), arguments: [limit]
-      ).map { PendingFile(rowID: $0[0], path: RawPath(bytes: Array($0[1] as Data))) }
+      ).map {
+        PendingFile(rowID: $0[0], path: RawPath(bytes: Array($0[1] as Data)), changed: $0[2])
+      }
     }
   }
 
   /// Which of `files` a second pass read may still be written for: their
-  /// rows still wait for their content, at the same path, and changed no
-  /// later than the pass saw (`seen`: each row's status change time as the
-  /// pass read it, none for a file it found gone). A file the watcher
-  /// wrote, moved, removed or tagged meanwhile is newer in the index than
-  /// in what the pass read: written, it would put back an old text, a
-  /// deleted file or old tags.
-  public func stillWaitingForContent(_ files: [PendingFile], seen: [Int64: Int64]) throws
-    -> Set<Int64>
-  {
+  /// rows still wait for their content, as they were listed (same path,
+  /// same status change time). A file the watcher wrote, moved, removed or
+  /// tagged meanwhile is newer in the index than in what the pass read:
+  /// written, it would put back an old text, a deleted file or old tags.
+  public func stillWaitingForContent(_ files: [PendingFile]) throws -> Set<Int64> {
     if files.isEmpty { return [] }
-    let paths = Dictionary(files.map { ($0.rowID, $0.path) }) { first, _ in first }
+    let listed = Dictionary(files.map { ($0.rowID, $0) }) { first, _ in first }
     return try read { db in
       var waiting: Set<Int64> = []
-      try forEachParameterSlice(of: Array(paths.keys)) { slice, marks in
+      try forEachParameterSlice(of: Array(listed.keys)) { slice, marks in
         let rows = try Row.fetchAll(
           db,
           sql: """
@@ -59,11 +61,9 @@ extension IndexStore {
           arguments: StatementArguments(slice))
         for row in rows {
           let rowID: Int64 = row[0]
-          let changed: Int64? = row[2]
-          guard let path = (row[1] as Data?).map({ RawPath(bytes: Array($0)) }),
-            path == paths[rowID]
+          guard let file = listed[rowID], (row[1] as Data?).map(Array.init) == file.path.bytes,
+            row[2] as Int64? == file.changed
           else { continue }
-          if let changed, let saw = seen[rowID], changed > saw { continue }
           waiting.insert(rowID)
         }
       }
