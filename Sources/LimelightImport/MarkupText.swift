@@ -265,24 +265,9 @@ public struct MarkupText {
     return named[entity]
   }
 
+  /// `text` (an attribute's value) with its entities decoded.
   static func decodeEntities(_ text: Substring) -> String {
-    guard text.contains("&") else { return String(text) }
-    var out = ""
-    var rest = text[...]
-    while let amp = rest.firstIndex(of: "&") {
-      out += rest[..<amp]
-      let after = rest[rest.index(after: amp)...]
-      if let semi = after.prefix(10).firstIndex(of: ";") {
-        if let replacement = entity(after[..<semi]) {
-          out.append(replacement)
-          rest = after[after.index(after: semi)...]
-          continue
-        }
-      }
-      out.append("&")
-      rest = after
-    }
-    return out + rest
+    String(decoding: decodeEntities(ArraySlice(text.utf8)), as: UTF8.self)
   }
 
   /// Runs of white space as one space, trimmed.

@@ -127,11 +127,9 @@ final class ContentPass {
     guard let waiting = try? store.stillWaitingForContent(slice.files) else {
       return Outcome(records: slice.records, missing: slice.missing)
     }
-    let rows = Dictionary(slice.files.map { ($0.path, $0.rowID) }) { first, _ in first }
-    let isWaiting = { (path: RawPath) in rows[path].map(waiting.contains) ?? false }
     return Outcome(
-      records: slice.records.filter { isWaiting($0.path) }, missing: slice.missing.filter(isWaiting)
-    )
+      records: slice.records.filter { waiting.contains($0.path) },
+      missing: slice.missing.filter(waiting.contains))
   }
 
   /// The watcher wrote a slice in `seconds`.

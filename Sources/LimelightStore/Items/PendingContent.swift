@@ -41,16 +41,16 @@ extension IndexStore {
     }
   }
 
-  /// Which of `files` a second pass read may still be written for: their
+  /// The paths of `files` a second pass read may still be written for: their
   /// rows still wait for their content, as they were listed (same path,
   /// same status change time). A file the watcher wrote, moved, removed or
   /// tagged meanwhile is newer in the index than in what the pass read:
   /// written, it would put back an old text, a deleted file or old tags.
-  public func stillWaitingForContent(_ files: [PendingFile]) throws -> Set<Int64> {
+  public func stillWaitingForContent(_ files: [PendingFile]) throws -> Set<RawPath> {
     if files.isEmpty { return [] }
     let listed = Dictionary(files.map { ($0.rowID, $0) }) { first, _ in first }
     return try read { db in
-      var waiting: Set<Int64> = []
+      var waiting: Set<RawPath> = []
       try forEachParameterSlice(of: Array(listed.keys)) { slice, marks in
         let rows = try Row.fetchAll(
           db,
@@ -64,7 +64,7 @@ extension IndexStore {
           guard let file = listed[rowID], (row[1] as Data?).map(Array.init) == file.path.bytes,
             row[2] as Int64? == file.changed
           else { continue }
-          waiting.insert(rowID)
+          waiting.insert(file.path)
         }
       }
       return waiting

@@ -21,8 +21,8 @@ enum StoredText {
 
   /// The deflated bytes of a text (zlib format): how texts are packed
   /// until the index has a dictionary. Zlib's fastest level: packing the
-  /// index packs them again with the dictionary once it is trained, and
-  /// level 6 took 4 % of a first crawl's reading for texts kept minutes.
+  /// index packs them again with the dictionary once it is trained, so
+  /// they are kept this way for minutes only.
   static func deflate(_ text: [UInt8]) -> Data {
     var input = text
     var length = compressBound(uLong(input.count))
