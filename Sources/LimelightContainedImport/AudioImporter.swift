@@ -2,6 +2,7 @@ import CTagLib
 import Foundation
 import LimelightImport
 import LimelightModel
+import LimelightPlatform
 
 /// Audio through TagLib (MP3, FLAC, Ogg, Opus, M4A, WAV, …): title, artist,
 /// album, track, genre, year, duration and the stream's properties.
@@ -22,6 +23,16 @@ public struct AudioImporter: ContentImporter {
     guard let file = request.path.withCString({ taglib_file_new($0) }) else { return }
     defer { taglib_file_free(file) }
     guard taglib_file_is_valid(file) != 0 else {
+      // A FLAC file whose stream header is sound and whose frames follow
+      // plays, whatever a tag block after it says (taggers have written
+      // picture blocks of a wrong length): its stream is described.
+      if request.head.starts(with: Array("fLaC".utf8)),
+        let stream = FLACStreamInfo(
+          try FileSystem.readPrefix(request.path, limit: FLACStreamInfo.searched))
+      {
+        stream.describe(&attributes)
+        return
+      }
       throw ImportFailure.malformed("an audio file TagLib cannot read")
     }
     func take(_ text: UnsafeMutablePointer<CChar>?) -> String? {
@@ -70,10 +81,14 @@ public struct AudioImporter: ContentImporter {
       attributes.extra["duration"] = .number(length)
     }
     guard !hasStream && attributes.title == nil && attributes.extra["artist"] == nil else { return }
-    // A WAVE file with a format and no frames is silence, not damage.
+    // A WAVE file with a format and no frames is silence, not damage; one
+    // big-endian (`RIFX`) is sound TagLib does not read.
     if let header = WaveHeader(request.head) {
       attributes.extra["audioSampleRate"] = .number(Double(header.sampleRate))
       attributes.extra["audioChannelCount"] = .number(Double(header.channels))
+      if let length = try AudioLength.seconds(of: request), length > 0 {
+        attributes.extra["duration"] = .number(length)
+      }
       return
     }
     // TagLib accepts a file of the right name with nothing in it.

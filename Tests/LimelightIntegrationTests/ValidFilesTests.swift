@@ -155,6 +155,66 @@ import Testing
     #expect((cut["extractionError"] as? String)?.hasPrefix("malformed") == true, "\(cut)")
   }
 
+  /// A big-endian WAVE file (`RIFX`, as SciPy's test data holds them:
+  /// WAVE_FORMAT_EXTENSIBLE, 16 bits), which TagLib gives no stream for.
+  @Test func bigEndianWavesAreNoErrors() throws {
+    func be(_ value: Int, _ width: Int) -> [UInt8] {
+      (0..<width).reversed().map { UInt8((value >> (8 * $0)) & 0xFF) }
+    }
+    // Format 0xFFFE, 1 channel, 8 kHz, 16,000 bytes a second, 2-byte
+    // blocks, 16 bits; then the extension: 22 bytes, 16 valid bits, the
+    // channel mask, the PCM sub-format's GUID.
+    let format =
+      be(0xFFFE, 2) + be(1, 2) + be(8000, 4) + be(16_000, 4) + be(2, 2) + be(16, 2)
+      + be(22, 2) + be(16, 2) + be(4, 4)
+      + [0, 0, 0, 1, 0, 0, 0, 0x10, 0x80, 0, 0, 0xAA, 0, 0x38, 0x9B, 0x71]
+    let frames = [UInt8](repeating: 0, count: 16_000 * 3 / 2)
+    let body =
+      Array("WAVE".utf8) + Array("fmt ".utf8) + be(format.count, 4) + format
+      + Array("data".utf8) + be(frames.count, 4) + frames
+    let wave = Array("RIFX".utf8) + be(body.count, 4) + body
+    try instance.write("Sounds/tone be.wav", bytes: wave)
+    // A header cut before its format is damaged still.
+    try instance.write("Sounds/tone cut.wav", bytes: Array(wave[..<16]))
+    try instance.indexOnce()
+    let item = try instance.show("Sounds/tone be.wav")
+    #expect(item["extractionError"] as? String == nil, "\(item)")
+    #expect(item["audioSampleRate"] as? Int == 8000, "\(item)")
+    #expect(item["audioChannelCount"] as? Int == 1, "\(item)")
+    #expect((item["duration"] as? NSNumber)?.doubleValue == 1.5, "\(item)")
+    let cut = try instance.show("Sounds/tone cut.wav")
+    #expect((cut["extractionError"] as? String)?.hasPrefix("malformed") == true, "\(cut)")
+  }
+
+  /// A FLAC file whose picture block says it is empty (as a tagger wrote
+  /// the file of mutagen's issue 106): TagLib rejects the file, which
+  /// plays. One cut short after its metadata is damaged.
+  @Test func flacWithABadTagBlockIsNoError() throws {
+    func be(_ value: UInt64, _ width: Int) -> [UInt8] {
+      (0..<width).reversed().map { UInt8((value >> UInt64(8 * $0)) & 0xFF) }
+    }
+    // 44.1 kHz, 2 channels, 16 bits, 88,200 samples: two seconds.
+    let packed: UInt64 = 44_100 << 44 | 1 << 41 | 15 << 36 | 88_200
+    let streamInfo =
+      be(4096, 2) + be(4096, 2) + be(0, 3) + be(0, 3) + be(packed, 8)
+      + [UInt8](repeating: 0, count: 16)
+    let metadata =
+      Array("fLaC".utf8) + [0] + be(UInt64(streamInfo.count), 3) + streamInfo
+      + [0x86] + be(0, 3)  // the last block: a picture of no bytes
+    let frame: [UInt8] =
+      [0xFF, 0xF8, 0x69, 0x18, 0x00, 0x00, 0x7C] + [UInt8](repeating: 0, count: 64)
+    try instance.write("Music/duet.flac", bytes: metadata + frame)
+    try instance.write("Music/cut duet.flac", bytes: metadata)
+    try instance.indexOnce()
+    let item = try instance.show("Music/duet.flac")
+    #expect(item["extractionError"] as? String == nil, "\(item)")
+    #expect(item["audioSampleRate"] as? Int == 44_100, "\(item)")
+    #expect(item["audioChannelCount"] as? Int == 2, "\(item)")
+    #expect((item["duration"] as? NSNumber)?.doubleValue == 2, "\(item)")
+    let cut = try instance.show("Music/cut duet.flac")
+    #expect((cut["extractionError"] as? String)?.hasPrefix("malformed") == true, "\(cut)")
+  }
+
   @Test func encryptedPDFsAreLockedNotDamaged() throws {
     let pdf = """
       %PDF-1.4
