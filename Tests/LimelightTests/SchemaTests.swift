@@ -194,7 +194,7 @@ import Testing
     }
     let migrated = try indexes()
     let deferred = Set(Schema.deferredIndexes.map(\.name))
-    #expect(deferred.count == 3 && deferred.isSubset(of: Set(migrated.keys)))
+    #expect(deferred.count == 4 && deferred.isSubset(of: Set(migrated.keys)))
 
     #expect(try store.deferIndexesForFirstCrawl())
     #expect(Set(try indexes().keys) == Set(migrated.keys).subtracting(deferred))
@@ -208,6 +208,15 @@ import Testing
       try writer.upsert(Fixtures.record("/h/Отчёт", text: nil, pending: false))
     }
     #expect(try sized(over: 1_000_000) == ["big.iso"])
+    // Filters alone list items in their order without its index (a name
+    // with no type's extension is taken for text), read in stretches of
+    // the order as many items make them do.
+    var inOrder = SearchEngine(store: store)
+    inOrder.inOrderLimit = 30
+    inOrder.inOrderStretch = 1
+    inOrder.sortedFiltersLimit = 1
+    let texts = try inOrder.search(.filter(.kind(.text)), limit: 10).map(\.displayName)
+    #expect(Set(texts) == ["small.txt", "Отчёт"], "\(texts)")
     #expect(try store.status(watcherPID: nil).contentWaiting == 2)
     // The words kept for typos wait for the crawl's end too.
     func typoTerms() throws -> [String] {
@@ -218,8 +227,9 @@ import Testing
     #expect(try typoTerms().isEmpty)
     // A start that finds files keeps the index as it is.
     #expect(try !store.deferIndexesForFirstCrawl())
-    #expect(try store.makeDeferredIndexes() == 3)
+    #expect(try store.makeDeferredIndexes() == 4)
     #expect(try indexes() == migrated)
+    #expect(try inOrder.search(.filter(.kind(.text)), limit: 10).map(\.displayName) == texts)
     // The typo index follows, apart: names are found before it is made.
     #expect(try typoTerms().isEmpty)
     #expect(try store.addDeferredNameTerms())

@@ -44,14 +44,18 @@ extension SearchEngine {
     parts(of: query).filter { SQLCompiler.ftsExpression($0) == nil }
   }
 
-  func plan(_ query: QueryNode, typeIDs: [String: [Int64]] = [:]) -> [Pass] {
+  /// `ordered`: whether the index holds `item_order` (a first crawl's
+  /// names pass goes without it, ``Schema/deferredIndexes``).
+  func plan(_ query: QueryNode, typeIDs: [String: [Int64]] = [:], ordered: Bool = true) -> [Pass] {
     let now = Date().timeIntervalSince1970
     let (conditions, filterArguments) = Self.filterConditions(query, now: now)
     let filters = Self.filters(of: query)
     let narrowing = FilterNarrowing(filters: narrowsByFilters ? filters : [], typeIDs: typeIDs)
     guard let text = Self.positiveText(query), SQLCompiler.ftsExpression(text) != nil else {
       return [
-        filtersAlone(conditions: conditions, arguments: filterArguments, narrowing: narrowing)
+        filtersAlone(
+          conditions: conditions, arguments: filterArguments, narrowing: narrowing,
+          ordered: ordered)
       ]
     }
     // BM25 over the words each item holds (the text index records no
@@ -229,9 +233,13 @@ extension SearchEngine {
   /// (``ItemRank/filterOrder``) when enough of them pass; otherwise the items
   /// the filters' terms hold, sorted, or with no terms further stretches of
   /// the order and then every item that passes, sorted (``Crowded/filtersAlone``).
+  /// Without `item_order` (`ordered` false) its stretches are read and
+  /// sorted, as SQLite finds best.
   func filtersAlone(
-    conditions: String, arguments: [any DatabaseValueConvertible], narrowing: FilterNarrowing
+    conditions: String, arguments: [any DatabaseValueConvertible], narrowing: FilterNarrowing,
+    ordered: Bool = true
   ) -> Pass {
+    let inOrder = ordered ? "item INDEXED BY item_order" : "item"
     let select = "SELECT \(Self.columns), 0.0 AS score FROM item WHERE"
     // `+`: the rows found sorted, never read in the order's index row by
     // row (a filter few items pass would read every row, at random).
@@ -250,7 +258,7 @@ extension SearchEngine {
       { size, offset in
         (
           select + " item.rowid IN (SELECT walked.rowid FROM (SELECT rowid, kindClasses"
-            + " FROM item INDEXED BY item_order"
+            + " FROM \(inOrder)"
             + (terms == nil ? "" : " WHERE rowid IN (\(inTerms))")
             + " ORDER BY \(ItemRank.filterOrder("")) LIMIT ? OFFSET ?) AS walked"
             + " WHERE 1\(kindCheck("walked.")))\(conditions)" + order,
@@ -262,7 +270,7 @@ extension SearchEngine {
     // alone skips the others (however many stand first), and the rows read
     // are never more than the stretch.
     let kindsSQL =
-      select + " item.rowid IN (SELECT rowid FROM item INDEXED BY item_order WHERE 1"
+      select + " item.rowid IN (SELECT rowid FROM \(inOrder) WHERE 1"
       + kindCheck("") + " ORDER BY \(ItemRank.filterOrder("")) LIMIT ? OFFSET ?)\(conditions)"
       + order
     let ofKinds: ((Int, Int) -> Statement)? =

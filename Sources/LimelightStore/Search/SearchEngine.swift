@@ -39,7 +39,10 @@ public struct SearchEngine: Sendable {
       inOrderStretch: inOrderStretch)
     // Enough found: the next tier's crowding is not even asked (a
     // one-letter prefix's count merges the lists of every word it starts).
-    for pass in plan(expanded, typeIDs: typeIDs) where !run.isDone { try run.run(pass) }
+    let ordered = try Self.holdsFilterOrder(db)
+    for pass in plan(expanded, typeIDs: typeIDs, ordered: ordered) where !run.isDone {
+      try run.run(pass)
+    }
     return (run.results, expanded)
   }
 
@@ -56,6 +59,16 @@ public struct SearchEngine: Sendable {
         try Int.fetchOne(db, sql: sql, arguments: StatementArguments(arguments)) ?? 0
       }
     }
+  }
+
+  /// Whether the index holds `item_order`, which a first crawl's names
+  /// pass goes without (``Schema/deferredIndexes``): a statement that
+  /// names a missing index fails.
+  static func holdsFilterOrder(_ db: Database) throws -> Bool {
+    try Bool.fetchOne(
+      db.cachedStatement(
+        sql: "SELECT EXISTS (SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = ?)"),
+      arguments: ["item_order"]) == true
   }
 
   /// The parts ANDed at the top of a query.
