@@ -177,13 +177,8 @@ import Testing
     // A header cut before its format is damaged still.
     try instance.write("Sounds/tone cut.wav", bytes: Array(wave[..<16]))
     try instance.indexOnce()
-    let item = try instance.show("Sounds/tone be.wav")
-    #expect(item["extractionError"] as? String == nil, "\(item)")
-    #expect(item["audioSampleRate"] as? Int == 8000, "\(item)")
-    #expect(item["audioChannelCount"] as? Int == 1, "\(item)")
-    #expect((item["duration"] as? NSNumber)?.doubleValue == 1.5, "\(item)")
-    let cut = try instance.show("Sounds/tone cut.wav")
-    #expect((cut["extractionError"] as? String)?.hasPrefix("malformed") == true, "\(cut)")
+    try expectSound(
+      "Sounds/tone be.wav", rate: 8000, channels: 1, seconds: 1.5, damaged: "Sounds/tone cut.wav")
   }
 
   /// A FLAC file whose picture block says it is empty (as a tagger wrote
@@ -206,13 +201,22 @@ import Testing
     try instance.write("Music/duet.flac", bytes: metadata + frame)
     try instance.write("Music/cut duet.flac", bytes: metadata)
     try instance.indexOnce()
-    let item = try instance.show("Music/duet.flac")
+    try expectSound(
+      "Music/duet.flac", rate: 44_100, channels: 2, seconds: 2, damaged: "Music/cut duet.flac")
+  }
+
+  /// Expects `path` read as a sound of `rate` Hz, `channels` channels and
+  /// `seconds`, with no error, and the file `cut` from it reported damaged.
+  func expectSound(_ path: String, rate: Int, channels: Int, seconds: Double, damaged cut: String)
+    throws
+  {
+    let item = try instance.show(path)
     #expect(item["extractionError"] as? String == nil, "\(item)")
-    #expect(item["audioSampleRate"] as? Int == 44_100, "\(item)")
-    #expect(item["audioChannelCount"] as? Int == 2, "\(item)")
-    #expect((item["duration"] as? NSNumber)?.doubleValue == 2, "\(item)")
-    let cut = try instance.show("Music/cut duet.flac")
-    #expect((cut["extractionError"] as? String)?.hasPrefix("malformed") == true, "\(cut)")
+    #expect(item["audioSampleRate"] as? Int == rate, "\(item)")
+    #expect(item["audioChannelCount"] as? Int == channels, "\(item)")
+    #expect((item["duration"] as? NSNumber)?.doubleValue == seconds, "\(item)")
+    let damaged = try instance.show(cut)
+    #expect((damaged["extractionError"] as? String)?.hasPrefix("malformed") == true, "\(damaged)")
   }
 
   @Test func encryptedPDFsAreLockedNotDamaged() throws {
