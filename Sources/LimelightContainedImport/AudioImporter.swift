@@ -2,7 +2,6 @@ import CTagLib
 import Foundation
 import LimelightImport
 import LimelightModel
-import LimelightPlatform
 
 /// Audio through TagLib (MP3, FLAC, Ogg, Opus, M4A, WAV, …): title, artist,
 /// album, track, genre, year, duration and the stream's properties.
@@ -26,10 +25,7 @@ public struct AudioImporter: ContentImporter {
       // A FLAC file whose stream header is sound and whose frames follow
       // plays, whatever a tag block after it says (taggers have written
       // picture blocks of a wrong length): its stream is described.
-      if request.head.starts(with: Array("fLaC".utf8)),
-        let stream = FLACStreamInfo(
-          try FileSystem.readPrefix(request.path, limit: FLACStreamInfo.searched))
-      {
+      if let stream = try FLACStreamInfo(of: request) {
         stream.describe(&attributes)
         return
       }

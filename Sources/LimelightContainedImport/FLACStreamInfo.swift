@@ -1,4 +1,6 @@
+import LimelightImport
 import LimelightModel
+import LimelightPlatform
 
 /// The stream of a FLAC file, read from its `STREAMINFO` block: what
 /// TagLib gives, for a file whose later metadata it rejects.
@@ -10,7 +12,6 @@ import LimelightModel
 struct FLACStreamInfo {
   var sampleRate: Int
   var channels: Int
-  var bitsPerSample: Int
   /// Samples a channel, 0 when the encoder did not know.
   var samples: UInt64
 
@@ -18,17 +19,29 @@ struct FLACStreamInfo {
   /// which a cover picture can make large.
   static let searched = 1 << 20
 
+  /// The stream header of the FLAC file `request` names, read as far as
+  /// its first frame (its first bytes alone, when they are the whole file).
+  init?(of request: ImportRequest) throws {
+    guard request.head.starts(with: Self.magic) else { return nil }
+    let bytes =
+      request.size <= Int64(request.head.count)
+      ? request.head : try FileSystem.readPrefix(request.path, limit: Self.searched)
+    self.init(bytes)
+  }
+
+  static let magic = Array("fLaC".utf8)
+
   /// The stream header of the FLAC file whose first bytes are `head`, if
   /// it is sound and a frame follows the metadata within `head`.
   init?(_ head: [UInt8]) {
-    guard head.count >= 42, head[0..<4].elementsEqual("fLaC".utf8), head[4] & 0x7F == 0,
+    guard head.count >= 42, head.starts(with: Self.magic), head[4] & 0x7F == 0,
       head.bigEndian(5, 3) == 34
     else { return nil }
     // 20 bits of rate, 3 of channels less one, 5 of bits less one, 36 of samples.
     let packed = head.bigEndian(18, 8)
     sampleRate = Int(packed >> 44)
     channels = Int((packed >> 41) & 0x7) + 1
-    bitsPerSample = Int((packed >> 36) & 0x1F) + 1
+    let bitsPerSample = Int((packed >> 36) & 0x1F) + 1
     samples = packed & 0xF_FFFF_FFFF
     guard (1...655_350).contains(sampleRate), bitsPerSample >= 4 else { return nil }
     // The metadata blocks, by their lengths, to the first frame. A block
@@ -48,18 +61,18 @@ struct FLACStreamInfo {
       }
       at += length
     }
-    // A frame begins with 14 bits set and a reserved 0 (0xFFF8 or 0xFFF9).
-    guard at + 1 < head.count, head[at] == 0xFF, head[at + 1] & 0xFE == 0xF8 else { return nil }
+    guard Self.frameStarts(in: head, at: at) else { return nil }
   }
 
   /// Whether a frame's sync code is anywhere in `bytes` from `start`.
   static func frameFollows(in bytes: [UInt8], from start: Int) -> Bool {
-    var at = start
-    while at + 1 < bytes.count {
-      if bytes[at] == 0xFF, bytes[at + 1] & 0xFE == 0xF8 { return true }
-      at += 1
-    }
-    return false
+    (start..<max(start, bytes.count)).contains { frameStarts(in: bytes, at: $0) }
+  }
+
+  /// Whether a frame begins at `at`: 14 bits set and a reserved 0 (0xFFF8
+  /// or 0xFFF9).
+  static func frameStarts(in bytes: [UInt8], at: Int) -> Bool {
+    at >= 0 && at + 1 < bytes.count && bytes[at] == 0xFF && bytes[at + 1] & 0xFE == 0xF8
   }
 
   /// The stream's rate, channels and length, as TagLib would give them.

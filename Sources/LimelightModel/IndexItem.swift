@@ -159,9 +159,17 @@ public enum AttributeValue: Sendable, Equatable {
     switch self {
     case .string(let text): return text
     case .strings(let texts): return texts
-    case .number(let number):
-      return number.rounded() == number && abs(number) < 1e15 ? Int64(number) : number
-    case .date(let date): return ISO8601DateFormatter().string(from: date)
+    case .number(let number): return Self.wholeNumber(number).map { $0 as Any } ?? number
+    case .date(let date): return Self.jsonDate(date)
     }
   }
+
+  /// A number that is whole as an integer, which JSON writes without a
+  /// fraction; nil for any other.
+  public static func wholeNumber(_ number: Double) -> Int64? {
+    number.rounded() == number && abs(number) < 1e15 ? Int64(number) : nil
+  }
+
+  /// A date as JSON holds it: ISO 8601 text.
+  public static func jsonDate(_ date: Date) -> String { ISO8601DateFormatter().string(from: date) }
 }

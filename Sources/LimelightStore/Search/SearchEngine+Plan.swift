@@ -51,7 +51,7 @@ extension SearchEngine {
     let (conditions, filterArguments) = Self.filterConditions(query, now: now)
     let filters = Self.filters(of: query)
     let narrowing = FilterNarrowing(filters: narrowsByFilters ? filters : [], typeIDs: typeIDs)
-    guard let text = Self.positiveText(query), SQLCompiler.ftsExpression(text) != nil else {
+    guard let text = Self.rankedText(query) else {
       return [
         filtersAlone(
           conditions: conditions, arguments: filterArguments, narrowing: narrowing,

@@ -39,7 +39,8 @@ public struct SearchEngine: Sendable {
       inOrderStretch: inOrderStretch)
     // Enough found: the next tier's crowding is not even asked (a
     // one-letter prefix's count merges the lists of every word it starts).
-    let ordered = try Self.holdsFilterOrder(db)
+    // Only filters alone walk `item_order`: a text's query never asks.
+    let ordered = try Self.rankedText(expanded) != nil || Self.holdsFilterOrder(db)
     for pass in plan(expanded, typeIDs: typeIDs, ordered: ordered) where !run.isDone {
       try run.run(pass)
     }
@@ -69,6 +70,11 @@ public struct SearchEngine: Sendable {
       db.cachedStatement(
         sql: "SELECT EXISTS (SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = ?)"),
       arguments: ["item_order"]) == true
+  }
+
+  /// The text a query's items are ranked by, nil for filters alone.
+  static func rankedText(_ query: QueryNode) -> QueryNode? {
+    positiveText(query).flatMap { SQLCompiler.ftsExpression($0) == nil ? nil : $0 }
   }
 
   /// The parts ANDed at the top of a query.

@@ -69,8 +69,8 @@ extension IndexWriter {
       case .strings(let texts): appendJSON(texts, to: &out)
       case .number(let number):
         guard number.isFinite else { return nil }
-        out += number.rounded() == number && abs(number) < 1e15 ? "\(Int64(number))" : "\(number)"
-      case .date(let date): appendJSON(ISO8601DateFormatter().string(from: date), to: &out)
+        out += AttributeValue.wholeNumber(number).map(String.init) ?? "\(number)"
+      case .date(let date): appendJSON(AttributeValue.jsonDate(date), to: &out)
       }
     }
     return out + "}"
