@@ -33,6 +33,10 @@ let package = Package(
     .target(name: "CGraphics", linkerSettings: [.linkedLibrary("dl")]),
     // TagLib's C interface (libtagc0-dev): audio tags.
     .systemLibrary(name: "CTagLib", pkgConfig: "taglib_c", providers: [.apt(["libtagc0-dev"])]),
+    // TagLib's C++ interface (libtag1-dev), for what its C one lacks: a
+    // file opened for reading only.
+    .target(
+      name: "CTagLibStream", linkerSettings: [.linkedLibrary("tag")]),
     // libarchive (libarchive-dev): archive members.
     .systemLibrary(
       name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
@@ -100,7 +104,7 @@ let package = Package(
       name: "LimelightContainedImport",
       dependencies: [
         "LimelightPlatform", "LimelightImport", "LimelightModel", "LimelightSubprocess",
-        "CGraphics", "CTagLib", "CArchive",
+        "CGraphics", "CTagLib", "CTagLibStream", "CArchive",
       ]),
     // limelight-import's command, which limelightd also runs as its own
     // import helper (one program's pages for the watcher and its helpers).

@@ -1,4 +1,5 @@
 import CTagLib
+import CTagLibStream
 import Foundation
 import LimelightImport
 import LimelightModel
@@ -19,14 +20,15 @@ public struct AudioImporter: ContentImporter {
     // A format TagLib does not know (MIDI, DSF, E-AC-3, Ogg FLAC or Theora
     // by their names): a valid file, found by its name and type, no error.
     // One it knows but cannot read is damaged.
-    guard let file = request.path.withCString({ taglib_file_new($0) }) else { return }
-    defer { taglib_file_free(file) }
-    guard taglib_file_is_valid(file) != 0 else {
+    let stream = request.path.withCString { limelight_tag_stream_open($0) }
+    defer { if let stream { limelight_tag_stream_close(stream) } }
+    guard let file = stream.map(limelight_tag_stream_file), taglib_file_is_valid(file) != 0 else {
+      if request.path.withCString({ limelight_tag_format_known($0) }) == 0 { return }
       // A FLAC file whose stream header is sound and whose frames follow
       // plays, whatever a tag block after it says (taggers have written
       // picture blocks of a wrong length): its stream is described.
-      if let stream = try FLACStreamInfo(of: request) {
-        stream.describe(&attributes)
+      if let info = try FLACStreamInfo(of: request) {
+        info.describe(&attributes)
         return
       }
       throw ImportFailure.malformed("an audio file TagLib cannot read")

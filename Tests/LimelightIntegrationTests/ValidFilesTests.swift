@@ -1,4 +1,5 @@
 import Foundation
+import LimelightPlatform
 import Testing
 
 /// Valid files are never errors, whoever made them, and `limelight status`
@@ -203,6 +204,29 @@ import Testing
     try instance.indexOnce()
     try expectSound(
       "Music/duet.flac", rate: 44_100, channels: 2, seconds: 2, damaged: "Music/cut duet.flac")
+  }
+
+  /// Reading a sound does not open it for writing (TagLib's C interface
+  /// did): its close told every watcher of the folder that it was written,
+  /// and the watcher read each sound of a folder of them again.
+  @Test func readingASoundTellsNoWatcherItWasWritten() throws {
+    func le(_ value: Int, _ width: Int) -> [UInt8] {
+      (0..<width).map { UInt8((value >> (8 * $0)) & 0xFF) }
+    }
+    // PCM, 1 channel, 8 kHz, 8 bits: half a second.
+    let format = le(1, 2) + le(1, 2) + le(8000, 4) + le(8000, 4) + le(1, 2) + le(8, 2)
+    let frames = [UInt8](repeating: 128, count: 4000)
+    let body =
+      Array("WAVE".utf8) + Array("fmt ".utf8) + le(format.count, 4) + format
+      + Array("data".utf8) + le(frames.count, 4) + frames
+    try instance.write("Sounds/beep.wav", bytes: Array("RIFF".utf8) + le(body.count, 4) + body)
+    let inotify = try Inotify()
+    _ = try inotify.addWatch(RawPath(instance.path("Sounds"))).get()
+    try instance.indexOnce()
+    let item = try instance.show("Sounds/beep.wav")
+    #expect(item["audioSampleRate"] as? Int == 8000, "\(item)")
+    let written = inotify.readEvents().filter { $0.has(IN_CLOSE_WRITE) || $0.has(IN_MODIFY) }
+    #expect(written.isEmpty, "\(written.map { ($0.name?.string ?? "", $0.mask) })")
   }
 
   /// Expects `path` read as a sound of `rate` Hz, `channels` channels and
