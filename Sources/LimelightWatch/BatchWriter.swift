@@ -48,14 +48,35 @@ struct BatchWriter {
     _ operations: [IndexOperation], extracted: [FileRecord]? = nil,
     finish: (IndexWriter) throws -> Void
   ) throws -> [FileRecord] {
+    try write(operations, extracted: extracted, givingWay: nil, finish: finish).records
+  }
+
+  /// What ``write(_:extracted:givingWay:finish:)`` wrote: the records of
+  /// the files it imported, and how many of the operations, from the first.
+  struct Written {
+    var records: [FileRecord]
+    var count: Int
+  }
+
+  /// Writes `operations` as ``write(_:extracted:finish:)`` does, but stops
+  /// after the operation at which `givingWay` first says the user's changes
+  /// wait (asked after each one): what is written so far, and `finish`,
+  /// commit, and the rest is left to the caller.
+  func write(
+    _ operations: [IndexOperation], extracted: [FileRecord]? = nil,
+    givingWay: (() -> Bool)?, finish: (IndexWriter) throws -> Void
+  ) throws -> Written {
     let extracted = extracted ?? read(operations)
     var nextRecord = 0
     var records: [FileRecord] = []
+    var count = 0
     // Thumbnails follow their files: moved along, removed when they are gone.
     var movedThumbnails: [(from: RawPath, to: ThumbnailQueue.Job)] = []
     var removedThumbnails: [RawPath] = []
     try store.write { writer in
       for op in operations {
+        if count > 0, let givingWay, givingWay() { break }
+        count += 1
         switch op {
         case .importFile, .write:
           let record: FileRecord
@@ -107,6 +128,6 @@ struct BatchWriter {
     thumbnails?.offer(records.filter { !$0.contentPending })
     thumbnails?.offerMoves(movedThumbnails)
     thumbnails?.offerRemovals(removedThumbnails)
-    return records
+    return Written(records: records, count: count)
   }
 }

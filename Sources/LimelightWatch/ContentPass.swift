@@ -77,6 +77,11 @@ final class ContentPass {
     var records: [FileRecord]
     /// Files gone since the first pass named them.
     var missing: [RawPath]
+    /// The files the slice was taken for, as the index listed them.
+    var files: [PendingFile]
+
+    /// The operations that write it.
+    var operations: [IndexOperation] { missing.map { .remove($0) } + records.map { .write($0) } }
   }
 
   init(
@@ -124,12 +129,15 @@ final class ContentPass {
   /// wrote, moved, removed or tagged while the slice was read, which a
   /// later slice reads again if it still waits.
   private func current(_ slice: Slice) -> Outcome {
-    guard let waiting = try? store.stillWaitingForContent(slice.files) else {
-      return Outcome(records: slice.records, missing: slice.missing)
-    }
+    current(Outcome(records: slice.records, missing: slice.missing, files: slice.files))
+  }
+
+  /// What of `outcome` may still be written (as for a slice just read).
+  func current(_ outcome: Outcome) -> Outcome {
+    guard let waiting = try? store.stillWaitingForContent(outcome.files) else { return outcome }
     return Outcome(
-      records: slice.records.filter { waiting.contains($0.path) },
-      missing: slice.missing.filter(waiting.contains))
+      records: outcome.records.filter { waiting.contains($0.path) },
+      missing: outcome.missing.filter(waiting.contains), files: outcome.files)
   }
 
   /// The watcher wrote a slice in `seconds`.

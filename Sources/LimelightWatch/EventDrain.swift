@@ -56,6 +56,13 @@ final class EventDrain: @unchecked Sendable {
     return events
   }
 
+  /// Whether events wait to be taken, without taking them.
+  var hasWaiting: Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    return !waiting.isEmpty || overflowed
+  }
+
   /// Ends the reading thread (within half a second).
   func stop() {
     lock.lock()

@@ -89,6 +89,11 @@ public final class Watcher: ReconcileSink {
   var deferredIndexesMissing = false
   /// Whether a first crawl's name terms could not be added to the typo index.
   var nameTermsMissing = false
+  /// A first crawl's name terms on their way to the typo index.
+  var nameTerms: NameTermsBackfill?
+  /// What a slice of the second pass still has to write: its writing gave
+  /// way to the user's changes (``writeSliceRest()``).
+  var sliceRest: ContentPass.Outcome?
 
   /// Commit after this many operations.
   static let batchSize = 512
@@ -232,12 +237,12 @@ public final class Watcher: ReconcileSink {
     if !watching {
       // Its queue is read on an index that could not be made: the run
       // ends with the reason.
-      while contentPass.nextDue != nil && !StopSignal.isRequested && !deferredIndexesMissing {
+      while nextSlice != nil && !StopSignal.isRequested && !deferredIndexesMissing {
         if writeRetry != nil {
           waitForWrites()
           continue
         }
-        if let due = contentPass.nextDue, due > monotonicNow() {
+        if let due = nextSlice, due > monotonicNow() {
           usleep(UInt32(min(1, due - monotonicNow()) * 1_000_000))
           continue
         }
@@ -314,15 +319,6 @@ public final class Watcher: ReconcileSink {
     if deferred { addDeferredNameTerms() }
   }
 
-  /// Adds a first crawl's name terms to the typo index, once every name is
-  /// found: until then a name is found as typed, not yet with a typo.
-  func addDeferredNameTerms() {
-    nameTermsMissing = !deferredStep(
-      done: "names are found with typos too",
-      failing: "cannot add the names' words to the typo index"
-    ) { try store.addDeferredNameTerms() }
-  }
-
   /// Makes the indexes a first crawl went without, if any are missing.
   /// Queries do without one that cannot be made now (the disk full); the
   /// second pass tries again before each slice.
@@ -362,6 +358,17 @@ public final class Watcher: ReconcileSink {
   /// The last second pass to end: the files it read and its seconds.
   var contentPassDone: (files: Int, seconds: Double)?
 
+  /// When ``readContentSlice()`` has work next, if any waits: the rest of a
+  /// slice, a part of the name terms (checked again every 50 ms while they
+  /// are gathered), or the second pass's next slice.
+  var nextSlice: Double? {
+    let now = monotonicNow()
+    if sliceRest != nil || nameTerms?.isGathered == true { return now }
+    let content = contentPass.nextDue
+    guard nameTerms != nil else { return content }
+    return min(content ?? .infinity, now + 0.05)
+  }
+
   /// Reads the content of the next slice of files the first pass indexed by
   /// name, at the lowest priority; logs the pass's figures when none is left.
   func readContentSlice() {
@@ -370,12 +377,17 @@ public final class Watcher: ReconcileSink {
     // Its queue is read on one of them: without it, it backs off and tries again.
     if deferredIndexesMissing { makeDeferredIndexes() }
     if nameTermsMissing { addDeferredNameTerms() }
-    if contentPass.mergeStep() { return }
-    if let outcome = contentPass.step(now: monotonicNow()) {
+    if addNameTermsPart() { return }
+    // A slice the user's changes cut short is written on first.
+    if sliceRest == nil {
+      if contentPass.mergeStep() { return }
+      sliceRest = contentPass.step(now: monotonicNow())
+    }
+    if sliceRest != nil {
       let started = monotonicNow()
-      batch += outcome.missing.map { .remove($0) } + outcome.records.map { .write($0) }
-      flush()
+      writeSliceRest()
       contentPass.noteWritten(seconds: monotonicNow() - started)
+      if sliceRest != nil { return }
       MemoryRelease.afterSlice()
     }
     guard contentPass.isFinished, let started = contentPass.started else { return }
@@ -471,7 +483,9 @@ public final class Watcher: ReconcileSink {
       HelperPool.shared.stopIdle()
       // What was due is done: the second pass reads on between events,
       // after what the user just made.
-      if crawlDone && liveContent.isEmpty && contentPass.isDue(now: monotonicNow()) {
+      if crawlDone && liveContent.isEmpty && !userChangeDueSoon()
+        && nextSlice.map({ $0 <= monotonicNow() }) == true
+      {
         readContentSlice()
       }
     }
@@ -514,7 +528,7 @@ public final class Watcher: ReconcileSink {
       next = min(next, nextUnwatchedRescan)
     }
     if !rescanQueue.isEmpty || !liveContent.isEmpty { return 0 }
-    if crawlDone, let content = contentPass.nextDue { next = min(next, content) }
+    if crawlDone, let slice = nextSlice { next = min(next, slice) }
     // Failing writes: tried again when due, and the free space looked at
     // every second.
     if let retry = writeRetry { next = min(next, retry.nextAttempt, monotonicNow() + 1) }

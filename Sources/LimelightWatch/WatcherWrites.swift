@@ -26,6 +26,61 @@ extension Watcher {
     take(outcome, of: operations, now: now)
   }
 
+  /// Writes what ``sliceRest`` holds, giving way to the user's changes: a
+  /// slice takes 100 to 600 ms to write, and a file saved meanwhile waited
+  /// for it, then for the next slice begun before its settling was over.
+  /// Once it has written for ``sliceShare`` seconds, a slice stops at the
+  /// first event inotify brings or the first settled change that is due;
+  /// the loop takes them, and the rest follows, less what the user's
+  /// changes wrote meanwhile (``ContentPass/current(_:)``).
+  func writeSliceRest() {
+    settleBatchInFlight()
+    rebuildIfDamaged()
+    guard let rest = sliceRest.map(contentPass.current) else { return }
+    sliceRest = nil
+    let operations = rest.operations
+    guard !operations.isEmpty else { return }
+    let now = monotonicNow()
+    if let retry = writeRetry, !retry.isDue(now: now) {
+      batch += operations
+      return
+    }
+    let settled = settling.nextDeadline ?? .infinity
+    activity.wrote(operations.count)
+    let outcome = Result {
+      try batchWriter.write(
+        operations,
+        givingWay: { [drain] in
+          let time = monotonicNow()
+          return time - now >= Self.sliceShare && (time >= settled || drain?.hasWaiting == true)
+        }
+      ) { try writeStatus($0) }
+    }
+    switch outcome {
+    case .success(let written):
+      statusChanged = false
+      take(.success(written.records), of: Array(operations.prefix(written.count)), now: now)
+      let left = operations.dropFirst(written.count)
+      if !left.isEmpty {
+        sliceRest = ContentPass.Outcome(
+          records: left.compactMap { if case .write(let record) = $0 { record } else { nil } },
+          missing: left.compactMap { if case .remove(let path) = $0 { path } else { nil } },
+          files: rest.files)
+      }
+    case .failure(let error):
+      take(.failure(error), of: operations, now: now)
+    }
+  }
+
+  /// Seconds a slice writes before it gives way to the user's changes.
+  static let sliceShare = 0.03
+
+  /// Whether a settled change of the user's is due within a moment: the
+  /// second pass then waits for it rather than begin a slice.
+  func userChangeDueSoon() -> Bool {
+    settling.nextDeadline.map { $0 <= monotonicNow() + 0.1 } ?? false
+  }
+
   /// Deals with the outcome of writing `operations`: a batch that went
   /// through ends a spell of failing writes; one that failed for a while is
   /// kept, ahead of what came since; one that failed for good is tried a

@@ -269,4 +269,53 @@ import Testing
     #expect(fresh.map(\.displayName) == ["note 0.txt"])
     #expect(try store.filesWaitingForContentCount() == 0)
   }
+  /// A slice of the second pass gives way to the user's changes after its
+  /// first operations: what it wrote commits, and its rest, written after
+  /// them, leaves out a file the user saved meanwhile.
+  @Test func aSliceGivesWayAndItsRestLeavesOutWhatTheUserWrote() throws {
+    let store = try Fixtures.newStore()
+    let folder = Fixtures.newFolder()
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    var paths: [String] = []
+    try store.write { writer in
+      for index in 0..<4 {
+        let path = folder + "/page \(index).txt"
+        try "slicewords number\(index)".write(toFile: path, atomically: false, encoding: .utf8)
+        try writer.upsert(Fixtures.record(path, text: nil, pending: true))
+        paths.append(path)
+      }
+    }
+    let extractor = Extractor(
+      mime: Fixtures.mime, maxTextBytes: 1 << 20, workers: 2, texts: store.texts)
+    let pass = ContentPass(store: store, makeExtractor: { extractor }, isHidden: { _ in false })
+    var outcome: ContentPass.Outcome?
+    for _ in 0..<100 where outcome == nil {
+      outcome = pass.step(now: monotonicNow())
+      if outcome == nil { Thread.sleep(forTimeInterval: 0.05) }
+    }
+    let slice = try #require(outcome)
+    #expect(slice.records.count == 4)
+    let writer = BatchWriter(store: store, extractor: extractor, thumbnails: nil) { _ in false }
+    var asked = 0
+    let afterTwo = {
+      asked += 1
+      return asked >= 2
+    }
+    let written = try writer.write(slice.operations, givingWay: afterTwo) { _ in }
+    #expect(written.count == 2)
+    let engine = SearchEngine(store: store)
+    func found(_ word: String) throws -> Set<String> {
+      Set(try engine.search(.text(word, prefix: false, column: nil)).map(\.displayName))
+    }
+    #expect(try found("slicewords") == ["page 0.txt", "page 1.txt"])
+    // The user saves the fourth page before the rest is written.
+    try store.write { try $0.upsert(Fixtures.record(paths[3], text: "userwords")) }
+    let rest = pass.current(
+      ContentPass.Outcome(
+        records: Array(slice.records.dropFirst(2)), missing: [], files: slice.files))
+    #expect(rest.records.map(\.path) == [RawPath(paths[2])])
+    _ = try writer.write(rest.operations, givingWay: nil) { _ in }
+    #expect(try found("slicewords") == ["page 0.txt", "page 1.txt", "page 2.txt"])
+    #expect(try found("userwords") == ["page 3.txt"])
+  }
 }

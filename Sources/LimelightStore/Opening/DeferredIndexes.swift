@@ -51,25 +51,60 @@ extension IndexStore {
     }
   }
 
-  /// Adds the terms of every name to the typo index if a first crawl went
-  /// without them. Returns whether it did.
-  @discardableResult
-  public func addDeferredNameTerms() throws -> Bool {
+  /// Whether a first crawl's name terms wait to be added to the typo
+  /// index. When they do, every write from here on adds the terms of its
+  /// own names: ``deferredNameTerms()`` read after it returns lists the
+  /// terms of all the names written before.
+  public func beginAddingDeferredNameTerms() throws -> Bool {
     try damageReported {
       try pool.write { db in
         let termsDeferred = try Bool.fetchOne(
           db, sql: "SELECT EXISTS (SELECT 1 FROM meta WHERE key = ?)",
           arguments: [Self.termsDeferredKey])
-        guard termsDeferred == true else {
-          committedTerms.isDeferring = false
-          return false
-        }
-        try TermDeletions(db: db).addAll()
-        try db.execute(sql: "DELETE FROM meta WHERE key = ?", arguments: [Self.termsDeferredKey])
-        // Only now: the terms written until here are those addAll read.
+        // Set while no other write runs: one that began before skipped
+        // its terms, and has committed.
         committedTerms.isDeferring = false
-        return true
+        return termsDeferred == true
       }
     }
+  }
+
+  /// The terms of every name and keyword worth keys in the typo index,
+  /// sorted (``TermDeletions/nameTerms(_:)``): a second or two of reading,
+  /// done off the writer.
+  public func deferredNameTerms() throws -> [String] {
+    try damageReported { try read { try TermDeletions.nameTerms($0) } }
+  }
+
+  /// Adds a part of ``deferredNameTerms()`` to the typo index in a
+  /// transaction of its own; the `last` one ends the wait.
+  public func addDeferredNameTerms(_ terms: ArraySlice<String>, last: Bool) throws {
+    try damageReported {
+      try pool.write { db in
+        try TermDeletions(db: db).add(sortedTerms: terms)
+        if last {
+          try db.execute(
+            sql: "DELETE FROM meta WHERE key = ?", arguments: [Self.termsDeferredKey])
+        }
+      }
+    }
+  }
+
+  /// Terms of a part of ``addDeferredNameTerms(_:last:)``: about 20,000
+  /// keys, a tenth of a second of writing.
+  public static let nameTermsPart = 2_000
+
+  /// Adds the terms of every name to the typo index, all parts at once, if
+  /// a first crawl went without them. Returns whether it did.
+  @discardableResult
+  public func addDeferredNameTerms() throws -> Bool {
+    guard try beginAddingDeferredNameTerms() else { return false }
+    var left = try deferredNameTerms()[...]
+    repeat {
+      let part = left.prefix(Self.nameTermsPart)
+      left = left.dropFirst(part.count)
+      try addDeferredNameTerms(part, last: left.isEmpty)
+    } while !left.isEmpty
+    return true
   }
 }

@@ -170,10 +170,16 @@ extension Schema {
   /// meaning changes, and how many segments of a level each full-text
   /// index gathers before merging them (FTS5's most; its default is 4: a
   /// crawl commits often, and merging at every fourth commit rewrote the
-  /// index again and again, a third of the second pass's time).
+  /// index again and again, a third of the second pass's time). Such a
+  /// merge goes a little with each commit; at `crisismerge` segments a
+  /// level is merged whole in the commit that reaches it, and at FTS5's
+  /// 16, the same as `automerge`, every merge was whole: a commit of the
+  /// second pass took 2 to 3 s, and a file the user saved waited for it.
   static let currentRows = """
     INSERT INTO meta (key, value) VALUES ('generation', 0), ('meaningChanges', 0);
     INSERT INTO item_name (item_name, rank) VALUES ('automerge', 16);
     INSERT INTO item_text (item_text, rank) VALUES ('automerge', 16);
+    INSERT INTO item_name (item_name, rank) VALUES ('crisismerge', 64);
+    INSERT INTO item_text (item_text, rank) VALUES ('crisismerge', 64);
     """
 }

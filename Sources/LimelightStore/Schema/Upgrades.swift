@@ -19,5 +19,13 @@ extension Schema {
       CREATE INDEX item_meaning_change ON item_meaning (change);
       """
     ),
+    // Merges of the full-text indexes spread over the commits (``currentRows``).
+    (
+      "v31-fts-crisis-merge",
+      """
+      INSERT INTO item_name (item_name, rank) VALUES ('crisismerge', 64);
+      INSERT INTO item_text (item_text, rank) VALUES ('crisismerge', 64);
+      """
+    ),
   ]
 }

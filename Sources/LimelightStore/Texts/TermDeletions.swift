@@ -69,10 +69,11 @@ public struct TermDeletions {
     for word in SearchText.terms(of: text) { try add(term: word) }
   }
 
-  /// Adds the terms of every item's names and keywords, as one pass after a
-  /// first crawl that went without (a few seconds for a home, against a
-  /// look-up for each term of each name while the crawl writes).
-  func addAll() throws {
+  /// The terms of every item's names and keywords worth keys, sorted: what
+  /// a first crawl that went without the typo index adds to it once it ends
+  /// (a few seconds for a home, against a look-up for each term of each
+  /// name while the crawl writes), a part at a time (``add(sortedTerms:)``).
+  static func nameTerms(_ db: Database) throws -> [String] {
     var terms: Set<String> = []
     let rows = try Row.fetchCursor(db, sql: "SELECT name, keywords FROM item_words_stored")
     while let row = try rows.next() {
@@ -81,28 +82,28 @@ public struct TermDeletions {
         terms.formUnion(SearchText.terms(of: text))
       }
     }
-    // Inserted in the index's order, sorted by SQLite (on disk when it
-    // must): a million keys in random order took 20 s of B-tree descents.
-    try db.execute(
-      sql: "CREATE TEMP TABLE IF NOT EXISTS term_deletion_batch (key TEXT, term TEXT)")
-    let batch = try db.makeStatement(
-      sql: "INSERT INTO term_deletion_batch (key, term) VALUES (?, ?)")
-    for term in terms {
-      let letters = Array(term)
-      guard Self.isWorthKeys(letters) else { continue }
-      let termBytes = Array(term.utf8)
-      for key in NearWords.keyBytes(of: letters, depth: NearWords.termDepth(letters.count)) {
-        try batch.run(texts: [key, termBytes])
-      }
-    }
-    try db.execute(
-      sql: """
-        INSERT OR IGNORE INTO term_deletion (key, term)
-          SELECT key, term FROM term_deletion_batch ORDER BY key, term;
-        DROP TABLE term_deletion_batch;
-        """)
+    return terms.filter { isWorthKeys(Array($0)) }.sorted()
   }
 
+  /// Adds the keys of `terms` (from ``nameTerms(_:)``), in the index's
+  /// order: a million keys in random order took 20 s of B-tree descents.
+  func add(sortedTerms terms: some Collection<String>) throws {
+    var rows: [(key: [UInt8], term: [UInt8])] = []
+    for term in terms {
+      let letters = Array(term)
+      let termBytes = Array(term.utf8)
+      for key in NearWords.keyBytes(of: letters, depth: NearWords.termDepth(letters.count)) {
+        rows.append((key, termBytes))
+      }
+    }
+    rows.sort {
+      $0.key != $1.key
+        ? $0.key.lexicographicallyPrecedes($1.key) : $0.term.lexicographicallyPrecedes($1.term)
+    }
+    let insert = try db.cachedStatement(
+      sql: "INSERT OR IGNORE INTO term_deletion (key, term) VALUES (?, ?)")
+    for row in rows { try insert.run(texts: [row.key, row.term]) }
+  }
 }
 
 /// The terms one transaction has handled (see ``TermDeletions/seen``), and
