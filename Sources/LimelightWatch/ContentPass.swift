@@ -56,8 +56,13 @@ final class ContentPass {
   /// the total, to know the first.
   private var mergeSteps = 0
   private var mergeStepsTotal = 0
-  /// After a slice that could not be written, when to try again.
+  /// After a slice that could not be written, when to try again; while
+  /// the oldest slice is read, when to look again.
   private var retryAt = 0.0
+  /// Since when the watcher has found the oldest slice still being read.
+  private var waitingSince: Double?
+  /// Seconds between looks at a slice still being read.
+  static let readingCheck = 0.02
   private var lastFiles: [PendingFile] = []
   /// Files the last slice read or found gone.
   private var lastTaken = sliceSize / 2
@@ -105,16 +110,23 @@ final class ContentPass {
   /// Whether the pass has read everything it found (and has figures to tell).
   var isFinished: Bool { !mayHaveWork && queue.isEmpty && started != nil }
 
-  /// Takes the oldest slice read meanwhile (waiting for it), and starts
-  /// reading the next ones, which the caller writes while they are read.
+  /// Takes the oldest slice read meanwhile, and starts reading the next
+  /// ones, which the caller writes while they are read. Not while the
+  /// oldest is still being read: nil then, and the pass is due again in a
+  /// moment (the watcher's loop waited for it, and a large document a
+  /// helper read held the user's changes for seconds).
   func step(now: Double) -> Outcome? {
     var outcome: Outcome?
     var written: Set<RawPath> = []
     if let slice = queue.first {
+      guard slice.done.wait(timeout: .now()) == .success else {
+        waitingSince = waitingSince ?? now
+        retryAt = max(retryAt, now + Self.readingCheck)
+        return nil
+      }
       queue.removeFirst()
-      let waited = monotonicNow()
-      slice.done.wait()
-      waitingSeconds += monotonicNow() - waited
+      if let since = waitingSince { waitingSeconds += monotonicNow() - since }
+      waitingSince = nil
       read += slice.records.count
       written = Set(slice.records.map(\.path)).union(slice.missing)
       lastTaken = written.count

@@ -181,9 +181,13 @@ import Testing
     var handed: [[RawPath]] = []
     var missing: [RawPath] = []
     var steps = 0
-    while !pass.isFinished && steps < 200 {
+    while !pass.isFinished && steps < 2000 {
       steps += 1
-      guard let outcome = pass.step(now: monotonicNow()) else { continue }
+      // Nil while the slice is still being read.
+      guard let outcome = pass.step(now: monotonicNow()) else {
+        Thread.sleep(forTimeInterval: ContentPass.readingCheck)
+        continue
+      }
       handed.append(outcome.records.map(\.path))
       missing += outcome.missing
       try store.write { writer in
@@ -249,9 +253,13 @@ import Testing
     }
     var steps = 0
     var first = true
-    while !pass.isFinished && steps < 100 {
+    while !pass.isFinished && steps < 2000 {
       steps += 1
-      guard let outcome = pass.step(now: monotonicNow()) else { continue }
+      // Nil while the slice is still being read.
+      guard let outcome = pass.step(now: monotonicNow()) else {
+        Thread.sleep(forTimeInterval: ContentPass.readingCheck)
+        continue
+      }
       // Read before the change: left waiting, and read again.
       if first { #expect(!outcome.records.map(\.path).contains(RawPath(paths[2]))) }
       first = false
