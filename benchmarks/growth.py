@@ -11,7 +11,9 @@ per entry, the watcher's peak and idle memory with its helpers (the sum of
 their RSS, and of their PSS, which counts the pages they share once), CPU while
 idle, and query latency with process start (median and 99th percentile, over
 name prefixes, words, typos, initials, filters and text words, while the
-watcher is idle, and a smaller set while the second pass runs). plocate's
+watcher is idle, and a smaller set while the second pass runs), and how soon
+a file saved while the second pass runs is found (40 saves, one every 2 s,
+until the pass ends). plocate's
 `updatedb` and queries run on the same tree.
 Prints one table, writes growth.json and, when matplotlib is there,
 growth.png beside it. Timings are for this machine and this run only.
@@ -30,6 +32,7 @@ import os
 import random
 import statistics
 import subprocess
+import urllib.parse
 import sys
 import time
 
@@ -195,6 +198,38 @@ def queries_for(tree, rng, count):
     return out
 
 
+# Files saved during the second pass, one every 2 s, each timed until
+# find-in finds it by its name: what a user meets who saves a file while a
+# first crawl still reads content.
+SAVES_WHILE_BUSY = 40
+
+
+def saved_while_busy(ll, env, tree, count):
+    """Seconds from each save to find-in listing the file, while the second
+    pass runs (stops early when the pass ends; 20 s counts as not found)."""
+    folder = os.path.join(tree, "Saved while busy")
+    os.makedirs(folder, exist_ok=True)
+    seconds = []
+    for i in range(count):
+        if status(ll, env).get("contentDone"):
+            break
+        word = f"savedprobe{i}x{os.getpid()}"
+        path = os.path.join(folder, f"{word}.txt")
+        uri = "file://" + urllib.parse.quote(path)
+        start = time.perf_counter()
+        with open(path, "w") as f:
+            f.write(f"notes of a meeting, saved while the watcher reads: {word}\n")
+        found = None
+        while found is None and time.perf_counter() - start < 20:
+            out = subprocess.run([ll("find-in"), "--limit", "5", "--", word], env=env,
+                                 capture_output=True).stdout
+            if uri.encode() in out:
+                found = time.perf_counter() - start
+        seconds.append(found if found is not None else 20.0)
+        time.sleep(max(0.0, 2 - (time.perf_counter() - start)))
+    return seconds
+
+
 def hard_queries(tree):
     """Shapes that the random mix meets only by chance, and that have set the
     p99 before: phrases of common words (one few texts hold, one many do), the
@@ -266,6 +301,7 @@ def measure(size, work, pool, ll, rng, query_count, settle_limit, corpus=None):
 
     names_at = all_at = None
     busy = None
+    saved = []
     while all_at is None and watcher.poll() is None:
         time.sleep(0.5)
         sample()
@@ -284,9 +320,14 @@ def measure(size, work, pool, ll, rng, query_count, settle_limit, corpus=None):
                 t, _ = bench.timed([ll("find-in"), "--limit", "50", "--"] + words, env)
                 busy.append(t)
                 sample()
+            saved += saved_while_busy(ll, env, tree, SAVES_WHILE_BUSY)
     if busy:
         row["busy_query_median_ms"] = statistics.median(busy) * 1000
         row["busy_query_p99_ms"] = bench.percentile(busy, 99) * 1000
+    if saved:
+        row["busy_saved_median_ms"] = statistics.median(saved) * 1000
+        row["busy_saved_worst_ms"] = max(saved) * 1000
+        row["busy_saved_count"] = len(saved)
     row["names_seconds"] = names_at
     row["all_seconds"] = all_at
     # The watcher's own account: each pass's time as it measured it.
@@ -468,6 +509,8 @@ def main():
         ("query median ms", "query_median_ms", 1), ("query p99 ms", "query_p99_ms", 1),
         ("during the 2nd pass: median ms", "busy_query_median_ms", 1),
         ("during the 2nd pass: p99 ms", "busy_query_p99_ms", 1),
+        ("file saved during the 2nd pass, found: median ms", "busy_saved_median_ms", 1),
+        ("file saved during the 2nd pass, found: worst ms", "busy_saved_worst_ms", 1),
         ("plocate updatedb s", "plocate_seconds", 1), ("plocate B/entry", "plocate_bytes_per_entry", 0),
         ("plocate median ms", "plocate_median_ms", 1), ("plocate p99 ms", "plocate_p99_ms", 1),
         ("watcher: names pass s", "watcher_namesSeconds", 1),
