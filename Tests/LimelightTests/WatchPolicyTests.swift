@@ -216,17 +216,7 @@ import Testing
   /// file put back at its old path; the others are read again.
   @Test func whatTheSecondPassReadIsNotWrittenOverANewerChange() throws {
     let store = try Fixtures.newStore()
-    let folder = Fixtures.newFolder()
-    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    var paths: [String] = []
-    try store.write { writer in
-      for index in 0..<6 {
-        let path = folder + "/note \(index).txt"
-        try "stalewords number\(index)".write(toFile: path, atomically: false, encoding: .utf8)
-        try writer.upsert(Fixtures.record(path, text: nil, pending: true))
-        paths.append(path)
-      }
-    }
+    let paths = try Self.namedFiles(6, "note", holding: "stalewords", in: store)
     let pass = ContentPass(
       store: store,
       makeExtractor: {
@@ -246,7 +236,7 @@ import Testing
       try writer.updateMetadata(path: RawPath(paths[2]), status: changed, keywords: [])
     }
     // …and renamed a fourth.
-    let moved = folder + "/moved 3.txt"
+    let moved = (paths[3] as NSString).deletingLastPathComponent + "/moved 3.txt"
     try FileManager.default.moveItem(atPath: paths[3], toPath: moved)
     try store.write { writer in
       try writer.move(from: RawPath(paths[3]), to: RawPath(moved), hidden: { _ in false })
@@ -282,17 +272,7 @@ import Testing
   /// them, leaves out a file the user saved meanwhile.
   @Test func aSliceGivesWayAndItsRestLeavesOutWhatTheUserWrote() throws {
     let store = try Fixtures.newStore()
-    let folder = Fixtures.newFolder()
-    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    var paths: [String] = []
-    try store.write { writer in
-      for index in 0..<4 {
-        let path = folder + "/page \(index).txt"
-        try "slicewords number\(index)".write(toFile: path, atomically: false, encoding: .utf8)
-        try writer.upsert(Fixtures.record(path, text: nil, pending: true))
-        paths.append(path)
-      }
-    }
+    let paths = try Self.namedFiles(4, "page", holding: "slicewords", in: store)
     let extractor = Extractor(
       mime: Fixtures.mime, maxTextBytes: 1 << 20, workers: 2, texts: store.texts)
     let pass = ContentPass(store: store, makeExtractor: { extractor }, isHidden: { _ in false })
@@ -325,5 +305,25 @@ import Testing
     _ = try writer.write(rest.operations, givingWay: nil) { _ in }
     #expect(try found("slicewords") == ["page 0.txt", "page 1.txt", "page 2.txt"])
     #expect(try found("userwords") == ["page 3.txt"])
+  }
+
+  /// `count` text files in a new folder, `name 0.txt` and on, each holding
+  /// `word` and its number, in the index by name alone (as the first pass
+  /// leaves them for the second).
+  static func namedFiles(_ count: Int, _ name: String, holding word: String, in store: IndexStore)
+    throws -> [String]
+  {
+    let folder = Fixtures.newFolder()
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    var paths: [String] = []
+    try store.write { writer in
+      for index in 0..<count {
+        let path = folder + "/\(name) \(index).txt"
+        try "\(word) number\(index)".write(toFile: path, atomically: false, encoding: .utf8)
+        try writer.upsert(Fixtures.record(path, text: nil, pending: true))
+        paths.append(path)
+      }
+    }
+    return paths
   }
 }
