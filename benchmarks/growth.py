@@ -13,7 +13,8 @@ idle, and query latency with process start (median and 99th percentile, over
 name prefixes, words, typos, initials, filters and text words, while the
 watcher is idle, and a smaller set while the second pass runs), and how soon
 a file saved while the second pass runs is found (40 saves, one every 2 s,
-until the pass ends). plocate's
+until the pass ends) and in the 40 s after it, while the index is packed and
+thumbnails drawn (20 saves). plocate's
 `updatedb` and queries run on the same tree.
 Prints one table, writes growth.json and, when matplotlib is there,
 growth.png beside it. Timings are for this machine and this run only.
@@ -202,16 +203,19 @@ def queries_for(tree, rng, count):
 # find-in finds it by its name: what a user meets who saves a file while a
 # first crawl still reads content.
 SAVES_WHILE_BUSY = 40
+# And from the pass's end, while the index is packed and thumbnails drawn.
+SAVES_AFTER_PASS = 20
 
 
-def saved_while_busy(ll, env, tree, count):
+def saved_while_busy(ll, env, tree, count, first=0, until_read=True):
     """Seconds from each save to find-in listing the file, while the second
-    pass runs (stops early when the pass ends; 20 s counts as not found)."""
+    pass runs (stops early when the pass ends, unless not `until_read`; 20 s
+    counts as not found)."""
     folder = os.path.join(tree, "Saved while busy")
     os.makedirs(folder, exist_ok=True)
     seconds = []
-    for i in range(count):
-        if status(ll, env).get("contentDone"):
+    for i in range(first, first + count):
+        if until_read and status(ll, env).get("contentDone"):
             break
         word = f"savedprobe{i}x{os.getpid()}"
         path = os.path.join(folder, f"{word}.txt")
@@ -341,6 +345,12 @@ def measure(size, work, pool, ll, rng, query_count, settle_limit, corpus=None):
     # seconds: past it, "idle" figures are those of a watcher still drawing).
     settle_started = time.perf_counter()
     phase = "settling"
+    # Files saved from the pass's end: the index is packed then, and the
+    # thumbnails drawn.
+    after = saved_while_busy(ll, env, tree, SAVES_AFTER_PASS, first=SAVES_WHILE_BUSY,
+                             until_read=False)
+    row["after_pass_saved_median_ms"] = statistics.median(after) * 1000
+    row["after_pass_saved_worst_ms"] = max(after) * 1000
     while True:
         cpu_before = bench.cpu_seconds(watcher.pid)
         time.sleep(5)
@@ -511,6 +521,8 @@ def main():
         ("during the 2nd pass: p99 ms", "busy_query_p99_ms", 1),
         ("file saved during the 2nd pass, found: median ms", "busy_saved_median_ms", 1),
         ("file saved during the 2nd pass, found: worst ms", "busy_saved_worst_ms", 1),
+        ("file saved after it (packing, thumbnails): median ms", "after_pass_saved_median_ms", 1),
+        ("file saved after it (packing, thumbnails): worst ms", "after_pass_saved_worst_ms", 1),
         ("plocate updatedb s", "plocate_seconds", 1), ("plocate B/entry", "plocate_bytes_per_entry", 0),
         ("plocate median ms", "plocate_median_ms", 1), ("plocate p99 ms", "plocate_p99_ms", 1),
         ("watcher: names pass s", "watcher_namesSeconds", 1),
