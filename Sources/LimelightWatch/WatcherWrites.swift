@@ -12,18 +12,28 @@ extension Watcher {
   /// changes that follow, until a later attempt goes through; one that
   /// fails for good is tried a change at a time, so that only the change
   /// that cannot be written is lost, and said so.
-  func flush() {
+  func flush() { flush(givingWay: nil) }
+
+  /// ``flush()``, stopping where `givingWay` first says the user's changes
+  /// wait (``BatchWriter/write(_:extracted:givingWay:finish:)``): returns
+  /// the operations left unwritten.
+  @discardableResult
+  func flush(givingWay: (() -> Bool)?) -> ArraySlice<IndexOperation> {
     settleBatchInFlight()
     rebuildIfDamaged()
-    guard !batch.isEmpty || statusChanged else { return }
+    guard !batch.isEmpty || statusChanged else { return [] }
     let now = monotonicNow()
-    if let retry = writeRetry, !retry.isDue(now: now) { return }
+    if let retry = writeRetry, !retry.isDue(now: now) { return [] }
     let operations = batch
     batch.removeAll(keepingCapacity: true)
     activity.wrote(operations.count)
-    let outcome = Result { try batchWriter.write(operations) { try writeStatus($0) } }
+    let outcome = Result {
+      try batchWriter.write(operations, givingWay: givingWay) { try writeStatus($0) }
+    }
     if case .success = outcome { statusChanged = false }
-    take(outcome, of: operations, now: now)
+    let written = (try? outcome.get().count) ?? operations.count
+    take(outcome.map(\.records), of: Array(operations.prefix(written)), now: now)
+    return operations.dropFirst(written)
   }
 
   /// Writes what ``sliceRest`` holds, giving way to the user's changes: a
@@ -34,41 +44,28 @@ extension Watcher {
   /// the loop takes them, and the rest follows, less what the user's
   /// changes wrote meanwhile (``ContentPass/current(_:)``).
   func writeSliceRest() {
+    // A burst on its way may write the slice's files: it lands first.
     settleBatchInFlight()
     rebuildIfDamaged()
     guard let rest = sliceRest.map(contentPass.current) else { return }
     sliceRest = nil
-    let operations = rest.operations
-    guard !operations.isEmpty else { return }
-    let now = monotonicNow()
-    if let retry = writeRetry, !retry.isDue(now: now) {
-      batch += operations
-      return
-    }
+    guard !rest.operations.isEmpty else { return }
+    // Alone in its transaction, so that what is left of it is the slice's;
+    // behind what waits while writes fail.
+    if !batch.isEmpty { flush() }
+    batch += rest.operations
+    guard batch.count == rest.operations.count else { return }
+    let started = monotonicNow()
     let settled = settling.nextDeadline ?? .infinity
-    activity.wrote(operations.count)
-    let outcome = Result {
-      try batchWriter.write(
-        operations,
-        givingWay: { [drain] in
-          let time = monotonicNow()
-          return time - now >= Self.sliceShare && (time >= settled || drain?.hasWaiting == true)
-        }
-      ) { try writeStatus($0) }
-    }
-    switch outcome {
-    case .success(let written):
-      statusChanged = false
-      take(.success(written.records), of: Array(operations.prefix(written.count)), now: now)
-      let left = operations.dropFirst(written.count)
-      if !left.isEmpty {
-        sliceRest = ContentPass.Outcome(
-          records: left.compactMap { if case .write(let record) = $0 { record } else { nil } },
-          missing: left.compactMap { if case .remove(let path) = $0 { path } else { nil } },
-          files: rest.files)
-      }
-    case .failure(let error):
-      take(.failure(error), of: operations, now: now)
+    let left = flush(givingWay: { [drain] in
+      let time = monotonicNow()
+      return time - started >= Self.sliceShare && (time >= settled || drain?.hasWaiting == true)
+    })
+    if !left.isEmpty {
+      sliceRest = ContentPass.Outcome(
+        records: left.compactMap { if case .write(let record) = $0 { record } else { nil } },
+        missing: left.compactMap { if case .remove(let path) = $0 { path } else { nil } },
+        files: rest.files)
     }
   }
 
