@@ -156,6 +156,9 @@ struct Status: ParsableCommand {
       lines.insert(
         ("thumbnails", "drawing, \(count(waiting)) waiting (at the lowest priority)"), at: roots)
     }
+    if let tidying = status.tidying, let roots = lines.firstIndex(where: { $0.0 == "roots" }) {
+      lines.insert(("tidying", tidyingLine(tidying, quiet: status.packingQuietSeconds)), at: roots)
+    }
     if status.running {
       lines.append(
         ("queue", "\(count(status.queue)) waiting, \(count(status.pendingRequests)) requests"))
@@ -294,6 +297,17 @@ struct Status: ParsableCommand {
       line = "\(count(status.contentWaiting)) files wait (limelightd reads them)"
     }
     return line
+  }
+
+  /// What the watcher still does to the index after a pass that rewrote much of it.
+  func tidyingLine(_ tidying: IndexTidying, quiet: Double?) -> String {
+    switch tidying {
+    case .merging: "merging the text index's pieces, a step at a time"
+    case .releasing: "giving the space merged pieces held back to the disk"
+    case .packingWaits:
+      "packing the index (about 4 % smaller) once no file has changed for "
+        + duration(quiet ?? 300)
+    }
   }
 
   /// The third pass: documents embedded for meaning search, or why it is off.

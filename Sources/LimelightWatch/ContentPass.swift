@@ -52,10 +52,10 @@ final class ContentPass {
   static let readAhead = 2
   /// Where the slices are read, one at a time, in the order they were taken.
   private let lane = DispatchQueue(label: "limelight.content-pass")
-  /// Steps left to merge the full-text indexes' segments after a pass, and
-  /// the total, to know the first.
-  private var mergeSteps = 0
-  private var mergeStepsTotal = 0
+  /// Where tidying the index after a pass is: merging the full-text
+  /// indexes' segments, then giving the pages they freed back.
+  private var merging = Merging.none
+  enum Merging { case none, first, ongoing, releasing }
   /// After a slice that could not be written, when to try again; while
   /// the oldest slice is read, when to look again.
   private var retryAt = 0.0
@@ -105,7 +105,20 @@ final class ContentPass {
   func isDue(now: Double) -> Bool { nextDue.map { now >= $0 } ?? false }
 
   /// When the next slice is due, if any waits.
-  var nextDue: Double? { mayHaveWork || !queue.isEmpty || mergeSteps > 0 ? retryAt : nil }
+  var nextDue: Double? { mayHaveWork || !queue.isEmpty || isMerging ? retryAt : nil }
+
+  /// Whether the full-text indexes' segments are still being merged (or
+  /// the pages they held given back).
+  var isMerging: Bool { merging != .none }
+
+  /// What the pass's tidying does, for the status.
+  var tidying: IndexTidying? {
+    switch merging {
+    case .none: nil
+    case .first, .ongoing: .merging
+    case .releasing: .releasing
+    }
+  }
 
   /// Whether the pass has read everything it found (and has figures to tell).
   var isFinished: Bool { !mayHaveWork && queue.isEmpty && started != nil }
@@ -226,13 +239,15 @@ final class ContentPass {
   /// The pass is over: the next one counts afresh. After a pass that read
   /// many files, the full-text indexes' segments are merged, a step at a time.
   func finish() {
-    if read >= Self.mergeAfter {
-      mergeStepsTotal = (try? store.textIndexMergeSteps()) ?? 0
-      mergeSteps = mergeStepsTotal
-    }
+    if read >= Self.mergeAfter { merging = .first }
     started = nil
     lastFiles = []
     extractor = nil
+  }
+
+  /// Merging a watcher stopped before it was done: done first thing.
+  func resumeMerging() {
+    if merging == .none { merging = .first }
   }
 
   /// Files a pass reads before its segments are worth merging.
@@ -240,12 +255,16 @@ final class ContentPass {
 
   /// One merge step, when any is left; whether it did one.
   func mergeStep() -> Bool {
-    guard mergeSteps > 0, !mayHaveWork, queue.isEmpty else { return false }
+    guard merging != .none, !mayHaveWork, queue.isEmpty else { return false }
     do {
-      try store.mergeTextIndex(first: mergeSteps == mergeStepsTotal)
-      mergeSteps -= 1
-      // Merged: the space the small segments held goes back to the disk.
-      if mergeSteps == 0 { try store.releaseFreePages() }
+      switch merging {
+      case .none: break
+      case .first, .ongoing:
+        // Merged: the space the small segments held goes back to the disk.
+        merging = try store.mergeStep(first: merging == .first) ? .ongoing : .releasing
+      case .releasing:
+        if try !store.releaseFreePages() { merging = .none }
+      }
     } catch {
       retryAt = monotonicNow() + 5
     }

@@ -94,6 +94,13 @@ public final class Watcher: ReconcileSink {
   /// What a slice of the second pass still has to write: its writing gave
   /// way to the user's changes (``writeSliceRest()``).
   var sliceRest: ContentPass.Outcome?
+  /// When the index is packed after a pass that rewrote much of it.
+  var packing = PackingSchedule()
+  /// When the last event of the user's files came (monotonic seconds).
+  var lastUserChange = 0.0
+  /// The tidying last kept in the index, for the next watcher to do if
+  /// this one stops first.
+  var keptTidying: IndexTidying?
 
   /// Commit after this many operations.
   static let batchSize = 512
@@ -229,6 +236,7 @@ public final class Watcher: ReconcileSink {
         cache: ThumbnailCache(root: location.cacheHome.appending("thumbnails")), store: store,
         queue: thumbnails)
     }
+    resumeTidying()
     // A first crawl stopped before its end left them out.
     makeDeferredIndexes()
     addDeferredNameTerms()
@@ -364,7 +372,8 @@ public final class Watcher: ReconcileSink {
   var nextSlice: Double? {
     let now = monotonicNow()
     if sliceRest != nil || nameTerms?.isGathered == true { return now }
-    let content = contentPass.nextDue
+    var content = contentPass.nextDue
+    if content == nil, let pack = packing.due(lastChange: lastUserChange) { content = pack }
     guard nameTerms != nil else { return content }
     return min(content ?? .infinity, now + 0.05)
   }
@@ -378,9 +387,10 @@ public final class Watcher: ReconcileSink {
     if deferredIndexesMissing { makeDeferredIndexes() }
     if nameTermsMissing { addDeferredNameTerms() }
     if addNameTermsPart() { return }
+    defer { keepTidying() }
     // A slice the user's changes cut short is written on first.
     if sliceRest == nil {
-      if contentPass.mergeStep() { return }
+      if contentPass.mergeStep() || packIfDue() { return }
       sliceRest = contentPass.step(now: monotonicNow())
     }
     if sliceRest != nil {
@@ -405,23 +415,104 @@ public final class Watcher: ReconcileSink {
     contentPass.finish()
     statusChanged = true
     flush()
-    compact(afterReading: read)
+    if watching {
+      // Packed once merged, at a quiet moment (packIfDue()).
+      if (try? store.isWorthPacking(afterRewriting: read)) == true {
+        packing.want(now: monotonicNow())
+      }
+    } else {
+      compact(afterReading: read)
+    }
     passesDone()
   }
 
-  /// Packs the index after a pass that grew many of its rows (see
-  /// ``IndexStore/compact(afterRewriting:)``); a failure (no room for the
-  /// packed copy) leaves the index as it was.
+  /// Packs the index after a pass that grew many of its rows, at once (a
+  /// one-off run; see ``IndexStore/compact(afterRewriting:minimum:)``); a
+  /// failure (no room for the packed copy) leaves the index as it was.
   func compact(afterReading read: Int) {
     let started = monotonicNow()
     do {
       guard try store.compact(afterRewriting: read) else { return }
-      logger.info(
-        "index packed after the content pass",
-        metadata: ["seconds": "\(String(format: "%.1f", monotonicNow() - started))"])
+      logPacked(since: started)
     } catch {
       logger.warning("the index could not be packed: \(error)")
     }
+  }
+
+  /// What the watcher still does to the index after a large pass.
+  var tidying: IndexTidying? {
+    contentPass.tidying ?? (packing.isWanted ? .packingWaits : nil)
+  }
+
+  /// Tidying the watcher before this one left undone (stopped after a large
+  /// pass): merged and packed by this one, after its own passes.
+  func resumeTidying() {
+    guard let wanted = try? store.tidyingWanted() else { return }
+    if wanted.merge { contentPass.resumeMerging() }
+    // A one-off run packs only after a pass of its own, at once.
+    if wanted.pack && watching { packing.want(now: monotonicNow()) }
+    keptTidying = tidying
+  }
+
+  /// Keeps what tidying is left in the index when it changed, and says so
+  /// in the status.
+  func keepTidying() {
+    guard tidying != keptTidying else { return }
+    statusChanged = true
+    do {
+      try store.noteTidying(merge: contentPass.isMerging, pack: packing.isWanted)
+      keptTidying = tidying
+    } catch {
+      // Kept at the next change; a watcher stopped meanwhile leaves the
+      // index unpacked, not damaged.
+    }
+  }
+
+  /// Packs the index when a pack waits and the user has made no change for
+  /// a while, giving way to the first thing the loop has to do; whether it
+  /// tried.
+  func packIfDue() -> Bool {
+    guard let due = packing.due(lastChange: lastUserChange), monotonicNow() >= due,
+      !contentPass.isMerging, contentPass.nextDue == nil
+    else { return false }
+    let started = monotonicNow()
+    statusChanged = true
+    do {
+      // Not for thumbnails: its own helpers draw them meanwhile.
+      let inputs = [StopSignal.pipeRead, wakeInotify?.fd, drain?.wakeFD].compactMap { $0 }
+      if try store.pack(givingWay: PackingSchedule.somethingWaits(on: inputs)) {
+        packing.done()
+        let packed = monotonicNow()
+        // The packed file's pages wait in the log: copied back at once,
+        // not by the next write's commit.
+        store.checkpoint()
+        logger.info(
+          "index packed after the content pass",
+          metadata: [
+            "seconds": "\(String(format: "%.1f", packed - started))",
+            "checkpoint": "\(String(format: "%.1f", monotonicNow() - packed))",
+          ])
+      } else {
+        packing.noteGaveWay()
+        logger.info(
+          "packing the index gave way to a change; tried again after a quiet moment",
+          metadata: [
+            "seconds": "\(String(format: "%.1f", monotonicNow() - started))",
+            "quietNeeded": "\(Int(packing.quietNeeded))",
+          ])
+      }
+    } catch {
+      // No room for the packed copy: the index stays as it is.
+      packing.done()
+      logger.warning("the index could not be packed: \(error)")
+    }
+    return true
+  }
+
+  func logPacked(since started: Double) {
+    logger.info(
+      "index packed after the content pass",
+      metadata: ["seconds": "\(String(format: "%.1f", monotonicNow() - started))"])
   }
 
   /// Both passes are done: thumbnails follow, and the memory and log space
@@ -437,19 +528,7 @@ public final class Watcher: ReconcileSink {
     nextUnwatchedRescan = monotonicNow() + configuration.rescanSeconds
     nextRecencyExpiry = monotonicNow() + (recencyBacklog ? 0 : Self.recencyExpirySeconds)
     while !StopSignal.isRequested {
-      var fds = [pollfd(fd: StopSignal.pipeRead, events: Int16(POLLIN), revents: 0)]
-      if let wake = wakeInotify {
-        fds.append(pollfd(fd: wake.fd, events: Int16(POLLIN), revents: 0))
-      }
-      if !paused, let drain {
-        fds.append(pollfd(fd: drain.wakeFD, events: Int16(POLLIN), revents: 0))
-      }
-      if !paused, let launchers = applications?.inotify {
-        fds.append(pollfd(fd: launchers.fd, events: Int16(POLLIN), revents: 0))
-      }
-      if !paused, let thumbnailWatch {
-        fds.append(pollfd(fd: thumbnailWatch.inotify.fd, events: Int16(POLLIN), revents: 0))
-      }
+      var fds = loopInputs()
       fds.append(pollfd(fd: expiryNudge.readEnd, events: Int16(POLLIN), revents: 0))
       let ready = poll(&fds, nfds_t(fds.count), pollTimeout())
       if ready < 0 && errno != EINTR { break }
@@ -489,6 +568,25 @@ public final class Watcher: ReconcileSink {
         readContentSlice()
       }
     }
+  }
+
+  /// What the loop waits on, beside its timers: a stop, requests, the
+  /// user's files, launchers and thumbnails.
+  func loopInputs() -> [pollfd] {
+    var fds = [pollfd(fd: StopSignal.pipeRead, events: Int16(POLLIN), revents: 0)]
+    if let wake = wakeInotify {
+      fds.append(pollfd(fd: wake.fd, events: Int16(POLLIN), revents: 0))
+    }
+    if !paused, let drain {
+      fds.append(pollfd(fd: drain.wakeFD, events: Int16(POLLIN), revents: 0))
+    }
+    if !paused, let launchers = applications?.inotify {
+      fds.append(pollfd(fd: launchers.fd, events: Int16(POLLIN), revents: 0))
+    }
+    if !paused, let thumbnailWatch {
+      fds.append(pollfd(fd: thumbnailWatch.inotify.fd, events: Int16(POLLIN), revents: 0))
+    }
+    return fds
   }
 
   /// Once an hour (and at start), items whose week is over stop ranking as

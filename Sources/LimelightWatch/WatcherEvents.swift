@@ -12,6 +12,7 @@ import LimelightPlatform
 extension Watcher {
   func handle(_ events: [InotifyEvent]) {
     let now = monotonicNow()
+    lastUserChange = now
     for event in events {
       if event.has(IN_Q_OVERFLOW) {
         overflows += 1

@@ -176,6 +176,8 @@ extension Watcher {
     report.contentFiles = contentPassDone?.files
     report.contentSeconds = contentPassDone?.seconds
     report.lastError = lastError
+    report.tidying = tidying
+    if tidying == .packingWaits { report.packingQuietSeconds = packing.quietNeeded }
     report.updated = Date()
     return report
   }

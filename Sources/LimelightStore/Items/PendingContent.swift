@@ -91,38 +91,3 @@ extension IndexStore {
     try Int.fetchOne(db, sql: "SELECT count(*) FROM item WHERE contentPending = 1") ?? 0
   }
 }
-
-/// Tidying the full-text indexes after a crawl: the many small segments its
-/// commits left are merged into one, a step at a time, so that queries read
-/// one list a word and the space of the words deleted meanwhile comes back.
-extension IndexStore {
-  /// Pages each step merges: a few milliseconds of work.
-  public static let mergeStepPages = 2000
-
-  /// How many steps merging the text index takes at most (its pages, twice,
-  /// in steps of ``mergeStepPages``; FTS5 does not tell when it is done).
-  public func textIndexMergeSteps() throws -> Int {
-    let pages = try read { db in
-      try Int.fetchOne(db, sql: "SELECT count(*) FROM item_text_data") ?? 0
-    }
-    return 2 * pages / Self.mergeStepPages + 2
-  }
-
-  /// Gives the file's free pages back to the file system (the index shrinks).
-  public func releaseFreePages() throws {
-    try pool.writeWithoutTransaction { db in
-      try db.execute(sql: "PRAGMA incremental_vacuum")
-    }
-  }
-
-  /// One step: the name index at once (it is small), then the text index a
-  /// step at a time.
-  public func mergeTextIndex(first: Bool) throws {
-    try pool.write { db in
-      if first { try db.execute(sql: "INSERT INTO item_name (item_name) VALUES ('optimize')") }
-      try db.execute(
-        sql: "INSERT INTO item_text (item_text, rank) VALUES ('merge', ?)",
-        arguments: [-Self.mergeStepPages])
-    }
-  }
-}

@@ -79,6 +79,10 @@ public final class IndexStore: Sendable {
       configuration.prepareDatabase { db in
         if !db.configuration.readonly {
           try db.execute(sql: "PRAGMA synchronous = NORMAL")
+          // Takes effect in a new index only (before its first table): the
+          // pages merges and deletions free go back to the file system in
+          // steps (`releaseFreePages`), without rewriting the file.
+          try db.execute(sql: "PRAGMA auto_vacuum = INCREMENTAL")
           try db.execute(sql: "PRAGMA journal_size_limit = \(WriteLoad.idle.logLimit)")
         }
         try Self.addFunctions(db, texts: texts)
@@ -261,58 +265,6 @@ public final class IndexStore: Sendable {
       return made
     }
   }
-
-  /// After an upgrade that rewrote tables (`meta.compact`), gives the space
-  /// they left back to the file system: the index shrinks instead of
-  /// keeping the old tables' pages as free space.
-  static func compactAfterUpgrade(_ pool: DatabasePool, texts: TextPacker) throws {
-    let wanted = try pool.read { db in
-      try Bool.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'compact'") ?? false
-    }
-    guard wanted else { return }
-    try pool.writeWithoutTransaction { db in try compact(db, texts: texts) }
-  }
-
-  /// Rewrites the index packed: each full-text index in one segment, every
-  /// table's pages full. Rows that grew after they were written (the second
-  /// pass adds the text and properties to what the first wrote) split their
-  /// pages, which stay a quarter empty: 370 bytes an entry of a home read
-  /// for the first time.
-  private static func compact(_ db: Database, texts: TextPacker) throws {
-    // Texts deflated before the dictionary was trained are packed with it
-    // (trained now, when fewer texts than it waits for were read).
-    try texts.trainIfReady(db, early: true)
-    if texts.hasDictionary {
-      try db.execute(
-        sql: "UPDATE text_body SET text = limelight_repack(text) WHERE substr(text, 1, 1) = x'78'")
-    }
-    try db.execute(sql: "INSERT INTO item_text (item_text) VALUES ('optimize')")
-    try db.execute(sql: "INSERT INTO item_name (item_name) VALUES ('optimize')")
-    // Pages that later merges and deletions free can then be given back
-    // to the file system without rewriting the file (`releaseFreePages`).
-    try db.execute(sql: "PRAGMA auto_vacuum = INCREMENTAL")
-    try db.execute(sql: "VACUUM")
-    try db.execute(sql: "DELETE FROM meta WHERE key = 'compact'")
-    try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
-  }
-
-  /// Packs the index when a pass rewrote `rewritten` items and they are at
-  /// least a quarter of it (the first reading of a home, a large restore):
-  /// the index's size once, for a gain that a few changes would not pay
-  /// for. Returns whether it did. Readers go on meanwhile; writes wait.
-  public func compact(afterRewriting rewritten: Int, minimum: Int = compactionMinimum) throws
-    -> Bool
-  {
-    try pool.writeWithoutTransaction { db in
-      let items = try Int.fetchOne(db, sql: "SELECT count(*) FROM item") ?? 0
-      guard rewritten >= minimum, rewritten * 4 >= items else { return false }
-      try Self.compact(db, texts: texts)
-      return true
-    }
-  }
-
-  /// The fewest items rewritten that make a pass worth packing the index after.
-  public static let compactionMinimum = 10_000
 
   /// The matchers of the patterns being compared (one query compares one
   /// pattern with many values).

@@ -64,6 +64,10 @@ public struct IndexStatus: Sendable, Codable {
   public var meaning: MeaningStatus? = nil
   /// Files whose thumbnails the running watcher is still drawing.
   public var thumbnailsWaiting: Int? = nil
+  /// What the running watcher still does to the index after a large pass.
+  public var tidying: IndexTidying? = nil
+  /// While packing waits: the seconds without a change it waits for.
+  public var packingQuietSeconds: Double? = nil
   /// The `meta` key the thumbnails' worker keeps its backlog in.
   static let thumbnailsKey = "thumbnailsWaiting"
   /// How the sending to a shared store goes (the watcher's last account),
@@ -233,6 +237,10 @@ extension IndexStore {
       if running {
         let thumbnails: Int? = try meta(IndexStatus.thumbnailsKey)
         status.thumbnailsWaiting = thumbnails.flatMap { $0 > 0 ? $0 : nil }
+        if current {
+          status.tidying = report.tidying
+          status.packingQuietSeconds = report.packingQuietSeconds
+        }
       }
       return status
     }

@@ -44,6 +44,11 @@ public struct WatcherReport: Codable, Equatable, Sendable {
   public var contentSeconds: Double?
   public var lastError: String?
   public var updated: Date?
+  /// What the watcher still does to the index after a pass that rewrote
+  /// much of it; nil when nothing.
+  public var tidying: IndexTidying?
+  /// While packing waits: the seconds without a change it waits for.
+  public var packingQuietSeconds: Double?
 
   public init() {}
 
@@ -74,4 +79,15 @@ extension IndexStore {
   public func watcherReport() throws -> WatcherReport? {
     try read { db in try WatcherReport.load(db) }
   }
+}
+
+/// Tidying the index after a pass that rewrote much of it, a step at a time
+/// between the user's changes.
+public enum IndexTidying: String, Codable, Sendable {
+  /// The full-text indexes' segments are merged into one.
+  case merging
+  /// The pages merged segments held go back to the file system.
+  case releasing
+  /// The index is packed (every page full) after minutes without a change.
+  case packingWaits = "packing-waits"
 }

@@ -1,0 +1,162 @@
+import Foundation
+import GRDB
+import LimelightPlatform
+import Synchronization
+import Testing
+
+@testable import LimelightModel
+@testable import LimelightQuery
+@testable import LimelightStore
+@testable import LimelightWatch
+
+/// Tidying the index after a large pass, a step at a time between the
+/// user's changes: segments merged, free pages given back, and a rewrite
+/// that gives way and leaves the index as it was.
+@Suite struct PackingTests {
+  let store: IndexStore
+
+  init() throws { store = try Fixtures.newStore() }
+
+  /// `count` notes, each written in a commit of its own (a segment each).
+  func writeNotes(_ count: Int, words: Int = 200) throws {
+    for i in 0..<count {
+      let text = (0..<words).map { "w\(($0 * 7919 + i * 31) % 5003)" }.joined(separator: " ")
+      try store.write { writer in
+        try writer.upsert(Fixtures.record("/d/note \(i).txt", text: "harbour log \(i) \(text)"))
+      }
+    }
+  }
+
+  func names(_ words: String) throws -> [String] {
+    try SearchEngine(store: store).search(.text(words, prefix: false, column: nil), limit: nil)
+      .map(\.displayName).sorted()
+  }
+
+  func pragma(_ name: String) throws -> Int {
+    try store.read { db in try Int.fetchOne(db, sql: "PRAGMA \(name)") ?? -1 }
+  }
+
+  /// FTS5's own check of both full-text indexes against what they index.
+  func expectWholeIndexes(_ step: String) throws {
+    try store.write { writer in
+      for table in ["item_text", "item_name"] {
+        do {
+          try writer.db.execute(
+            sql: "INSERT INTO \(table) (\(table), rank) VALUES ('integrity-check', 1)")
+        } catch {
+          Issue.record("\(table) after \(step): \(error)")
+        }
+      }
+    }
+  }
+
+  @Test func mergingInStepsEndsWithOneSegmentAndTheSameAnswers() throws {
+    try writeNotes(60)
+    let before = try names("harbour")
+    #expect(before.count == 60)
+    // Sixty commits left segments to merge: the first step finds work.
+    var steps = 0
+    var more = try store.mergeStep(first: true)
+    #expect(more)
+    while more {
+      steps += 1
+      try #require(steps < 10_000)
+      more = try store.mergeStep(first: false)
+    }
+    // Merged into one segment each: a merge started afresh finds nothing.
+    #expect(try !store.mergeStep(first: true))
+    #expect(try names("harbour") == before)
+    try expectWholeIndexes("merging")
+  }
+
+  @Test func aNewIndexGivesItsFreePagesBackInSteps() throws {
+    #expect(try pragma("auto_vacuum") == 2)
+    try writeNotes(200, words: 800)
+    try store.write { writer in try writer.removeTree(RawPath("/d")) }
+    _ = try store.mergeStep(first: true)
+    let free = try pragma("freelist_count")
+    let pages = try pragma("page_count")
+    #expect(free > 20)
+    var steps = 0
+    while try store.releaseFreePages(atMost: 10) {
+      steps += 1
+      try #require(steps < 10_000)
+    }
+    #expect(steps >= free / 10 - 1)
+    #expect(try pragma("freelist_count") == 0)
+    #expect(try pragma("page_count") <= pages - free)
+    try expectWholeIndexes("giving pages back")
+  }
+
+  @Test func packingGivesWayUndoneAndPacksWhenLeftAlone() throws {
+    try writeNotes(150, words: 400)
+    let before = try names("harbour")
+    let pages = try pragma("page_count")
+    let asked = Atomic<Int>(0)
+    // Asked often: a test's index is small.
+    let packed = try store.pack(
+      givingWay: {
+        asked.add(1, ordering: .relaxed)
+        return true
+      }, askingEvery: 100)
+    #expect(!packed)
+    #expect(asked.load(ordering: .relaxed) == 1)
+    // Given way: the index as it was, and still written to.
+    #expect(try pragma("page_count") == pages)
+    #expect(try names("harbour") == before)
+    try store.write { writer in
+      try writer.upsert(Fixtures.record("/d/after.txt", text: "harbour after the pack"))
+    }
+    try expectWholeIndexes("a pack that gave way")
+    #expect(try store.pack(givingWay: { false }))
+    #expect(try pragma("auto_vacuum") == 2)
+    #expect(try names("harbour") == (before + ["after.txt"]).sorted())
+    try expectWholeIndexes("a pack")
+  }
+
+  @Test func tidyingLeftUndoneIsKeptForTheNextWatcher() throws {
+    #expect(try store.tidyingWanted() == (false, false))
+    try store.noteTidying(merge: true, pack: true)
+    let reopened = try IndexStore.open(store.location, create: false)
+    #expect(try reopened.tidyingWanted() == (true, true))
+    try reopened.noteTidying(merge: false, pack: true)
+    #expect(try store.tidyingWanted() == (false, true))
+    try store.noteTidying(merge: false, pack: false)
+    #expect(try store.tidyingWanted() == (false, false))
+  }
+
+  @Test func packingWaitsForAQuietThatGrowsEachTimeItGaveWay() {
+    var schedule = PackingSchedule()
+    #expect(schedule.due(lastChange: 0) == nil)
+    // Counted from when it was wanted, or from the last change after that.
+    schedule.want(now: 1000)
+    #expect(schedule.due(lastChange: 10) == 1000 + PackingSchedule.firstQuiet)
+    #expect(schedule.due(lastChange: 1200) == 1200 + PackingSchedule.firstQuiet)
+    schedule.noteGaveWay()
+    schedule.noteGaveWay()
+    #expect(schedule.due(lastChange: 1200) == 1200 + 4 * PackingSchedule.firstQuiet)
+    for _ in 0..<20 { schedule.noteGaveWay() }
+    #expect(schedule.quietNeeded == PackingSchedule.longestQuiet)
+    schedule.done()
+    #expect(schedule.due(lastChange: 1200) == nil)
+    // Wanted again after another large pass: the first quiet again.
+    schedule.want(now: 5000)
+    #expect(schedule.due(lastChange: 0) == 5000 + PackingSchedule.firstQuiet)
+  }
+
+  @Test func somethingWaitingIsSeenFromAnotherThread() throws {
+    let (read, write) = FileSystem.wakePipe()
+    defer {
+      close(read)
+      close(write)
+    }
+    let waits = PackingSchedule.somethingWaits(on: [read])
+    #expect(!waits())
+    _ = Glibc.write(write, "x", 1)
+    let seen = Mutex<Bool?>(nil)
+    let thread = Thread { seen.withLock { $0 = waits() } }
+    thread.start()
+    while seen.withLock({ $0 }) == nil { usleep(1000) }
+    #expect(seen.withLock { $0 } == true)
+  }
+}
