@@ -236,6 +236,7 @@ public final class Watcher: ReconcileSink {
         cache: ThumbnailCache(root: location.cacheHome.appending("thumbnails")), store: store,
         queue: thumbnails)
     }
+    store.checkpointAside()
     resumeTidying()
     // A first crawl stopped before its end left them out.
     makeDeferredIndexes()
@@ -483,9 +484,9 @@ public final class Watcher: ReconcileSink {
       if try store.pack(givingWay: PackingSchedule.somethingWaits(on: inputs)) {
         packing.done()
         let packed = monotonicNow()
-        // The packed file's pages wait in the log: copied back at once,
-        // not by the next write's commit.
-        store.checkpoint()
+        // The packed file's pages wait in the log: copied back beside the
+        // writer, not by the next write's commit.
+        store.checkpointSoon()
         logger.info(
           "index packed after the content pass",
           metadata: [

@@ -125,6 +125,43 @@ import Testing
     #expect(try store.tidyingWanted() == (false, false))
   }
 
+  @Test func theLogIsCopiedBackBesideTheWriter() throws {
+    store.checkpointAside()
+    store.prepareForWrites(.idle)
+    let checkpointer = try #require(store.checkpointer.withLock { $0 })
+    // The copy going idle asked for, out of the way.
+    var deadline = Date().addingTimeInterval(10)
+    while checkpointer.runs.load(ordering: .relaxed) == 0 && Date() < deadline { usleep(10_000) }
+    let before = checkpointer.runs.load(ordering: .relaxed)
+    // A test's commits are small: the copy is woken past 50 pages.
+    checkpointer.threshold.store(50, ordering: .relaxed)
+    let wal = store.location.databasePath.string + "-wal"
+    func logBytes() -> Int64 { FileSystem.status(RawPath(wal))?.size ?? 0 }
+    var largest: Int64 = 0
+    for round in 0..<12 {
+      try writeNotes(1, words: 30_000)
+      try store.write { writer in
+        try writer.upsert(Fixtures.record("/d/r\(round).txt", text: "round \(round)"))
+      }
+      largest = max(largest, logBytes())
+      usleep(20_000)
+    }
+    deadline = Date().addingTimeInterval(10)
+    while checkpointer.runs.load(ordering: .relaxed) == before && Date() < deadline {
+      usleep(10_000)
+    }
+    // Woken by the writer's commits, not by a call.
+    #expect(checkpointer.runs.load(ordering: .relaxed) > before)
+    // Copied back and started over: the log never held every commit
+    // (1.6 MB when nothing copies it).
+    #expect(largest < 1 << 20)
+    #expect(try names("round").count == 12)
+    // SQLite's own copy stays off: the writer's hook is this one.
+    store.prepareForWrites(.content)
+    #expect(checkpointer.threshold.load(ordering: .relaxed) == 16384)
+    try expectWholeIndexes("copies beside the writer")
+  }
+
   @Test func packingWaitsForAQuietThatGrowsEachTimeItGaveWay() {
     var schedule = PackingSchedule()
     #expect(schedule.due(lastChange: 0) == nil)

@@ -22,6 +22,11 @@ public final class IndexStore: Sendable {
   public let commits = CommitSignal()
   /// The name terms and content types committed transactions wrote.
   let committedTerms = CommittedTerms()
+  /// Copies the log back into the index beside the writer, once
+  /// ``checkpointAside()`` started it (the watcher).
+  let checkpointer = Mutex<LogCheckpointer?>(nil)
+
+  deinit { checkpointer.withLock { $0?.stop() } }
 
   /// Why the index could not be opened.
   public enum OpenError: Error, CustomStringConvertible {
@@ -444,15 +449,45 @@ public final class IndexStore: Sendable {
   /// Sets up the connection that writes for what comes next; when idle, the
   /// log the passes grew goes back to the disk (unless a reader holds it).
   public func prepareForWrites(_ load: WriteLoad) {
+    let aside = checkpointer.withLock { $0 }
     _ = try? pool.writeWithoutTransaction { db in
       try db.execute(sql: "PRAGMA cache_size = -\(load.cacheKiB)")
-      try db.execute(sql: "PRAGMA wal_autocheckpoint = \(load.checkpointPages)")
+      if let aside {
+        // The pragma would put SQLite's own checkpoint back in its place.
+        aside.threshold.store(Int32(load.checkpointPages), ordering: .relaxed)
+      } else {
+        try db.execute(sql: "PRAGMA wal_autocheckpoint = \(load.checkpointPages)")
+      }
       try db.execute(sql: "PRAGMA journal_size_limit = \(load.logLimit)")
-      if load == .idle { try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+      if load == .idle && aside == nil { try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+    }
+    if load == .idle { aside?.wake() }
+  }
+
+  /// Copies the write-ahead log back into the index on a thread and a
+  /// connection of its own from now on, instead of in the commit that
+  /// fills it (``LogCheckpointer``): for the watcher, whose every write
+  /// may hold a change the user waits to find.
+  public func checkpointAside() {
+    guard let pool = pool as? DatabasePool else { return }
+    let checkpointer = checkpointer.withLock { kept in
+      if let kept { return kept }
+      kept = LogCheckpointer(path: location.databasePath.string)
+      return kept!
+    }
+    pool.writeWithoutTransaction { db in
+      if let connection = db.sqliteConnection { checkpointer.watch(connection) }
     }
   }
 
-  /// Copies what remains of the write-ahead log into the database file.
+  /// Copies the write-ahead log back into the index soon: beside the
+  /// writer when ``checkpointAside()`` started that, at once otherwise.
+  public func checkpointSoon() {
+    if let aside = checkpointer.withLock({ $0 }) { aside.wake() } else { checkpoint() }
+  }
+
+  /// Copies what remains of the write-ahead log into the database file,
+  /// and empties it (writes wait meanwhile).
   public func checkpoint() {
     _ = try? pool.writeWithoutTransaction { db in
       try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
