@@ -23,20 +23,7 @@ import Testing
       .map(\.displayName).sorted()
   }
 
-  /// FTS5's own check of both full-text indexes against what they index
-  /// (rank 1: against the content too). It throws when they disagree.
-  func expectWholeIndexes(_ step: String) throws {
-    try store.write { writer in
-      for table in ["item_text", "item_name"] {
-        do {
-          try writer.db.execute(
-            sql: "INSERT INTO \(table) (\(table), rank) VALUES ('integrity-check', 1)")
-        } catch {
-          Issue.record("\(table) after \(step): \(error)")
-        }
-      }
-    }
-  }
+  func expectWholeIndexes(_ step: String) throws { try store.expectWholeIndexes(step) }
 
   @Test func theFullTextIndexesStayWholeThroughEveryChange() throws {
     try store.write { writer in

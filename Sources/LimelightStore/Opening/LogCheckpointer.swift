@@ -9,23 +9,25 @@ import Synchronization
 /// the second pass wrote, one commit in 16,384 pages copied 64 MB and waited
 /// for the disk (0.2 to 1.5 s), and a file the user saved meanwhile waited
 /// with it. Here the writer's commit only counts the log's pages (SQLite's
-/// WAL hook, which takes the place of its automatic checkpoint); past
-/// ``threshold`` it wakes this thread, whose passive checkpoint copies what
-/// no reader still needs while the writer goes on. The next commit after a
-/// whole copy starts the log over (and shrinks its file to the
-/// `journal_size_limit`). Should the log grow to ``inlineFactor`` times the
-/// threshold all the same (the writer never pausing long enough for a copy
-/// to catch up), the commit copies it itself, as SQLite would.
+/// WAL hook, which takes the place of its automatic checkpoint); every
+/// ``wakeFraction`` of ``threshold`` it wakes this thread, whose passive
+/// checkpoint copies what no reader still needs while the writer goes on.
+/// The log starts over only when a copy has caught up with the writer:
+/// while the writer never pauses (a crawl), the commit that takes the log
+/// past ``threshold`` copies the little left itself, as SQLite would have
+/// copied all of it, and the next starts the log over (shrinking its file
+/// to the `journal_size_limit`).
 final class LogCheckpointer: @unchecked Sendable {
   private let path: String
   private let condition = NSCondition()
   private var due = false
   private var stopped = false
-  /// Log pages past which a commit wakes the thread.
+  /// Log pages past which the commit copies the log itself.
   let threshold = Atomic<Int32>(1000)
   /// Checkpoints run, for tests.
   let runs = Atomic<Int>(0)
-  static let inlineFactor: Int32 = 4
+  /// The share of ``threshold`` the thread copies at a time.
+  static let wakeFraction: Int32 = 16
 
   init(path: String) {
     self.path = path
@@ -43,9 +45,9 @@ final class LogCheckpointer: @unchecked Sendable {
         guard let context else { return SQLITE_OK }
         let checkpointer = Unmanaged<LogCheckpointer>.fromOpaque(context).takeUnretainedValue()
         let threshold = checkpointer.threshold.load(ordering: .relaxed)
-        if pages >= threshold * LogCheckpointer.inlineFactor {
+        if pages >= threshold {
           _ = sqlite3_wal_checkpoint_v2(connection, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
-        } else if pages >= threshold {
+        } else if pages >= max(threshold / LogCheckpointer.wakeFraction, 16) {
           checkpointer.wake()
         }
         return SQLITE_OK
