@@ -306,7 +306,7 @@ struct Status: ParsableCommand {
     case .releasing: "giving the space merged pieces held back to the disk"
     case .packingWaits:
       "packing the index (about 4 % smaller) once no file has changed for "
-        + duration(quiet ?? 300)
+        + minutes(quiet ?? 300)
     }
   }
 
@@ -351,6 +351,12 @@ struct Status: ParsableCommand {
     let minutes = Int(seconds / 60)
     if minutes < 60 { return "\(minutes) min \(Int(seconds) % 60) s" }
     return "\(minutes / 60) h \(minutes % 60) min"
+  }
+
+  /// `5 minutes`, `1 minute`, for a wait given in whole minutes.
+  func minutes(_ seconds: Double) -> String {
+    let minutes = max(1, Int((seconds / 60).rounded()))
+    return minutes == 1 ? "1 minute" : "\(minutes) minutes"
   }
 
   func byteCount(_ bytes: Int64) -> String {

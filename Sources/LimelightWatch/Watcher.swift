@@ -460,6 +460,10 @@ public final class Watcher: ReconcileSink {
   func keepTidying() {
     guard tidying != keptTidying else { return }
     statusChanged = true
+    // Merged: what passesDone() left goes back now.
+    if keptTidying == .merging || keptTidying == .releasing, !contentPass.isMerging {
+      MemoryRelease.afterBurst(of: store, idle: true)
+    }
     do {
       try store.noteTidying(merge: contentPass.isMerging, pack: packing.isWanted)
       keptTidying = tidying
@@ -517,12 +521,14 @@ public final class Watcher: ReconcileSink {
   }
 
   /// Both passes are done: thumbnails follow, and the memory and log space
-  /// the passes used go back to the system.
+  /// the passes used go back to the system. The program's own pages wait
+  /// for the index's merging, which would read them back at once (and the
+  /// user's first change after the pass waited 0.3 s for them).
   func passesDone() {
     thumbnails?.offerIndexedFiles()
     HelperPool.shared.stopIdle(after: 0)
     store.prepareForWrites(.idle)
-    MemoryRelease.afterBurst(of: store, idle: true)
+    MemoryRelease.afterBurst(of: store, idle: !contentPass.isMerging)
   }
 
   func eventLoop() {
