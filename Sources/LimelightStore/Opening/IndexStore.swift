@@ -452,10 +452,13 @@ public final class IndexStore: Sendable {
     let aside = checkpointer.withLock { $0 }
     _ = try? pool.writeWithoutTransaction { db in
       try db.execute(sql: "PRAGMA cache_size = -\(load.cacheKiB)")
-      if let aside {
-        // The pragma would put SQLite's own checkpoint back in its place.
+      if let aside, load != .crawl, let connection = db.sqliteConnection {
         aside.threshold.store(Int32(load.checkpointPages), ordering: .relaxed)
+        aside.watch(connection)
       } else {
+        // A crawl's names pass keeps both cores busy, and nothing in it
+        // waits for one write: SQLite copies the log in its commits (the
+        // pragma puts its own hook back in the place of the copy aside).
         try db.execute(sql: "PRAGMA wal_autocheckpoint = \(load.checkpointPages)")
       }
       try db.execute(sql: "PRAGMA journal_size_limit = \(load.logLimit)")
@@ -466,8 +469,9 @@ public final class IndexStore: Sendable {
 
   /// Copies the write-ahead log back into the index on a thread and a
   /// connection of its own from now on, instead of in the commit that
-  /// fills it (``LogCheckpointer``): for the watcher, whose every write
-  /// may hold a change the user waits to find.
+  /// fills it (``LogCheckpointer``), except while a crawl names entries
+  /// (``prepareForWrites(_:)``): for the watcher, whose every write may
+  /// hold a change the user waits to find.
   public func checkpointAside() {
     guard let pool = pool as? DatabasePool else { return }
     let checkpointer = checkpointer.withLock { kept in
