@@ -28,6 +28,14 @@ final class LogCheckpointer: @unchecked Sendable {
   let runs = Atomic<Int>(0)
   /// The share of ``threshold`` the thread copies at a time.
   static let wakeFraction: Int32 = 16
+  /// A commit of the whole index is coming (``expectLargeCommit()``), or
+  /// was made and the thread copies it: commits meanwhile leave the copy to it.
+  private let large = Atomic<Int>(Large.none)
+  private enum Large {
+    static let none = 0
+    static let coming = 1
+    static let copying = 2
+  }
 
   init(path: String) {
     self.path = path
@@ -45,13 +53,25 @@ final class LogCheckpointer: @unchecked Sendable {
         guard let context else { return SQLITE_OK }
         let checkpointer = Unmanaged<LogCheckpointer>.fromOpaque(context).takeUnretainedValue()
         let threshold = checkpointer.threshold.load(ordering: .relaxed)
-        if pages >= threshold {
+        if pages >= threshold && checkpointer.large.load(ordering: .relaxed) != Large.none {
+          _ = checkpointer.large.compareExchange(
+            expected: Large.coming, desired: Large.copying, ordering: .relaxed)
+          checkpointer.wake()
+        } else if pages >= threshold {
           _ = sqlite3_wal_checkpoint_v2(connection, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
         } else if pages >= max(threshold / LogCheckpointer.wakeFraction, 16) {
           checkpointer.wake()
         }
         return SQLITE_OK
       }, Unmanaged.passUnretained(self).toOpaque())
+  }
+
+  /// The next commit rewrites the whole index (packing): its hundreds of
+  /// megabytes are copied by the thread, not by that commit (2.7 of the
+  /// 6.7 s that packing 600 MB could not give way for), nor by the
+  /// commits that come while the thread copies.
+  func expectLargeCommit() {
+    large.store(Large.coming, ordering: .relaxed)
   }
 
   /// Asks for a checkpoint now, whatever the log's size.
@@ -90,8 +110,10 @@ final class LogCheckpointer: @unchecked Sendable {
           continue
         }
       }
+      let copyingLarge = large.load(ordering: .relaxed) == Large.copying
       // Passive: it neither waits for nor holds up readers and the writer.
       _ = sqlite3_wal_checkpoint_v2(connection, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+      if copyingLarge { large.store(Large.none, ordering: .relaxed) }
       runs.add(1, ordering: .relaxed)
     }
   }
