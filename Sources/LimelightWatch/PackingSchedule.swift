@@ -9,14 +9,12 @@ import LimelightPlatform
 /// it gives way to the first event, and is tried again after a longer quiet
 /// each time it did. Its last seconds, copying the packed file back, cannot
 /// give way (a file saved while a home of 180,000 entries was packed at
-/// once waited 20 s; one saved in those last seconds waits up to 6 s).
+/// once waited 20 s; one saved in those last seconds waits about 4 s).
 struct PackingSchedule {
   /// Whether a pack waits.
   private(set) var isWanted = false
   /// Seconds without a change the next try waits for.
   private(set) var quietNeeded = Self.firstQuiet
-  /// How many tries gave way.
-  private(set) var gaveWay = 0
   /// When the pack was wanted (monotonic seconds): the quiet counts from then.
   private var since = 0.0
 
@@ -28,7 +26,6 @@ struct PackingSchedule {
     isWanted = true
     since = now
     quietNeeded = Self.firstQuiet
-    gaveWay = 0
   }
 
   /// When the next try is due, with the user's last change at `lastChange`.
@@ -38,7 +35,6 @@ struct PackingSchedule {
 
   /// A try gave way to a change: the next waits for a longer quiet.
   mutating func noteGaveWay() {
-    gaveWay += 1
     quietNeeded = min(quietNeeded * 2, Self.longestQuiet)
   }
 

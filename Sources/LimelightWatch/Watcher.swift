@@ -477,8 +477,9 @@ public final class Watcher: ReconcileSink {
   /// a while, giving way to the first thing the loop has to do; whether it
   /// tried.
   func packIfDue() -> Bool {
+    // Not before the pass and its merging are done (nothing else due).
     guard let due = packing.due(lastChange: lastUserChange), monotonicNow() >= due,
-      !contentPass.isMerging, contentPass.nextDue == nil
+      contentPass.nextDue == nil
     else { return false }
     let started = monotonicNow()
     statusChanged = true
@@ -487,16 +488,10 @@ public final class Watcher: ReconcileSink {
       let inputs = [StopSignal.pipeRead, wakeInotify?.fd, drain?.wakeFD].compactMap { $0 }
       if try store.pack(givingWay: PackingSchedule.somethingWaits(on: inputs)) {
         packing.done()
-        let packed = monotonicNow()
+        logPacked(since: started)
         // The packed file's pages wait in the log: copied back beside the
         // writer, not by the next write's commit.
         store.checkpointSoon()
-        logger.info(
-          "index packed after the content pass",
-          metadata: [
-            "seconds": "\(String(format: "%.1f", packed - started))",
-            "checkpoint": "\(String(format: "%.1f", monotonicNow() - packed))",
-          ])
       } else {
         packing.noteGaveWay()
         logger.info(

@@ -53,13 +53,15 @@ final class LogCheckpointer: @unchecked Sendable {
         guard let context else { return SQLITE_OK }
         let checkpointer = Unmanaged<LogCheckpointer>.fromOpaque(context).takeUnretainedValue()
         let threshold = checkpointer.threshold.load(ordering: .relaxed)
-        if pages >= threshold && checkpointer.large.load(ordering: .relaxed) != Large.none {
+        guard pages >= threshold else {
+          if pages >= max(threshold / LogCheckpointer.wakeFraction, 16) { checkpointer.wake() }
+          return SQLITE_OK
+        }
+        if checkpointer.large.load(ordering: .relaxed) == Large.none {
+          _ = sqlite3_wal_checkpoint_v2(connection, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+        } else {
           _ = checkpointer.large.compareExchange(
             expected: Large.coming, desired: Large.copying, ordering: .relaxed)
-          checkpointer.wake()
-        } else if pages >= threshold {
-          _ = sqlite3_wal_checkpoint_v2(connection, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
-        } else if pages >= max(threshold / LogCheckpointer.wakeFraction, 16) {
           checkpointer.wake()
         }
         return SQLITE_OK

@@ -22,13 +22,15 @@ extension IndexStore {
       try Bool.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'compact'") ?? false
     }
     guard wanted else { return }
-    try pool.writeWithoutTransaction { db in try compact(db, texts: texts, merging: true) }
+    try pool.writeWithoutTransaction { db in try compact(db, texts: texts, atOnce: true) }
   }
 
-  /// Rewrites the index packed: each full-text index in one segment
-  /// (`merging`; otherwise merged beforehand, ``mergeStep(first:)``), every
-  /// table's pages full.
-  private static func compact(_ db: Database, texts: TextPacker, merging: Bool) throws {
+  /// Rewrites the index packed: each full-text index in one segment, every
+  /// table's pages full. `atOnce`, when nothing waits for it: the full-text
+  /// indexes are merged here and the log copied back before it returns;
+  /// otherwise they were merged beforehand (``mergeStep(first:)``) and the
+  /// log is copied back beside the writer.
+  private static func compact(_ db: Database, texts: TextPacker, atOnce: Bool) throws {
     // Texts deflated before the dictionary was trained are packed with it
     // (trained now, when fewer texts than it waits for were read).
     try texts.trainIfReady(db, early: true)
@@ -36,7 +38,7 @@ extension IndexStore {
       try db.execute(
         sql: "UPDATE text_body SET text = limelight_repack(text) WHERE substr(text, 1, 1) = x'78'")
     }
-    if merging {
+    if atOnce {
       try db.execute(sql: "INSERT INTO item_text (item_text) VALUES ('optimize')")
       try db.execute(sql: "INSERT INTO item_name (item_name) VALUES ('optimize')")
     }
@@ -45,6 +47,7 @@ extension IndexStore {
     try db.execute(sql: "PRAGMA auto_vacuum = INCREMENTAL")
     try db.execute(sql: "VACUUM")
     try db.execute(sql: "DELETE FROM meta WHERE key = 'compact'")
+    if atOnce { try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
   }
 
   /// The tidying a watcher wanted and had not done when it stopped
@@ -93,10 +96,7 @@ extension IndexStore {
     -> Bool
   {
     guard try isWorthPacking(afterRewriting: rewritten, minimum: minimum) else { return false }
-    try pool.writeWithoutTransaction { db in
-      try Self.compact(db, texts: texts, merging: true)
-      try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
-    }
+    try pool.writeWithoutTransaction { db in try Self.compact(db, texts: texts, atOnce: true) }
     return true
   }
 
@@ -127,7 +127,7 @@ extension IndexStore {
         context.release()
       }
       do {
-        try Self.compact(db, texts: texts, merging: false)
+        try Self.compact(db, texts: texts, atOnce: false)
         return true
       } catch let error as DatabaseError where error.resultCode == .SQLITE_INTERRUPT {
         return false
