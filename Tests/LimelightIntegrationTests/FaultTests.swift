@@ -62,8 +62,8 @@ import Testing
       try instance.run("limelight", ["status"]).stdout.contains(
         "the index cannot be written: no space left on the device holding it (")
     }
-    let status = try instance.run("limelight", ["status", "--json"]).stdout
-    #expect(status.contains("\"contentDone\":false"), "\(status)")
+    let status = try instance.run("limelight", ["status", "--json"])
+    #expect(status.stdout.contains("\"contentDone\":false"), "\(status)")
     #expect(Self.run("/bin/mount", ["-o", "remount,size=256m", data]) == 0)
     try instance.waitFor("everything written", seconds: 60) {
       let status = try instance.run("limelight", ["status", "--json"]).stdout

@@ -76,6 +76,21 @@ import Testing
     try expectWholeIndexes("giving pages back")
   }
 
+  /// Asking a new index to give its pages back in steps must not make
+  /// every later opening take the write lock: `limelight status` and the
+  /// commands that write opened the index only when the watcher's
+  /// transaction ended, and failed as "locked" after 10 s.
+  @Test func anIndexOpensWhileAnotherConnectionWrites() throws {
+    var held = Configuration()
+    held.allowsUnsafeTransactions = true
+    let other = try DatabaseQueue(path: store.location.databasePath.string, configuration: held)
+    try other.inDatabase { db in try db.execute(sql: "BEGIN IMMEDIATE") }
+    defer { try? other.inDatabase { db in try db.execute(sql: "ROLLBACK") } }
+    let opened = try IndexStore.open(store.location, create: false)
+    #expect(try opened.status(watcherPID: nil).items == 0)
+    #expect(try pragma("auto_vacuum") == 2)
+  }
+
   @Test func packingGivesWayUndoneAndPacksWhenLeftAlone() throws {
     // As the watcher does: the packed file's pages copied back beside it.
     store.checkpointAside()

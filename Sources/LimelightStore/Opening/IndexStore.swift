@@ -86,8 +86,13 @@ public final class IndexStore: Sendable {
           try db.execute(sql: "PRAGMA synchronous = NORMAL")
           // Takes effect in a new index only (before its first table): the
           // pages merges and deletions free go back to the file system in
-          // steps (`releaseFreePages`), without rewriting the file.
-          try db.execute(sql: "PRAGMA auto_vacuum = INCREMENTAL")
+          // steps (`releaseFreePages`), without rewriting the file. Asked of
+          // an empty file alone: on any other, SQLite takes the write lock to
+          // set it, and a process opening the index (`limelight status`) waited
+          // for the watcher's transaction, then failed as "locked".
+          if try Int.fetchOne(db, sql: "PRAGMA page_count") == 0 {
+            try db.execute(sql: "PRAGMA auto_vacuum = INCREMENTAL")
+          }
           try db.execute(sql: "PRAGMA journal_size_limit = \(WriteLoad.idle.logLimit)")
         }
         try Self.addFunctions(db, texts: texts)
