@@ -72,6 +72,46 @@ import Testing
     try expectWholeIndexes("an erase")
   }
 
+  /// A new mode, owner or link count (`chmod -R`, a tree hard-linked
+  /// elsewhere) changes no word: the full-text indexes are left as they
+  /// are, where indexing each file again read its whole text twice.
+  @Test func aModeChangeLeavesTheFullTextIndexesAlone() throws {
+    try store.write { writer in
+      for i in 0..<20 {
+        try writer.upsert(record("/d/note \(i).txt", text: "the lighthouse keeper \(i)"))
+      }
+    }
+    func segments() throws -> [Int] {
+      try store.read { db in
+        try ["item_text_data", "item_name_data"].map {
+          try Int.fetchOne(db, sql: "SELECT count(*) FROM \($0)") ?? 0
+        }
+      }
+    }
+    let before = try segments()
+    let status = FileStatus(
+      kind: .regular, device: 1, inode: 9, size: 10, modified: 0, changed: 7,
+      created: nil, mode: 0o100600)
+    try store.write { writer in
+      for i in 0..<20 {
+        try writer.updateMetadata(path: RawPath("/d/note \(i).txt"), status: status, keywords: [])
+      }
+    }
+    #expect(try segments() == before)
+    let changed = try store.read { db in
+      try Int.fetchAll(db, sql: "SELECT DISTINCT ctimeNs FROM item WHERE displayName LIKE 'note %'")
+    }
+    #expect(changed == [7])
+    #expect(try names("keeper").count == 20)
+    try expectWholeIndexes("a mode changed")
+    // New tags are indexed.
+    try store.write { writer in
+      try writer.updateMetadata(path: RawPath("/d/note 3.txt"), status: status, keywords: ["red"])
+    }
+    #expect(try names("red") == ["note 3.txt"])
+    try expectWholeIndexes("new tags")
+  }
+
   /// The bodies of the stored texts and how many items count on each.
   func bodies() throws -> [Int] {
     try store.read { db in
