@@ -87,7 +87,13 @@ extension Watcher {
   ) {
     do {
       let records = try outcome.get()
-      if records.contains(where: \.contentPending) { contentPass.noteNamesWritten() }
+      // A new mode or new tags may leave a file to read again (its own
+      // keywords, ``IndexWriter/updateMetadata(path:status:keywords:)``).
+      if records.contains(where: \.contentPending)
+        || operations.contains(where: { if case .metadata = $0 { true } else { false } })
+      {
+        contentPass.noteNamesWritten()
+      }
       if let retry = writeRetry {
         writeRetry = nil
         WriteBlock.clear(store.location)

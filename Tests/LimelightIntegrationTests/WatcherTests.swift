@@ -459,6 +459,29 @@ import Testing
     try instance.waitForPaths(["tag:invoices"], [])
   }
 
+  /// A page's own keywords are kept with the tags through every change of
+  /// them and of its mode: the index keeps them in one list, and a new
+  /// mode or new tags once replaced that list with the tags alone.
+  @Test(.enabled(if: xattrsWork, "the file system has no user extended attributes"))
+  func aFilesOwnKeywordsOutliveNewTagsAndModes() throws {
+    let instance = try Instance()
+    try instance.write(
+      "page.html",
+      "<html><head><title>Bread</title><meta name=\"keywords\" content=\"sourdough, levain\">"
+        + "</head><body>flour and water</body></html>\n")
+    try instance.startWatcher()
+    #expect(try instance.findPaths("levain") == ["page.html"])
+    #expect(Self.setTags(instance.path("page.html"), "kitchen") == 0)
+    try instance.waitForPaths(["tag:kitchen"], ["page.html"])
+    #expect(try instance.findPaths("levain") == ["page.html"])
+    #expect(chmod(instance.path("page.html"), 0o600) == 0)
+    #expect(Self.setTags(instance.path("page.html"), "pantry") == 0)
+    try instance.waitForPaths(["tag:pantry"], ["page.html"])
+    try instance.waitForPaths(["tag:kitchen"], [])
+    #expect(try instance.findPaths("levain") == ["page.html"])
+    #expect(try instance.findPaths("sourdough ext:html") == ["page.html"])
+  }
+
   @Test func legacyEncodingsAreReadAsText() throws {
     let instance = try Instance()
     // "déjà vu" in ISO-8859-1, and a UTF-16 file with its byte-order mark.

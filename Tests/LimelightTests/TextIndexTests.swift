@@ -112,6 +112,63 @@ import Testing
     try expectWholeIndexes("new tags")
   }
 
+  /// A drawing's own keywords outlive a new mode and new tags; a keyword
+  /// the tags no longer hold stays until the file is read again.
+  @Test func aFilesOwnKeywordsAreKeptAndTheFileReadAgain() throws {
+    var drawing = record("/d/doctor.svg", text: nil)
+    drawing.attributes.keywords = ["people", "woman"]
+    try store.write { writer in try writer.upsert(drawing) }
+    func pending() throws -> Bool {
+      try store.read { db in
+        try Bool.fetchOne(
+          db, sql: "SELECT contentPending FROM item WHERE displayName = ?",
+          arguments: ["doctor.svg"]) ?? false
+      }
+    }
+    var status = drawing.status
+    status.changed = 9
+    status.mode = 0o100600
+    try store.write { writer in
+      try writer.updateMetadata(path: drawing.path, status: status, keywords: ["red"])
+    }
+    #expect(try names("woman") == ["doctor.svg"])
+    #expect(try names("red") == ["doctor.svg"])
+    #expect(try pending())
+    // The second pass reads it again: its tags, then its own keywords.
+    drawing.attributes.keywords = ["red", "people", "woman"]
+    drawing.status = status
+    try store.write { writer in try writer.upsert(drawing) }
+    #expect(try !pending())
+    // Its tags taken away: kept until it is read again, as the index
+    // cannot tell them from its own.
+    status.changed = 10
+    try store.write { writer in
+      try writer.updateMetadata(path: drawing.path, status: status, keywords: [])
+    }
+    #expect(try names("red") == ["doctor.svg"])
+    #expect(try pending())
+    drawing.attributes.keywords = ["people", "woman"]
+    try store.write { writer in try writer.upsert(drawing) }
+    #expect(try names("red").isEmpty)
+    #expect(try names("woman") == ["doctor.svg"])
+    // A folder's keywords are its tags alone.
+    let folder = RawPath("/d")
+    var folderRecord = record("/d", text: nil)
+    folderRecord.status = FileStatus(
+      kind: .directory, device: 1, inode: 77, size: 0, modified: 0, changed: 0, created: nil,
+      mode: 0o40755)
+    folderRecord.attributes.keywords = ["blue"]
+    folderRecord.contentPending = false
+    try store.write { writer in try writer.upsert(folderRecord) }
+    var folderStatus = folderRecord.status
+    folderStatus.changed = 3
+    try store.write { writer in
+      try writer.updateMetadata(path: folder, status: folderStatus, keywords: [])
+    }
+    #expect(try names("blue").isEmpty)
+    try expectWholeIndexes("own keywords")
+  }
+
   /// The bodies of the stored texts and how many items count on each.
   func bodies() throws -> [Int] {
     try store.read { db in

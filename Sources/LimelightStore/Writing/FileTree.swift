@@ -7,28 +7,40 @@ import Synchronization
 /// Files as a tree of paths: their metadata, moves and removals of whole
 /// subtrees, and the states a crawl compares the disk with.
 extension IndexWriter {
-  /// Updates what a metadata change (tags, mode, times) can alter, keeping the text.
-  public func updateMetadata(path: RawPath, status: FileStatus, keywords: [String]) throws {
+  /// Updates what a metadata change (tags, mode, times) can alter, keeping
+  /// the text. `tags` are the file's tags as they are now.
+  ///
+  /// An item's keywords are its tags, then those its importer read (a
+  /// drawing's, a document's own); which of them were tags is not kept. So
+  /// a keyword the tags no longer hold stays, and a file whose content was
+  /// read is read again by the second pass, which settles them: replaced
+  /// by the tags alone, a chmod dropped a drawing's own keywords.
+  public func updateMetadata(path: RawPath, status: FileStatus, keywords tags: [String]) throws {
     let pathData = Data(path.bytes)
     guard
       let row = try Row.fetchOne(
         db,
         sql: """
-          SELECT rowid, title, authors, customAttributes FROM item WHERE path = ?
+          SELECT rowid, title, authors, customAttributes, keywords, contentPending
+          FROM item WHERE path = ?
           """,
         arguments: [pathData])
     else { return }
     let rowID: Int64 = row[ItemTable.rowID]
     let modified = Double(status.modified) / 1e9
+    let untagged = Self.strings(inJSON: row[ItemTable.keywords]).filter { !tags.contains($0) }
+    let readAgain =
+      !untagged.isEmpty && status.kind == .regular && !(row[ItemTable.contentPending] as Bool)
+    let keywords = tags + (readAgain ? untagged : [])
     try db.execute(
       sql: """
         UPDATE item SET keywords = ?, ctimeNs = ?, mtimeNs = ?, modified = ?, recent = ?,
-          generation = ?
+          generation = ?, contentPending = contentPending OR ?
         WHERE rowid = ?
         """,
       arguments: [
         Self.json(keywords), status.changed, status.modified, modified,
-        ItemRank.isRecent(modified), generation, rowID,
+        ItemRank.isRecent(modified), generation, readAgain, rowID,
       ])
     let kept =
       Self.strings(inJSON: row[ItemTable.authors])
