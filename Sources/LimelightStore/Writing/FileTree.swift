@@ -18,12 +18,14 @@ extension IndexWriter {
   public func updateMetadata(path: RawPath, status: FileStatus, keywords tags: [String]) throws {
     let pathData = Data(path.bytes)
     guard
+      // Statements kept prepared: a `chmod -R` asks this of every file,
+      // and parsing them was two fifths of the work.
       let row = try Row.fetchOne(
-        db,
-        sql: """
-          SELECT rowid, title, authors, customAttributes, keywords, contentPending
-          FROM item WHERE path = ?
-          """,
+        db.cachedStatement(
+          sql: """
+            SELECT rowid, title, authors, customAttributes, keywords, contentPending
+            FROM item WHERE path = ?
+            """),
         arguments: [pathData])
     else { return }
     let rowID: Int64 = row[ItemTable.rowID]
@@ -32,12 +34,13 @@ extension IndexWriter {
     let readAgain =
       !untagged.isEmpty && status.kind == .regular && !(row[ItemTable.contentPending] as Bool)
     let keywords = tags + (readAgain ? untagged : [])
-    try db.execute(
+    try db.cachedStatement(
       sql: """
         UPDATE item SET keywords = ?, ctimeNs = ?, mtimeNs = ?, modified = ?, recent = ?,
           generation = ?, contentPending = contentPending OR ?
         WHERE rowid = ?
-        """,
+        """
+    ).execute(
       arguments: [
         Self.json(keywords), status.changed, status.modified, modified,
         ItemRank.isRecent(modified), generation, readAgain, rowID,

@@ -33,7 +33,7 @@ extension IndexWriter {
 
   /// The strings of a stored JSON array or object (authors, custom attributes).
   static func strings(inJSON text: String?) -> [String] {
-    guard let data = text?.data(using: .utf8),
+    guard text != "[]", let data = text?.data(using: .utf8),
       let value = try? JSONSerialization.jsonObject(with: data)
     else { return [] }
     func collect(_ value: Any) -> [String] {
