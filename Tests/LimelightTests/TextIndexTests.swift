@@ -112,6 +112,33 @@ import Testing
     try expectWholeIndexes("new tags")
   }
 
+  /// A folder renamed indexes its items' words again in one segment per
+  /// full-text index, not one each: an `INSERT … SELECT` into FTS5 made it
+  /// write what it held at every statement.
+  @Test func aFolderMovedIsIndexedAgainInOneSegment() throws {
+    try store.write { writer in
+      for i in 0..<60 {
+        try writer.upsert(record("/d/logs/note \(i).txt", text: "the harbour master \(i)"))
+      }
+    }
+    func rows() throws -> [Int] {
+      try store.read { db in
+        try ["item_text_data", "item_name_data"].map {
+          try Int.fetchOne(db, sql: "SELECT count(*) FROM \($0)") ?? 0
+        }
+      }
+    }
+    let before = try rows()
+    try store.write { writer in
+      try writer.move(from: RawPath("/d/logs"), to: RawPath("/d/journal"), hidden: { _ in false })
+    }
+    let after = try rows()
+    #expect(after[0] - before[0] <= 10 && after[1] - before[1] <= 10, "\(before) → \(after)")
+    #expect(try names("journal harbour").count == 60)
+    #expect(try names("logs").isEmpty)
+    try expectWholeIndexes("a folder moved")
+  }
+
   /// A drawing's own keywords outlive a new mode and new tags; a keyword
   /// the tags no longer hold stays until the file is read again.
   @Test func aFilesOwnKeywordsAreKeptAndTheFileReadAgain() throws {

@@ -189,19 +189,29 @@ extension IndexWriter {
   func replaceNameTexts(_ rowID: Int64, textToo: Bool = true, change: () throws -> Void) throws {
     try deleteRow(rowID, from: textToo ? ["item_text", "item_name"] : ["item_name"])
     try change()
-    try db.cachedStatement(
-      sql: """
-        INSERT INTO item_name (rowid, name, keywords, path, facets)
-          SELECT rowid, name, keywords, path, facets FROM item_words WHERE rowid = ?
-        """
-    ).execute(arguments: [rowID])
+    // Read, then inserted as values: an `INSERT … SELECT` into a full-text
+    // table opens a statement journal, and FTS5 writes what it gathered as
+    // a segment of its own at each (a folder of 99,000 entries renamed took
+    // 3 minutes, and grew the index by a quarter).
+    try copyRow(
+      rowID, from: "item_words", into: "item_name", ["name", "keywords", "path", "facets"])
     guard textToo else { return }
-    try db.cachedStatement(
-      sql: """
-        INSERT INTO item_text (rowid, name, keywords, path, content, facets)
-          SELECT rowid, name, keywords, path, content, facets FROM item_text_source
-            WHERE rowid = ?
-        """
-    ).execute(arguments: [rowID])
+    try copyRow(
+      rowID, from: "item_text_source", into: "item_text",
+      ["name", "keywords", "path", "content", "facets"])
+  }
+
+  /// Inserts an item's row of `source` into the full-text table `table`.
+  private func copyRow(_ rowID: Int64, from source: String, into table: String, _ columns: [String])
+    throws
+  {
+    let list = columns.joined(separator: ", ")
+    guard
+      let values = try db.cachedStatement(sql: "SELECT \(list) FROM \(source) WHERE rowid = ?")
+        .firstRow([rowID])
+    else { return }
+    let marks = Array(repeating: "?", count: columns.count).joined(separator: ", ")
+    try db.cachedStatement(sql: "INSERT INTO \(table) (rowid, \(list)) VALUES (?, \(marks))")
+      .run([rowID] + values)
   }
 }
