@@ -134,7 +134,8 @@ import Testing
     }
     let after = try rows()
     #expect(after[0] - before[0] <= 10 && after[1] - before[1] <= 10, "\(before) → \(after)")
-    #expect(try names("journal harbour").count == 60)
+    #expect(try names("journal").count == 60)
+    #expect(try names("harbour").count == 60)
     #expect(try names("logs").isEmpty)
     try expectWholeIndexes("a folder moved")
   }
