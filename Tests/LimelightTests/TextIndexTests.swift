@@ -72,23 +72,30 @@ import Testing
     try expectWholeIndexes("an erase")
   }
 
+  /// `count` notes in `folder`, written in one transaction.
+  func writeNotes(_ count: Int, in folder: String, text: String) throws {
+    try store.write { writer in
+      for i in 0..<count {
+        try writer.upsert(record("\(folder)/note \(i).txt", text: "\(text) \(i)"))
+      }
+    }
+  }
+
+  /// The rows of each full-text index's segments: more for each segment written.
+  func segmentRows() throws -> [Int] {
+    try store.read { db in
+      try ["item_text_data", "item_name_data"].map {
+        try Int.fetchOne(db, sql: "SELECT count(*) FROM \($0)") ?? 0
+      }
+    }
+  }
+
   /// A new mode, owner or link count (`chmod -R`, a tree hard-linked
   /// elsewhere) changes no word: the full-text indexes are left as they
   /// are, where indexing each file again read its whole text twice.
   @Test func aModeChangeLeavesTheFullTextIndexesAlone() throws {
-    try store.write { writer in
-      for i in 0..<20 {
-        try writer.upsert(record("/d/note \(i).txt", text: "the lighthouse keeper \(i)"))
-      }
-    }
-    func segments() throws -> [Int] {
-      try store.read { db in
-        try ["item_text_data", "item_name_data"].map {
-          try Int.fetchOne(db, sql: "SELECT count(*) FROM \($0)") ?? 0
-        }
-      }
-    }
-    let before = try segments()
+    try writeNotes(20, in: "/d", text: "the lighthouse keeper")
+    let before = try segmentRows()
     let status = FileStatus(
       kind: .regular, device: 1, inode: 9, size: 10, modified: 0, changed: 7,
       created: nil, mode: 0o100600)
@@ -97,7 +104,7 @@ import Testing
         try writer.updateMetadata(path: RawPath("/d/note \(i).txt"), status: status, keywords: [])
       }
     }
-    #expect(try segments() == before)
+    #expect(try segmentRows() == before)
     let changed = try store.read { db in
       try Int.fetchAll(db, sql: "SELECT DISTINCT ctimeNs FROM item WHERE displayName LIKE 'note %'")
     }
@@ -116,23 +123,12 @@ import Testing
   /// full-text index, not one each: an `INSERT … SELECT` into FTS5 made it
   /// write what it held at every statement.
   @Test func aFolderMovedIsIndexedAgainInOneSegment() throws {
-    try store.write { writer in
-      for i in 0..<60 {
-        try writer.upsert(record("/d/logs/note \(i).txt", text: "the harbour master \(i)"))
-      }
-    }
-    func rows() throws -> [Int] {
-      try store.read { db in
-        try ["item_text_data", "item_name_data"].map {
-          try Int.fetchOne(db, sql: "SELECT count(*) FROM \($0)") ?? 0
-        }
-      }
-    }
-    let before = try rows()
+    try writeNotes(60, in: "/d/logs", text: "the harbour master")
+    let before = try segmentRows()
     try store.write { writer in
       try writer.move(from: RawPath("/d/logs"), to: RawPath("/d/journal"), hidden: { _ in false })
     }
-    let after = try rows()
+    let after = try segmentRows()
     #expect(after[0] - before[0] <= 10 && after[1] - before[1] <= 10, "\(before) → \(after)")
     #expect(try names("journal").count == 60)
     #expect(try names("harbour").count == 60)
