@@ -96,7 +96,8 @@ struct BatchWriter {
           if case .importFile = op { records.append(record) }
         case .metadata(let path, let status):
           try writer.updateMetadata(
-            path: path, status: status, keywords: FileImporter.tags(of: path))
+            path: path, status: status, keywords: FileImporter.tags(of: path),
+            readable: { FileSystem.unreadable(path) == nil })
         case .move(let old, let new):
           if thumbnails != nil {
             movedThumbnails += try writer.thumbnailed(inTreeOf: old).map { file in

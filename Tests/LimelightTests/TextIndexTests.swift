@@ -175,6 +175,16 @@ import Testing
     try store.write { writer in try writer.upsert(drawing) }
     #expect(try names("red").isEmpty)
     #expect(try names("woman") == ["doctor.svg"])
+    // Its permissions taken away: it keeps what was read of it, and waits
+    // for nothing it could not read.
+    status.changed = 11
+    status.mode = 0o100000
+    try store.write { writer in
+      try writer.updateMetadata(
+        path: drawing.path, status: status, keywords: [], readable: { false })
+    }
+    #expect(try names("woman") == ["doctor.svg"])
+    #expect(try !pending())
     // A folder's keywords are its tags alone.
     let folder = RawPath("/d")
     var folderRecord = record("/d", text: nil)

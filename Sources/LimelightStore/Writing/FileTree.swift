@@ -14,8 +14,12 @@ extension IndexWriter {
   /// drawing's, a document's own); which of them were tags is not kept. So
   /// a keyword the tags no longer hold stays, and a file whose content was
   /// read is read again by the second pass, which settles them: replaced
-  /// by the tags alone, a chmod dropped a drawing's own keywords.
-  public func updateMetadata(path: RawPath, status: FileStatus, keywords tags: [String]) throws {
+  /// by the tags alone, a chmod dropped a drawing's own keywords. A file
+  /// that cannot be `readable` now is not read again: it keeps what was
+  /// read of it.
+  public func updateMetadata(
+    path: RawPath, status: FileStatus, keywords tags: [String], readable: () -> Bool = { true }
+  ) throws {
     let pathData = Data(path.bytes)
     guard
       // Statements kept prepared: a `chmod -R` asks this of every file,
@@ -31,9 +35,10 @@ extension IndexWriter {
     let rowID: Int64 = row[ItemTable.rowID]
     let modified = Double(status.modified) / 1e9
     let untagged = Self.strings(inJSON: row[ItemTable.keywords]).filter { !tags.contains($0) }
-    let readAgain =
+    let keepUntagged =
       !untagged.isEmpty && status.kind == .regular && !(row[ItemTable.contentPending] as Bool)
-    let keywords = tags + (readAgain ? untagged : [])
+    let readAgain = keepUntagged && readable()
+    let keywords = tags + (keepUntagged ? untagged : [])
     try db.cachedStatement(
       sql: """
         UPDATE item SET keywords = ?, ctimeNs = ?, mtimeNs = ?, modified = ?, recent = ?,
