@@ -34,7 +34,8 @@ extension IndexWriter {
     else { return }
     let rowID: Int64 = row[ItemTable.rowID]
     let modified = Double(status.modified) / 1e9
-    let untagged = Self.strings(inJSON: row[ItemTable.keywords]).filter { !tags.contains($0) }
+    let stored = Self.strings(inJSON: row[ItemTable.keywords])
+    let untagged = stored.filter { !tags.contains($0) }
     let keepUntagged =
       !untagged.isEmpty && status.kind == .regular && !(row[ItemTable.contentPending] as Bool)
     let readAgain = keepUntagged && readable()
@@ -50,21 +51,18 @@ extension IndexWriter {
         Self.json(keywords), status.changed, status.modified, modified,
         ItemRank.isRecent(modified), generation, readAgain, rowID,
       ])
+    // A mode, an owner or a link count changed (`chmod -R`, a tree
+    // hard-linked elsewhere), not the keywords: the full-text indexes hold
+    // nothing that moved but perhaps the facets. Indexing the item again
+    // tokenized its whole text twice, and grew a home's index by 45 %.
+    guard keywords != stored else {
+      try refreshFacets(rowID)
+      return
+    }
     let kept =
       Self.strings(inJSON: row[ItemTable.authors])
       + Self.searchableStrings(inCustomAttributes: row[ItemTable.customAttributes])
     let text = SearchText.fold(IndexedText.keywords(keywords + kept, title: row[ItemTable.title]))
-    let stored = try db.cachedStatement(
-      sql: "SELECT keywords FROM item_words_stored WHERE rowid = ?"
-    ).firstRow([rowID])
-    // A mode, an owner or a link count changed (`chmod -R`, a tree
-    // hard-linked elsewhere), not the tags: the full-text indexes hold
-    // nothing that moved but perhaps the facets. Indexing the item again
-    // tokenized its whole text twice, and grew a home's index by 45 %.
-    guard stored.flatMap({ String.fromDatabaseValue($0[0]) }) != text else {
-      try refreshFacets(rowID)
-      return
-    }
     let facets = try facets(ofRow: rowID)
     try replaceNameTexts(rowID) {
       try db.cachedStatement(

@@ -209,23 +209,22 @@ extension IndexWriter {
     // table opens a statement journal, and FTS5 writes what it gathered as
     // a segment of its own at each (a folder of 99,000 entries renamed took
     // 3 minutes, and grew the index by a quarter).
-    if let names = try db.cachedStatement(
-      sql: "SELECT name, keywords, path, facets FROM item_words WHERE rowid = ?"
-    ).firstRow([rowID]) {
-      try db.cachedStatement(
-        sql: "INSERT INTO item_name (rowid, name, keywords, path, facets) VALUES (?, ?, ?, ?, ?)"
-      ).run([rowID.databaseValue] + names)
-    }
-    guard let text,
+    guard
       let names = try db.cachedStatement(
-        sql: "SELECT name, keywords, path, facets FROM item_text_source WHERE rowid = ?"
+        sql: "SELECT name, keywords, path, facets FROM item_words WHERE rowid = ?"
       ).firstRow([rowID])
     else { return }
+    try db.cachedStatement(
+      sql: "INSERT INTO item_name (rowid, name, keywords, path, facets) VALUES (?, ?, ?, ?, ?)"
+    ).run([rowID.databaseValue] + names)
+    guard let text else { return }
+    // The text index's facets, as its view makes them (`limelight_text_facets`).
+    let facets = ItemFacets.textFacets(String.fromDatabaseValue(names[3]), hasText: !text[3].isNull)
     try db.cachedStatement(
       sql: """
         INSERT INTO item_text (rowid, name, keywords, path, content, facets)
           VALUES (?, ?, ?, ?, ?, ?)
         """
-    ).run([rowID.databaseValue] + names.prefix(3) + [text[3], names[3]])
+    ).run([rowID.databaseValue] + names.prefix(3) + [text[3], facets?.databaseValue ?? .null])
   }
 }
