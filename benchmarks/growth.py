@@ -376,8 +376,7 @@ def measure(size, work, pool, ll, rng, query_count, settle_limit, corpus=None):
     row["idle_rss_mib"] = idle_rss / 1024
     row["idle_pss_mib"] = idle_pss / 1024
     db = f"{xdg}/data/limelight/index.sqlite"
-    size_bytes = sum(os.path.getsize(p) for p in (db, db + "-wal") if os.path.exists(p))
-    row["index_bytes_per_entry"] = size_bytes / entries
+    row["index_bytes_per_entry"] = index_bytes(xdg) / entries
     row["tables_bytes_per_entry"] = {
         name: size / entries for name, size in table_sizes(db).items()}
 
@@ -433,9 +432,13 @@ def restart(ll, env, xdg, entries):
     seconds = time.perf_counter() - started
     watcher.terminate()
     watcher.wait(60)
+    return seconds, index_bytes(xdg) / entries
+
+
+def index_bytes(xdg):
+    """The index file's bytes and its log's."""
     db = f"{xdg}/data/limelight/index.sqlite"
-    size = sum(os.path.getsize(p) for p in (db, db + "-wal") if os.path.exists(p))
-    return seconds, size / entries
+    return sum(os.path.getsize(p) for p in (db, db + "-wal") if os.path.exists(p))
 
 
 def table_sizes(db):
