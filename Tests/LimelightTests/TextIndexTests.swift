@@ -398,12 +398,14 @@ import Testing
   }
 
   /// Whether a text step is crowded is asked first of the prefix index's
-  /// short prefixes, which match every item the typed ones do and more.
+  /// longest prefixes (four letters), which match every item the typed
+  /// ones do and more; a prefix of four letters or fewer is one already.
   @Test func aLongPrefixIsCountedFirstByItsShortOne() {
-    #expect(SearchRun.widened(#"("test" * AND "gard" *)"#) == #"("tes" * AND "gar" *)"#)
+    #expect(SearchRun.widened(#"("tests" * AND "garde" *)"#) == #"("test" * AND "gard" *)"#)
+    #expect(SearchRun.widened(#"("test" * AND "gard" *)"#) == nil)
     #expect(
       SearchRun.widened(#"{name keywords} : "Readme" * AND "x" *"#)
-        == #"{name keywords} : "Rea" * AND "x" *"#)
+        == #"{name keywords} : "Read" * AND "x" *"#)
     #expect(SearchRun.widened(#""readme" AND "tes" *"#) == nil)
     #expect(SearchRun.widened(#""test" * NOT "gard" *"#) == nil)
     #expect(SearchRun.widened(#""straße" * AND "say ""hi""" *"#) == nil)
@@ -668,6 +670,34 @@ import Testing
     let found = try SearchEngine(store: reader).search(
       .text("zebra crossing", prefix: false, column: nil))
     #expect(found.map(\.displayName) == ["last.txt"])
+    // An index of the version before, whose text index kept prefixes of
+    // three letters alone, upgraded by a process that has not met its
+    // dictionary: its text index is made again from every text, whole.
+    try store.write { writer in
+      try writer.db.execute(
+        sql: """
+          DROP TABLE item_text;
+          CREATE VIRTUAL TABLE item_text USING fts5(
+            name, keywords, path, content, facets,
+            content = 'item_text_source', content_rowid = 'rowid',
+            tokenize = 'limelight_pairs remove_diacritics 2', detail = none, prefix = '3');
+          INSERT INTO item_text (item_text) VALUES ('rebuild');
+          UPDATE grdb_migrations SET identifier = 'schema-v30';
+          """)
+    }
+    try store.read { db in try TextPacker.forgetDictionaries(of: db) }
+    let upgraded = try IndexStore.open(store.location, create: false)
+    let made = try upgraded.read { db in
+      try String.fetchOne(db, sql: "SELECT sql FROM sqlite_schema WHERE name = 'item_text'")
+    }
+    #expect(made?.contains("prefix = '3 4'") == true)
+    for (words, prefix, expected) in [
+      ("zebra crossing", false, "last.txt"), ("heron land", true, "after.txt"),
+      ("the quay wall", false, "first.txt"),
+    ] {
+      let query = QueryNode.text(words, prefix: prefix, column: nil)
+      #expect(try SearchEngine(store: upgraded).search(query).map(\.displayName) == [expected])
+    }
   }
 
   /// A word in very many names walks the index of their rank instead of
@@ -882,8 +912,19 @@ import Testing
 
   /// The ranking's field hits (which of name, keywords and path holds each
   /// word) say what splitting each field into words says, whether its
-  /// bytes decide or it is split.
-  @Test func theRankingFindsAFieldsWordsAsSplittingItWould() {
+  /// bytes decide or it is split; asked of the index's SQL function too,
+  /// which reads the fields where SQLite holds them.
+  @Test func theRankingFindsAFieldsWordsAsSplittingItWould() throws {
+    let location = Fixtures.newLocation()
+    defer { try? FileManager.default.removeItem(atPath: location.home.string) }
+    let store = try IndexStore.open(location, create: true)
+    func hitsInSQL(_ fields: [String?], _ encoded: String) throws -> String? {
+      try store.read { db in
+        try String.fetchOne(
+          db, sql: "SELECT limelight_field_hits(?, ?, ?, ?)",
+          arguments: [fields[0], fields[1], fields[2], encoded])
+      }
+    }
     let fields = [
       "Crème brûlée à l'école", "/home/jo/Müller/Straße und Maß.txt", "thé au lait",
       "The Brown FOX", "ǅemal ﬁne", "東京タワー.png", "e\u{301}cole q\u{303}",
@@ -904,8 +945,12 @@ import Testing
           }.map { String(3 - $0) } ?? "0"
         }.joined()
         #expect(check.fieldHits(row) == expected, "\(row) prefix \(prefix)")
+        #expect(try hitsInSQL(row, check.encoded) == expected, "\(row) prefix \(prefix), in SQL")
       }
+      // No fields hold nothing; words that do not parse tell nothing.
+      #expect(try hitsInSQL([nil, nil, nil], check.encoded) == String(repeating: "0", count: 14))
     }
+    #expect(try hitsInSQL(["the", nil, nil], "not a check") == nil)
   }
 
   @Test func aTextIsSplitIntoWordsAsFoldingItWholeWouldSplitIt() {

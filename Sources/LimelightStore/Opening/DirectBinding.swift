@@ -99,4 +99,4 @@ extension Statement {
 }
 
 /// SQLite copies what is bound with it before the call returns.
-private let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)

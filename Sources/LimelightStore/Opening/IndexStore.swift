@@ -142,6 +142,12 @@ public final class IndexStore: Sendable {
       let migrator = Schema.migrator
       if try pool.read(Schema.isNewer) { throw OpenError.newer(path) }
       if try !pool.read({ try migrator.hasCompletedMigrations($0) }) {
+        // An upgrade may read every text again (the text index made anew):
+        // unread, a text packed with a dictionary this process has not met
+        // is none, and would be left out of it.
+        try pool.read { db in
+          if try db.tableExists("text_dictionary") { try texts.refresh(db) }
+        }
         do {
           try migrator.migrate(pool)
         } catch is Schema.OlderIndex {
@@ -164,7 +170,6 @@ public final class IndexStore: Sendable {
     db.add(function: Self.matchFunction)
     db.add(function: Self.personFunction)
     db.add(function: Self.phrasesFunction)
-    db.add(function: Self.fieldHitsFunction)
     db.add(function: StoredText.deflateFunction)
     db.add(function: StoredText.inflateFunction)
     db.add(function: StoredText.repackFunction(texts))
@@ -172,6 +177,7 @@ public final class IndexStore: Sendable {
     db.add(function: ItemFacets.function)
     db.add(function: ItemFacets.textFunction)
     db.add(function: ItemDescription.summaryFunction)
+    try FieldHitsFunction.register(db)
     for register in [
       limelight_register_text_rank, limelight_register_cjk_pairs, limelight_register_words,
     ] {
@@ -237,22 +243,6 @@ public final class IndexStore: Sendable {
         return search.map { $0.unpackUTF8(data) } ?? TextPacker.unpackUTF8(data)
       }, found: found)
   }
-
-  /// `limelight_field_hits(name, keywords, path, words)`: which of an
-  /// item's name, keywords and path hold each of a text match's words
-  /// (``PhraseCheck/fieldHits(_:)``), for `limelight_rank`.
-  static let fieldHitsFunction = DatabaseFunction(
-    "limelight_field_hits", argumentCount: 4, pure: true
-  ) { values in
-    parsed(values[3], in: fieldHitsPlans) {
-      PhraseCheck(encoded: $0).map(PhraseCheck.FieldHits.init)
-    }?
-    .hits(values.prefix(3).map { String.fromDatabaseValue($0) })
-  }
-
-  /// The field hits of the encoded checks met lately, made ready once for
-  /// all the candidates of a query.
-  static let fieldHitsPlans = Mutex<[String: PhraseCheck.FieldHits?]>([:])
 
   /// An encoded ``PhraseCheck``, parsed once for all the rows of a query.
   private static func phraseCheck(_ value: DatabaseValue) -> PhraseCheck? {

@@ -148,7 +148,7 @@ extension Schema {
       content = 'item_text_source', content_rowid = 'rowid',
       tokenize = 'limelight_pairs remove_diacritics 2',
       detail = none,
-      prefix = '3'
+      prefix = '3 4'
     );
     CREATE VIRTUAL TABLE item_vocab USING fts5vocab(item_text, 'row');
 

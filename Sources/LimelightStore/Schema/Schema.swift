@@ -91,7 +91,7 @@ enum Schema {
   /// silently change an old migration): a change that needs code (reading
   /// every text again, say) moves ``oldestUpgraded`` forward instead, and
   /// older indexes are built anew.
-  static let identifier = "schema-v30"
+  static let identifier = "schema-v31"
 
   /// The identifiers this migration had before, each with the last step
   /// it stood for: an index lists only the identifier it was made or
@@ -99,7 +99,7 @@ enum Schema {
   static let earlierIdentifiers = [
     "schema-v25": "v25-meaning", "schema-v26": "v26-one-folding",
     "schema-v27": "v27-code-pairs", "schema-v28": "v28-meaning-passages",
-    "schema-v29": "v29-meaning-token-cap",
+    "schema-v29": "v29-meaning-token-cap", "schema-v30": "v30-meaning-changes",
   ]
 
   /// Every migration an index may list, oldest first: those made before

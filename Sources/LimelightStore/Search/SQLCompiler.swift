@@ -185,11 +185,11 @@ struct SQLCompiler {
 
   /// `node` with a sentence's short words matched whole in texts
   /// (``QueryNode/shortWordsWhole(shorterThan:lastWord:)``): shorter than
-  /// the text index's prefixes (``SearchRun/textPrefixLength``), FTS5
+  /// the text index's prefixes (``SearchRun/textPrefixLengths``), FTS5
   /// gathered every word of every text beginning with "a", "by" and "it",
   /// 1.6 s on the corpus for `end a process by sending it a signal`.
   static func shortWordsWhole(_ node: QueryNode) -> QueryNode {
-    node.shortWordsWhole(shorterThan: SearchRun.textPrefixLength) {
+    node.shortWordsWhole(shorterThan: SearchRun.textPrefixLengths[0]) {
       tokens(of: SearchText.fold($0)).last
     }
   }

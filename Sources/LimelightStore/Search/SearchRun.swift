@@ -179,7 +179,7 @@ final class SearchRun {
   }
 
   /// A text match with each prefix longer than the text index's prefix
-  /// index cut to that index's length: it matches every item the match
+  /// indexes cut to the longest's length: it matches every item the match
   /// does, and more. nil when no such prefix is longer, or when the match
   /// leaves anything out (a wider NOT would match fewer).
   static func widened(_ match: String) -> String? {
@@ -211,8 +211,8 @@ final class SearchRun {
       let plain = word.utf8.allSatisfy {
         (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0)
       }
-      if after.hasPrefix(" *"), plain, word.count > textPrefixLength {
-        widened += "\"" + word.prefix(textPrefixLength) + "\""
+      if after.hasPrefix(" *"), plain, let longest = textPrefixLengths.last, word.count > longest {
+        widened += "\"" + word.prefix(longest) + "\""
         changed = true
       } else {
         widened += rest[open...close]
@@ -223,9 +223,12 @@ final class SearchRun {
     return changed ? widened : nil
   }
 
-  /// The length of the prefixes the text index keeps an index of
-  /// (`prefix = '3'`).
-  static let textPrefixLength = 3
+  /// The lengths of the prefixes the text index keeps an index of
+  /// (`prefix = '3 4'`), shortest first. A prefix of such a length is one
+  /// list of rows; a longer one has FTS5 merge the rows of every term it
+  /// begins, for each statement that asks (`html lett`: 428 terms, 9 ms
+  /// each time on the corpus, against 1 ms with the four letters indexed).
+  static let textPrefixLengths = [3, 4]
 
   /// The coarse rank bands that hold any item, asked once (100 lookups of
   /// one term: 2 ms at a million entries; the same with the words ANDed

@@ -39,27 +39,37 @@ extension PhraseCheck {
 
     /// The hits of an item whose first texts are `texts`.
     public func hits(_ texts: [String?]) -> String {
-      guard let parts else { return "" }
+      let fields = (0..<3).map { $0 < texts.count ? Array((texts[$0] ?? "").utf8) : [] }
+      return fields[0].withUnsafeBufferPointer { name in
+        fields[1].withUnsafeBufferPointer { keywords in
+          fields[2].withUnsafeBufferPointer { path in
+            String(decoding: hits(in: [name, keywords, path]), as: UTF8.self)
+          }
+        }
+      }
+    }
+
+    /// The hits of an item whose first texts are `texts`, in UTF-8, one
+    /// character each; none when the match is no `.and`.
+    func hits(in texts: [UnsafeBufferPointer<UInt8>]) -> [UInt8] {
+      guard let parts else { return [] }
       var hits = [UInt8](repeating: UInt8(ascii: "0"), count: parts.count)
       var missing = parts.indices.filter { parts[$0] != nil }
-      for (index, text) in texts.prefix(3).enumerated() where !missing.isEmpty {
-        var text = text ?? ""
+      for (index, bytes) in texts.prefix(3).enumerated() where !missing.isEmpty {
         let value = UInt8(ascii: "3") - UInt8(index)
-        text.withUTF8 { bytes in
-          let isASCII = PhraseCheck.firstBeyondASCII(bytes, from: 0) == nil
-          if isASCII { scanASCII(bytes, missing, into: &hits, value) }
-          for part in missing where hits[part] == UInt8(ascii: "0") {
-            guard let found = parts[part], !(isASCII && found.ascii != nil) else { continue }
-            if PhraseCheck.anchoredContains(bytes, found.phrase, prefix: found.prefix)
-              ?? PhraseCheck.streamContains(bytes, found.phrase, prefix: found.prefix)
-            {
-              hits[part] = value
-            }
+        let isASCII = PhraseCheck.firstBeyondASCII(bytes, from: 0) == nil
+        if isASCII { scanASCII(bytes, missing, into: &hits, value) }
+        for part in missing where hits[part] == UInt8(ascii: "0") {
+          guard let found = parts[part], !(isASCII && found.ascii != nil) else { continue }
+          if PhraseCheck.anchoredContains(bytes, found.phrase, prefix: found.prefix)
+            ?? PhraseCheck.streamContains(bytes, found.phrase, prefix: found.prefix)
+          {
+            hits[part] = value
           }
         }
         missing.removeAll { hits[$0] != UInt8(ascii: "0") }
       }
-      return String(decoding: hits, as: UTF8.self)
+      return hits
     }
 
     /// Marks with `value` each of the `missing` one-word parts that a text
