@@ -915,9 +915,6 @@ import Testing
   /// bytes decide or it is split; asked of the index's SQL function too,
   /// which reads the fields where SQLite holds them.
   @Test func theRankingFindsAFieldsWordsAsSplittingItWould() throws {
-    let location = Fixtures.newLocation()
-    defer { try? FileManager.default.removeItem(atPath: location.home.string) }
-    let store = try IndexStore.open(location, create: true)
     func hitsInSQL(_ fields: [String?], _ encoded: String) throws -> String? {
       try store.read { db in
         try String.fetchOne(

@@ -141,13 +141,13 @@ public final class IndexStore: Sendable {
       let pool = try DatabasePool(path: path.string, configuration: configuration)
       let migrator = Schema.migrator
       if try pool.read(Schema.isNewer) { throw OpenError.newer(path) }
+      // The index's dictionaries, known before an upgrade that reads every
+      // text again (the text index made anew): unmet, a text packed with
+      // one is none, and would be left out of it.
+      try pool.read { db in
+        if try db.tableExists("text_dictionary") { try texts.refresh(db) }
+      }
       if try !pool.read({ try migrator.hasCompletedMigrations($0) }) {
-        // An upgrade may read every text again (the text index made anew):
-        // unread, a text packed with a dictionary this process has not met
-        // is none, and would be left out of it.
-        try pool.read { db in
-          if try db.tableExists("text_dictionary") { try texts.refresh(db) }
-        }
         do {
           try migrator.migrate(pool)
         } catch is Schema.OlderIndex {
@@ -155,7 +155,6 @@ public final class IndexStore: Sendable {
         }
         try compactAfterUpgrade(pool, texts: texts)
       }
-      try pool.read(texts.refresh)
       return IndexStore(location: location, pool: pool, texts: texts)
     } catch let error as DatabaseError {
       if error.resultCode == .SQLITE_CORRUPT || error.resultCode == .SQLITE_NOTADB {

@@ -56,11 +56,12 @@ enum FieldHitsFunction {
         }
         return UnsafeBufferPointer(start: text, count: Int(sqlite3_value_bytes(value)))
       }
-      // Never empty: "" when the match is no `.and`.
-      let hits = fieldHits.hits(in: texts) + [0]
+      let hits = fieldHits.hits(in: texts)
+      // None when the match is no `.and`: "".
+      guard !hits.isEmpty else { return sqlite3_result_text(context, "", 0, sqliteTransient) }
       hits.withUnsafeBufferPointer { bytes in
         bytes.withMemoryRebound(to: CChar.self) {
-          sqlite3_result_text(context, $0.baseAddress, Int32($0.count - 1), sqliteTransient)
+          sqlite3_result_text(context, $0.baseAddress, Int32($0.count), sqliteTransient)
         }
       }
     }
