@@ -399,6 +399,7 @@ public final class Watcher: ReconcileSink {
       writeSliceRest()
       contentPass.noteWritten(seconds: monotonicNow() - started)
       if sliceRest != nil { return }
+      contentPass.keepSegmentsFew()
       MemoryRelease.afterSlice()
     }
     guard contentPass.isFinished, let started = contentPass.started else { return }

@@ -57,6 +57,37 @@ import Testing
     try expectWholeIndexes("merging")
   }
 
+  /// The segments of each full-text index, as its `_idx` table lists them.
+  func segments() throws -> [String: Int] {
+    try store.read { db in
+      var counts: [String: Int] = [:]
+      for table in ["item_name", "item_text"] {
+        counts[table] = try Int.fetchOne(
+          db, sql: "SELECT count(DISTINCT segid) FROM \(table)_idx")
+      }
+      return counts
+    }
+  }
+
+  /// What the second pass does after each slice (``ContentPass/keepSegmentsFew()``):
+  /// a step that merges only a crowded level keeps the segments each commit
+  /// adds few, where FTS5's own merging lets them pile up, and changes no answer.
+  @Test func aStepAfterEachCommitKeepsTheSegmentsFew() throws {
+    try writeNotes(40)
+    let piled = try segments()
+    #expect(piled.values.allSatisfy { $0 >= 12 }, "\(piled)")
+    for i in 40..<80 {
+      try store.write { writer in
+        try writer.upsert(Fixtures.record("/d/note \(i).txt", text: "harbour log \(i)"))
+      }
+      _ = try store.mergeStep(first: false)
+      let kept = try segments()
+      #expect(kept.values.allSatisfy { $0 <= 8 }, "after note \(i): \(kept)")
+    }
+    #expect(try names("harbour").count == 80)
+    try expectWholeIndexes("merging between commits")
+  }
+
   @Test func aNewIndexGivesItsFreePagesBackInSteps() throws {
     #expect(try pragma("auto_vacuum") == 2)
     try writeNotes(200, words: 800)

@@ -151,6 +151,9 @@ extension IndexStore {
   /// on, even as the watcher's writes add segments (FTS5's `merge` command,
   /// its pages negative then positive, as FTS5's documentation advises:
   /// together the same as `optimize`, which is one transaction of seconds).
+  /// A step that is not first merges only where a level holds four
+  /// segments or more (FTS5's `usermerge`), and does nothing otherwise:
+  /// between a pass's slices it keeps their count low.
   public func mergeStep(first: Bool) throws -> Bool {
     try pool.write { db in
       var more = false

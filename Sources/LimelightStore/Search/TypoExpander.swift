@@ -99,15 +99,33 @@ struct TypoExpander {
         db, sql: "SELECT DISTINCT term FROM term_deletion WHERE key IN (\(marks))",
         arguments: StatementArguments(slice))
     }
-    var found = try NearWords.nameReadings(of: word, among: Set(candidates)) { terms in
-      try documentCounts(terms, table: "item_name_vocab")
+    var found = try Self.traced("names near \(word)") {
+      try NearWords.nameReadings(of: word, among: Set(candidates)) { terms in
+        try documentCounts(terms, table: "item_name_vocab")
+      }
     }
     if found.isEmpty && !namesOnly {
-      found = try documentCounts(Self.oneEditCandidates(letters), table: "item_vocab")
-      if letters.count >= 7 { try found.merge(twoEditTextTerms(letters)) { a, _ in a } }
+      found = try Self.traced("text terms one edit from \(word)") {
+        try documentCounts(Self.oneEditCandidates(letters), table: "item_vocab")
+      }
+      if letters.count >= 7 {
+        try found.merge(
+          Self.traced("text terms two edits from \(word)") { try twoEditTextTerms(letters) }
+        ) { a, _ in a }
+      }
     }
     found[word] = nil
     return NearWords.likeliest(found, limit: Self.maxVariants)
+  }
+
+  /// Runs `body`, with its time on standard error under `LIMELIGHT_TRACE_SQL`.
+  static func traced<T>(_ what: String, _ body: () throws -> T) rethrows -> T {
+    guard SearchEngine.trace else { return try body() }
+    let started = Date()
+    let result = try body()
+    let ms = String(format: "%.1f", Date().timeIntervalSince(started) * 1000)
+    FileHandle.standardError.write(Data("[\(ms) ms, typos] \(what)\n".utf8))
+    return result
   }
 
   /// Text terms two edits away from a long word: those sharing its first three
