@@ -87,6 +87,8 @@ public final class Watcher: ReconcileSink {
   var writesAhead = false
   /// Whether an index the first crawl went without could not be made.
   var deferredIndexesMissing = false
+  /// When the segments the last writes added are merged a step.
+  var segmentTidying = SegmentTidying()
   /// Whether a first crawl's name terms could not be added to the typo index.
   var nameTermsMissing = false
   /// A first crawl's name terms on their way to the typo index.
@@ -474,6 +476,17 @@ public final class Watcher: ReconcileSink {
     }
   }
 
+  /// Merges a step of the segments the user's changes added, when one is
+  /// due (``SegmentTidying``) and no write waits.
+  func tidySegmentsIfDue() {
+    guard let due = segmentTidying.due, monotonicNow() >= due, batch.isEmpty,
+      batchInFlight == nil, writeRetry == nil
+    else { return }
+    // A step that fails (the disk full) waits for the next write.
+    let more = (try? store.mergeStep(first: false)) ?? false
+    segmentTidying.stepped(more: more, now: monotonicNow())
+  }
+
   /// Packs the index when a pack waits and the user has made no change for
   /// a while, giving way to the first thing the loop has to do; whether it
   /// tried.
@@ -562,6 +575,7 @@ public final class Watcher: ReconcileSink {
       purgeExpiredIfDue()
       if monotonicNow() >= nextIntegrityCheck { startIntegrityCheck() }
       flushTurn()
+      tidySegmentsIfDue()
       HelperPool.shared.stopIdle()
       // What was due is done: the second pass reads on between events,
       // after what the user just made.
@@ -637,6 +651,7 @@ public final class Watcher: ReconcileSink {
     if batchInFlight != nil { next = min(next, monotonicNow() + 0.02) }
     next = min(next, nextIntegrityCheck)
     if let helpers = HelperPool.shared.nextIdleStop { next = min(next, helpers) }
+    if let segments = segmentTidying.due { next = min(next, segments) }
     guard next.isFinite else { return -1 }
     return Int32(max(0, min(3_600_000, ((next - monotonicNow()) * 1000).rounded(.up))))
   }

@@ -87,6 +87,7 @@ extension Watcher {
   ) {
     do {
       let records = try outcome.get()
+      if !operations.isEmpty { segmentTidying.wrote(now: now) }
       // A new mode or new tags may leave a file to read again (its own
       // keywords, ``IndexWriter/updateMetadata(path:status:keywords:)``).
       if records.contains(where: \.contentPending)

@@ -69,6 +69,21 @@ import Testing
     #expect(!activity.isBusy(within: 0))
   }
 
+  @Test func segmentsAreMergedASecondAfterAWriteAndOnWhileAStepMerges() {
+    var tidying = SegmentTidying()
+    #expect(tidying.due == nil)
+    tidying.wrote(now: 10)
+    // Writes that go on do not put the step off: once a second at most.
+    tidying.wrote(now: 10.6)
+    #expect(tidying.due == 10 + SegmentTidying.delay)
+    tidying.stepped(more: true, now: 11)
+    #expect(tidying.due == 11 + SegmentTidying.between)
+    tidying.stepped(more: false, now: 11.1)
+    #expect(tidying.due == nil)
+    tidying.wrote(now: 20)
+    #expect(tidying.due == 20 + SegmentTidying.delay)
+  }
+
   @Test func expiredApplicationItemsGoOnTheWatchersTimer() throws {
     let store = try Fixtures.newStore()
     let wall = Date().timeIntervalSince1970
