@@ -84,6 +84,14 @@ import Testing
       let kept = try segments()
       #expect(kept.values.allSatisfy { $0 <= 8 }, "after note \(i): \(kept)")
     }
+    // The watcher steps on while a step merges: the steps end, and a step
+    // with nothing left to merge says so (the watcher is idle then).
+    var steps = 0
+    while try store.mergeStep(first: false) {
+      steps += 1
+      try #require(steps < 1_000)
+    }
+    #expect(try !store.mergeStep(first: false))
     #expect(try names("harbour").count == 80)
     try expectWholeIndexes("merging between commits")
   }
