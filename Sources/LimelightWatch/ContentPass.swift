@@ -253,7 +253,6 @@ final class ContentPass {
   /// Files a pass reads before its segments are worth merging.
   static let mergeAfter = 2000
 
-  /// One merge step, when any is left; whether it did one.
   /// After a slice: a step of merging the full-text indexes' segments
   /// where one of their levels holds several (nothing when none does).
   /// Each slice's commit adds a segment to each index, and FTS5's own
@@ -267,6 +266,7 @@ final class ContentPass {
     _ = try? store.mergeStep(first: false)
   }
 
+  /// One merge step, when any is left; whether it did one.
   func mergeStep() -> Bool {
     guard merging != .none, !mayHaveWork, queue.isEmpty else { return false }
     do {

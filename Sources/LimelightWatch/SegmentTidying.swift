@@ -19,6 +19,10 @@ struct SegmentTidying {
   /// Something was written at `now`.
   mutating func wrote(now: Double) { due = due ?? now + Self.delay }
 
+  /// A step was due while writes waited or failed (the disk full): it
+  /// waits as long again, rather than wake the watcher at once, over and over.
+  mutating func putOff(now: Double) { due = now + Self.delay }
+
   /// A step ran: another follows if it merged something (`more`).
   mutating func stepped(more: Bool, now: Double) { due = more ? now + Self.between : nil }
 }

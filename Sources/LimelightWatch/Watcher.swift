@@ -479,9 +479,11 @@ public final class Watcher: ReconcileSink {
   /// Merges a step of the segments the user's changes added, when one is
   /// due (``SegmentTidying``) and no write waits.
   func tidySegmentsIfDue() {
-    guard let due = segmentTidying.due, monotonicNow() >= due, batch.isEmpty,
-      batchInFlight == nil, writeRetry == nil
-    else { return }
+    guard let due = segmentTidying.due, monotonicNow() >= due else { return }
+    guard batch.isEmpty, batchInFlight == nil, writeRetry == nil else {
+      segmentTidying.putOff(now: monotonicNow())
+      return
+    }
     // A step that fails (the disk full) waits for the next write.
     let more = (try? store.mergeStep(first: false)) ?? false
     segmentTidying.stepped(more: more, now: monotonicNow())

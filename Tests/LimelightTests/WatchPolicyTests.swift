@@ -80,6 +80,11 @@ import Testing
     #expect(tidying.due == 11 + SegmentTidying.between)
     tidying.stepped(more: false, now: 11.1)
     #expect(tidying.due == nil)
+    // Due while writes fail: put off, not asked again at once.
+    tidying.wrote(now: 12)
+    tidying.putOff(now: 13)
+    #expect(tidying.due == 13 + SegmentTidying.delay)
+    tidying.stepped(more: false, now: 14)
     tidying.wrote(now: 20)
     #expect(tidying.due == 20 + SegmentTidying.delay)
   }
