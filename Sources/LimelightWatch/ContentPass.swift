@@ -253,19 +253,6 @@ final class ContentPass {
   /// Files a pass reads before its segments are worth merging.
   static let mergeAfter = 2000
 
-  /// After a slice: a step of merging the full-text indexes' segments
-  /// where one of their levels holds several (nothing when none does).
-  /// Each slice's commit adds a segment to each index, and FTS5's own
-  /// merging (`automerge`, 16) let 18 to 66 pile up in a first crawl's
-  /// second pass: a query looked each of its words up in every one of
-  /// them, and those asked while the corpus's second pass ran took twice
-  /// as long (served p99 92 to 127 ms; 46 to 56 ms with these steps, which
-  /// cost the pass a few seconds of its three minutes). A step that fails
-  /// (the disk full) is left to the next slice.
-  func keepSegmentsFew() {
-    _ = try? store.mergeStep(first: false)
-  }
-
   /// One merge step, when any is left; whether it did one.
   func mergeStep() -> Bool {
     guard merging != .none, !mayHaveWork, queue.isEmpty else { return false }

@@ -1,12 +1,15 @@
 /// When the watcher next merges a step of the full-text indexes' segments
-/// between passes (``Watcher/tidySegmentsIfDue()``). Each commit of the
-/// user's changes adds a segment to each index, and FTS5's own merging
-/// (`automerge`, 16) let 60 saved files leave 30 and 37 on the corpus's
-/// index: a word a search looks up is looked for in each, and a typo
-/// looked for among the texts' words took 68 ms served instead of 41 once
-/// merged. A step comes a second after the first write since the last
-/// (once a second while writes go on), and the next right after while the
-/// one before merged something.
+/// (``Watcher/tidySegments()``, which the second pass also runs after each
+/// slice). Each commit adds a segment to each index, and FTS5's own
+/// merging (`automerge`, 16) let 18 to 66 pile up in a first crawl's second
+/// pass, and 60 saved files leave 30 and 37 on the corpus's index: a word a
+/// search looks up is looked for in each. Queries served during the
+/// corpus's second pass took twice as long (p99 92 to 127 ms; 46 to 56 ms
+/// with a step after each slice, which cost the pass a few seconds of its
+/// three minutes), and a typo looked for among the texts' words 68 ms
+/// instead of 41. A step comes a second after the first write since the
+/// last (once a second while writes go on), and the next right after while
+/// the one before merged something.
 struct SegmentTidying {
   /// Seconds from a write to the step after it.
   static let delay = 1.0

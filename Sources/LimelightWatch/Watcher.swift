@@ -401,7 +401,7 @@ public final class Watcher: ReconcileSink {
       writeSliceRest()
       contentPass.noteWritten(seconds: monotonicNow() - started)
       if sliceRest != nil { return }
-      contentPass.keepSegmentsFew()
+      tidySegments()
       MemoryRelease.afterSlice()
     }
     guard contentPass.isFinished, let started = contentPass.started else { return }
@@ -484,7 +484,13 @@ public final class Watcher: ReconcileSink {
       segmentTidying.putOff(now: monotonicNow())
       return
     }
-    // A step that fails (the disk full) waits for the next write.
+    tidySegments()
+  }
+
+  /// Merges a step of the full-text indexes' segments where a level holds
+  /// several (``SegmentTidying``): when one is due, and after each slice of
+  /// the second pass. A step that fails (the disk full) waits for the next write.
+  func tidySegments() {
     let more = (try? store.mergeStep(first: false)) ?? false
     segmentTidying.stepped(more: more, now: monotonicNow())
   }

@@ -69,7 +69,7 @@ import Testing
     }
   }
 
-  /// What the second pass does after each slice (``ContentPass/keepSegmentsFew()``):
+  /// What the second pass does after each slice (``Watcher/tidySegments()``):
   /// a step that merges only a crowded level keeps the segments each commit
   /// adds few, where FTS5's own merging lets them pile up, and changes no answer.
   @Test func aStepAfterEachCommitKeepsTheSegmentsFew() throws {

@@ -50,6 +50,12 @@ public struct SearchEngine: Sendable {
   /// `LIMELIGHT_TRACE_SQL=1`: each statement of a search, its time and rows, on standard error.
   static let trace = getenv("LIMELIGHT_TRACE_SQL").map { String(cString: $0) == "1" } ?? false
 
+  /// One line of that trace: the time since `started`, what came of it, and what ran.
+  static func traceLine(since started: Date, _ outcome: String, _ what: String) {
+    let ms = String(format: "%.1f", Date().timeIntervalSince(started) * 1000)
+    FileHandle.standardError.write(Data("[\(ms) ms, \(outcome)] \(what)\n".utf8))
+  }
+
   /// How many items match.
   public func count(_ query: QueryNode) throws -> Int {
     try store.read { db in

@@ -268,7 +268,6 @@ final class SearchRun {
   }
 
   private func trace(_ started: Date, _ outcome: String, _ what: String) {
-    let ms = String(format: "%.1f", Date().timeIntervalSince(started) * 1000)
-    FileHandle.standardError.write(Data("[\(ms) ms, \(outcome)] \(what)\n".utf8))
+    SearchEngine.traceLine(since: started, outcome, what)
   }
 }

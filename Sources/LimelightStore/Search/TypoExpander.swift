@@ -123,8 +123,7 @@ struct TypoExpander {
     guard SearchEngine.trace else { return try body() }
     let started = Date()
     let result = try body()
-    let ms = String(format: "%.1f", Date().timeIntervalSince(started) * 1000)
-    FileHandle.standardError.write(Data("[\(ms) ms, typos] \(what)\n".utf8))
+    SearchEngine.traceLine(since: started, "typos", what)
     return result
   }
 
