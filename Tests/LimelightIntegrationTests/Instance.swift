@@ -34,12 +34,7 @@ final class Instance: @unchecked Sendable {
   }()
 
   init() throws {
-    let template = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "limelight-test-XXXXXX"
-    ).path
-    var bytes = Array(template.utf8CString)
-    guard let made = mkdtemp(&bytes) else { throw SystemError("mkdtemp") }
-    base = String(cString: made)
+    base = try Self.makeBase()
     home = base + "/home"
     for dir in [
       "home", "xdg/data", "xdg/config/limelight", "xdg/cache", "xdg/run",
@@ -52,6 +47,22 @@ final class Instance: @unchecked Sendable {
     // the tests of that domain name their own launcher folders.
     try Data("applications = no\n".utf8).write(
       to: URL(fileURLWithPath: base + "/xdg/system-config/limelight/limelight.conf"))
+  }
+
+  /// A new folder for an instance. Its name is searched as part of every
+  /// path, so its random part is ten consonants: `mkdtemp`'s letters and
+  /// digits sometimes spelled a word a test looks for (a suffix holding
+  /// "Too" matched the query `go too` in every file's path).
+  private static func makeBase() throws -> String {
+    let consonants = Array("bcdfghjklmnpqrstvwxz")
+    let parent = FileManager.default.temporaryDirectory.path
+    for _ in 0..<100 {
+      let suffix = String((0..<10).map { _ in consonants.randomElement()! })
+      let path = parent + "/limelight-test-" + suffix
+      if Glibc.mkdir(path, 0o700) == 0 { return path }
+      if errno != EEXIST { throw SystemError("mkdir \(path)") }
+    }
+    throw SystemError("mkdir: no free name in \(parent)")
   }
 
   deinit {
