@@ -196,6 +196,18 @@ def main():
     server_cpu = server_cpu_seconds(server) - cpu_before
     entries = int(server.psql("shared", "SELECT count(*) FROM item"))
     store_bytes = server.size("shared")
+    # What each of the store's tables takes, with its indexes and its
+    # out-of-line (TOAST) values, and what its indexes alone take.
+    relations = [line.split("|") for line in server.psql("shared", """
+        SELECT c.relname, pg_total_relation_size(c.oid), pg_indexes_size(c.oid)
+        FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE n.nspname = 'public' AND c.relkind = 'r'
+        ORDER BY 2 DESC""").splitlines() if line]
+    indexes = [line.split("|") for line in server.psql("shared", """
+        SELECT c.relname, pg_relation_size(c.oid)
+        FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE n.nspname = 'public' AND c.relkind = 'i'
+        ORDER BY 2 DESC""").splitlines() if line]
 
     rng = random.Random(42)
     queries = growth.queries_for(hosts[0].tree, rng, args.queries)
@@ -277,6 +289,15 @@ def main():
     if rates:
         print(f"| queries a second, {args.clients} clients at once | — | {rates[0]:.1f} (one "
               f"server); {rates[1]:.1f} (half the clients on a hot standby) |")
+    print("\n| table (with its indexes and out-of-line values) | bytes per entry | of which indexes |")
+    print("| --- | --- | --- |")
+    for name, whole, indexes in relations:
+        print(f"| {name} | {int(whole) / max(1, entries):,.0f} | {int(indexes) / max(1, entries):,.0f} |")
+    print(f"| (the database, catalogs included) | {store_bytes / max(1, entries):,.0f} | |")
+    print("\n| index | bytes per entry |")
+    print("| --- | --- |")
+    for name, size in indexes:
+        print(f"| {name} | {int(size) / max(1, entries):,.0f} |")
     by_kind = {}
     columns = (local_times, shared_times, vacuumed_times, served_local, served_shared)
     for (kind, _), *values in zip(queries, *columns):
