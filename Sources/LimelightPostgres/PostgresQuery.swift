@@ -269,6 +269,12 @@ struct PostgresQuery {
       return "true"
     case .contentType(let type):
       if type.hasSuffix("/*") {
+        // A group of types (`image/*`): any type of it, found by the
+        // index of each entry's groups; a pattern of more than one slash
+        // (no group) by every entry's types.
+        if type.utf8.count(where: { $0 == UInt8(ascii: "/") }) == 1 {
+          return "(limelight_type_groups(content_types) @> ARRAY[\(bind(type))::text])"
+        }
         let pattern = Self.likeEscaped(String(type.dropLast())) + "%"
         return "(EXISTS (SELECT FROM unnest(content_types) t WHERE t LIKE \(bind(pattern))))"
       }

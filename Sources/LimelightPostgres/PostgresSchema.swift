@@ -358,6 +358,22 @@ enum PostgresSchema {
         "CREATE INDEX item_order ON item (depth, modified DESC NULLS LAST)",
       ]
     ),
+    (
+      "v10-type-groups",
+      [
+        // The groups of an entry's types (`image/*` for `image/png`), for
+        // `type:image/*`: its index answers what a LIKE over every row's
+        // types read the whole table for (150 ms at 100,000 entries for
+        // 217 images).
+        """
+        CREATE FUNCTION limelight_type_groups(types text[]) RETURNS text[]
+        LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+        AS $$ SELECT coalesce(array_agg(DISTINCT split_part(t, '/', 1) || '/*'), '{}')
+          FROM unnest(types) AS t $$
+        """,
+        "CREATE INDEX item_type_groups ON item USING gin (limelight_type_groups(content_types))",
+      ]
+    ),
   ]
 
   /// Who finds a row: a file, the readers whose Unix user could list its

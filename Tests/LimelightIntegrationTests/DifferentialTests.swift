@@ -60,6 +60,7 @@ struct DifferentialTests {
     ["\"int main\""], ["helm"], ["kind:text", "quick"], ["notes"],
     ["-\"quick brown\"", "brown"], ["\"quick brown\"", "OR", "helm"], ["\"the quick\""],
     ["\"return 0\""], ["\"the quick brown\""], ["go", "tool"], ["go", "too"], ["lamp"],
+    ["type:text/*", "quick"], ["type:text/*"], ["type:image/*"], ["-type:text/*", "notes"],
   ]
 
   /// Queries whose results both backends find alike but order apart, and
