@@ -157,7 +157,7 @@ extension PostgresIndex {
       let names = try hits(
         rank: rank,
         """
-        WHERE \(condition) AND name_vector @@ \(inAnyName)
+        WHERE \(Self.inNames(condition, of: query)) AND name_vector @@ \(inAnyName)
         ORDER BY rank DESC, \(Self.nameRank), \(Self.tieBreak) \(clause)
         """, named)
       if let limit, names.count >= limit { return names }
@@ -185,6 +185,20 @@ extension PostgresIndex {
           ORDER BY rank_score DESC, \(ranked) OFFSET 0) AS item
         """,
       "WHERE \(apart.texts) \(limitClause)", parameters)
+  }
+
+  /// `condition` as the entries whose names hold the words ask it: for
+  /// a word alone, of the names' index alone. A name's words are among
+  /// the entry's words, so the names that hold the word match the whole
+  /// condition; the words' index, read too, gave every text that holds it
+  /// to be intersected (a prefix of one letter: 810 -> 105 ms at 100,000
+  /// entries, the text's words computed again for each row of a bitmap
+  /// grown lossy).
+  static func inNames(_ condition: String, of query: QueryNode) -> String {
+    var node = query
+    if case .and(let nodes) = query, nodes.count == 1 { node = nodes[0] }
+    guard case .text(_, _, nil) = node else { return condition }
+    return condition.replacingOccurrences(of: PostgresQuery.allWords, with: "name_vector")
   }
 
   /// The entry a URI names: a file's `file://HOST/path`, an application
