@@ -188,16 +188,18 @@ extension PostgresIndex {
   }
 
   /// `condition` as the entries whose names hold the words ask it: for
-  /// a word alone, of the names' index alone. A name's words are among
-  /// the entry's words, so the names that hold the word match the whole
-  /// condition; the words' index, read too, gave every text that holds it
-  /// to be intersected (a prefix of one letter: 810 -> 105 ms at 100,000
-  /// entries, the text's words computed again for each row of a bitmap
-  /// grown lossy).
+  /// a word alone (with filters or not), of the names' index alone. A
+  /// name's words are among the entry's words, so the names that hold the
+  /// word match its part of the condition; the words' index, read too,
+  /// gave every text that holds it to be intersected (a prefix of one
+  /// letter: 810 -> 105 ms at 100,000 entries, the text's words computed
+  /// again for each row of a bitmap grown lossy).
   static func inNames(_ condition: String, of query: QueryNode) -> String {
-    var node = query
-    if case .and(let nodes) = query, nodes.count == 1 { node = nodes[0] }
-    guard case .text(_, _, nil) = node else { return condition }
+    let nodes: [QueryNode]
+    if case .and(let parts) = query { nodes = parts } else { nodes = [query] }
+    let words = nodes.filter { if case .text(_, _, nil) = $0 { true } else { false } }
+    let filters = nodes.filter { if case .filter = $0 { true } else { false } }
+    guard words.count == 1, words.count + filters.count == nodes.count else { return condition }
     return condition.replacingOccurrences(of: PostgresQuery.allWords, with: "name_vector")
   }
 

@@ -243,7 +243,8 @@ struct PostgresStoreTests {
     items.append(try files.write("names/numbats.txt", "a note"))
     try index.write(items)
     var parser = QueryParser(home: RawPath("/"))
-    for query in ["numbat", "numb", "nubmat", "numbat note"] {
+    for query in ["numbat", "numb", "nubmat", "numbat note", "numbat ext:txt", "n", "numb ext:txt"]
+    {
       let node = try parser.parse(query)
       let whole = try index.search(node, limit: nil).map(\.uri)
       for limit in [5, 20, 25, 26, 30] {
