@@ -188,7 +188,7 @@ extension PostgresIndex {
   }
 
   /// `condition` as the entries whose names hold the words ask it: for
-  /// a word alone (with filters or not), of the names' index alone. A
+  /// one word (with filters or not), of the names' index alone. A
   /// name's words are among the entry's words, so the names that hold the
   /// word match its part of the condition; the words' index, read too,
   /// gave every text that holds it to be intersected (a prefix of one
@@ -197,7 +197,12 @@ extension PostgresIndex {
   static func inNames(_ condition: String, of query: QueryNode) -> String {
     let nodes: [QueryNode]
     if case .and(let parts) = query { nodes = parts } else { nodes = [query] }
-    let words = nodes.filter { if case .text(_, _, nil) = $0 { true } else { false } }
+    // One word: a text of several (a phrase, a run of ideographs) is
+    // also found by the pairs of its words, which only texts hold.
+    let words = nodes.filter { node in
+      guard case .text(let text, _, nil) = node else { return false }
+      return PostgresWords.words(text).count == 1
+    }
     let filters = nodes.filter { if case .filter = $0 { true } else { false } }
     guard words.count == 1, words.count + filters.count == nodes.count else { return condition }
     return condition.replacingOccurrences(of: PostgresQuery.allWords, with: "name_vector")
