@@ -291,8 +291,9 @@ def main():
               f"server); {rates[1]:.1f} (half the clients on a hot standby) |")
     print("\n| table (with its indexes and out-of-line values) | bytes per entry | of which indexes |")
     print("| --- | --- | --- |")
-    for name, whole, indexes in relations:
-        print(f"| {name} | {int(whole) / max(1, entries):,.0f} | {int(indexes) / max(1, entries):,.0f} |")
+    for name, whole, its_indexes in relations:
+        print(f"| {name} | {int(whole) / max(1, entries):,.0f} "
+              f"| {int(its_indexes) / max(1, entries):,.0f} |")
     print(f"| (the database, catalogs included) | {store_bytes / max(1, entries):,.0f} | |")
     print("\n| index | bytes per entry |")
     print("| --- | --- |")
