@@ -198,16 +198,14 @@ def main():
     store_bytes = server.size("shared")
     # What each of the store's tables takes, with its indexes and its
     # out-of-line (TOAST) values, and what its indexes alone take.
-    relations = [line.split("|") for line in server.psql("shared", """
-        SELECT c.relname, pg_total_relation_size(c.oid), pg_indexes_size(c.oid)
-        FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-        WHERE n.nspname = 'public' AND c.relkind = 'r'
-        ORDER BY 2 DESC""").splitlines() if line]
-    indexes = [line.split("|") for line in server.psql("shared", """
-        SELECT c.relname, pg_relation_size(c.oid)
-        FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-        WHERE n.nspname = 'public' AND c.relkind = 'i'
-        ORDER BY 2 DESC""").splitlines() if line]
+    def sizes(kind, columns):
+        return [line.split("|") for line in server.psql("shared", f"""
+            SELECT c.relname, {columns}
+            FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+            WHERE n.nspname = 'public' AND c.relkind = '{kind}'
+            ORDER BY 2 DESC""").splitlines() if line]
+    relations = sizes("r", "pg_total_relation_size(c.oid), pg_indexes_size(c.oid)")
+    indexes = sizes("i", "pg_relation_size(c.oid)")
 
     rng = random.Random(42)
     queries = growth.queries_for(hosts[0].tree, rng, args.queries)

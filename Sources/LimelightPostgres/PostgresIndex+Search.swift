@@ -157,7 +157,7 @@ extension PostgresIndex {
       let names = try hits(
         rank: rank,
         """
-        WHERE \(Self.inNames(condition, of: query)) AND name_vector @@ \(inAnyName)
+        WHERE \(try compiled.inNames(query) ?? condition) AND name_vector @@ \(inAnyName)
         ORDER BY rank DESC, \(Self.nameRank), \(Self.tieBreak) \(clause)
         """, named)
       if let limit, names.count >= limit { return names }
@@ -185,27 +185,6 @@ extension PostgresIndex {
           ORDER BY rank_score DESC, \(ranked) OFFSET 0) AS item
         """,
       "WHERE \(apart.texts) \(limitClause)", parameters)
-  }
-
-  /// `condition` as the entries whose names hold the words ask it: for
-  /// one word (with filters or not), of the names' index alone. A
-  /// name's words are among the entry's words, so the names that hold the
-  /// word match its part of the condition; the words' index, read too,
-  /// gave every text that holds it to be intersected (a prefix of one
-  /// letter: 810 -> 105 ms at 100,000 entries, the text's words computed
-  /// again for each row of a bitmap grown lossy).
-  static func inNames(_ condition: String, of query: QueryNode) -> String {
-    let nodes: [QueryNode]
-    if case .and(let parts) = query { nodes = parts } else { nodes = [query] }
-    // One word: a text of several (a phrase, a run of ideographs) is
-    // also found by the pairs of its words, which only texts hold.
-    let words = nodes.filter { node in
-      guard case .text(let text, _, nil) = node else { return false }
-      return PostgresWords.words(text).count == 1
-    }
-    let filters = nodes.filter { if case .filter = $0 { true } else { false } }
-    guard words.count == 1, words.count + filters.count == nodes.count else { return condition }
-    return condition.replacingOccurrences(of: PostgresQuery.allWords, with: "name_vector")
   }
 
   /// The entry a URI names: a file's `file://HOST/path`, an application

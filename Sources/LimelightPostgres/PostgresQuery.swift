@@ -117,7 +117,36 @@ struct PostgresQuery {
 
   /// The entries whose words (of name, keywords and text) `query` matches.
   private mutating func inWords(_ query: String) -> String {
-    checks == .texts ? "true" : "(\(Self.allWords) @@ \(bind(query))::tsquery)"
+    checks == .texts ? "true" : "(\(wordsColumn) @@ \(bind(query))::tsquery)"
+  }
+
+  /// What words are looked up in: all of an entry's, or its name's alone
+  /// (``inNames(_:)``).
+  private var wordsColumn = Self.allWords
+
+  /// The condition `node` compiles to, asked of the entries whose names
+  /// hold its words, for one word (with filters or not): of the names'
+  /// index alone, with the same parameters as ``condition(_:)``'s. A
+  /// name's words are among the entry's words, so the names that hold the
+  /// word match its part of the condition; the words' index, read too,
+  /// gave every text that holds it to be intersected (a prefix of one
+  /// letter: 810 -> 105 ms at 100,000 entries, the text's words computed
+  /// again for each row of a bitmap grown lossy). Nil for any other query.
+  func inNames(_ node: QueryNode) throws(PostgresError) -> String? {
+    let nodes: [QueryNode]
+    if case .and(let parts) = node { nodes = parts } else { nodes = [node] }
+    // One word: a text of several (a phrase, a run of ideographs) is
+    // also found by the pairs of its words, which only texts hold.
+    let words = nodes.filter { node in
+      guard case .text(let text, _, nil) = node else { return false }
+      return PostgresWords.words(text).count == 1
+    }
+    let filters = nodes.filter { if case .filter = $0 { true } else { false } }
+    guard words.count == 1, words.count + filters.count == nodes.count else { return nil }
+    var names = PostgresQuery(closeWords: closeWords, usesPairs: usesPairs)
+    names.closeWordsRead = closeWordsRead
+    names.wordsColumn = "name_vector"
+    return try names.condition(node)
   }
 
   /// The entries whose text holds `pattern` (a LIKE pattern over its words,
