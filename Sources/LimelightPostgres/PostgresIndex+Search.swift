@@ -77,6 +77,11 @@ extension PostgresIndex {
     // every name, as the local index takes its text tiers after its name
     // tiers.
     var inAnyName: String?
+    // What a name of the best rank holds: every word in the name itself
+    // (not only its keywords), as typed, and as whole words.
+    var best: [String] = []
+    // The one word typed, whole, when there is one (``bestNames``).
+    var bestWord: String?
     if !compiled.rankTerms.isEmpty {
       // Each word (with the words it may stand for) counts once: 0.1 when
       // the name holds it, 0.04 when only its keywords do (counting each
@@ -91,6 +96,7 @@ extension PostgresIndex {
       for term in compiled.rankTerms {
         parameters.append(PostgresWords.inNameAlone(term))
         let own = "$\(parameters.count)::tsquery"
+        best.append("name_vector @@ \(own)")
         parameters.append(term)
         held.append(
           "CASE WHEN name_vector @@ \(own) THEN 0.1 "
@@ -114,6 +120,8 @@ extension PostgresIndex {
         parameters.append(typed.map(PostgresWords.quoted).joined(separator: " & "))
         let whole = "(name_vector @@ $\(parameters.count)::tsquery)::int * 0.5"
         weight = "\(holds) + \(whole) + \(weight)"
+        best += holding + ["name_vector @@ $\(parameters.count)::tsquery"]
+        if typed.count == 1 { bestWord = "$\(parameters.count)::tsquery" }
       }
       parameters.append(compiled.rankTerms.map { "(\($0))" }.joined(separator: " | "))
       inAnyName = "$\(parameters.count)::tsquery"
@@ -154,10 +162,18 @@ extension PostgresIndex {
       // 100,000 entries for `version`) are never weighed as names, and
       // not read at all when the names fill the page (240 -> 25 ms).
       var (clause, named) = limited(limit)
+      let inNames = try compiled.inNames(query) ?? condition
+      if let limit, let bestWord,
+        let first = try bestNames(
+          holding: bestWord, "\(inNames) AND \(best.joined(separator: " AND "))", rank: rank,
+          limit: limit, parameters)
+      {
+        return first
+      }
       let names = try hits(
         rank: rank,
         """
-        WHERE \(try compiled.inNames(query) ?? condition) AND name_vector @@ \(inAnyName)
+        WHERE \(inNames) AND name_vector @@ \(inAnyName)
         ORDER BY rank DESC, \(Self.nameRank), \(Self.tieBreak) \(clause)
         """, named)
       if let limit, names.count >= limit { return names }
@@ -208,19 +224,26 @@ extension PostgresIndex {
     rank: String = "0", from: String = "item", _ clauses: String, _ parameters: [String?]
   ) throws(PostgresError) -> [Hit] {
     try connection.execute(
-      """
-      SELECT host, encode(path, 'hex'), name, folder, content_types[1], size,
-        extract(epoch FROM modified), \(rank) AS rank, domain, kind
-      FROM \(from) \(clauses)
-      """, parameters
-    ).rows.map { row in
-      Hit(
-        host: row[0] ?? "", path: RawPath(bytes: Self.bytes(fromHex: row[1] ?? "")),
-        name: row[2] ?? "", isFolder: row[3] == "t",
-        contentType: row[4], kind: row[9],
-        size: row[5].flatMap { Int64($0) },
-        modified: row[6].flatMap { Double($0) }.map { Date(timeIntervalSince1970: $0) },
-        rank: row[7].flatMap { Double($0) } ?? 0, domain: row[8])
-    }
+      "SELECT \(Self.hitColumns(rank: rank)) FROM \(from) \(clauses)", parameters
+    ).rows.map(Self.hit)
+  }
+
+  /// The columns of a row that ``hit(_:)`` reads, ranked by `rank`.
+  static func hitColumns(rank: String) -> String {
+    """
+    host, encode(path, 'hex'), name, folder, content_types[1], size,
+      extract(epoch FROM modified), \(rank) AS rank, domain, kind
+    """
+  }
+
+  /// The entry of a row of ``hitColumns(rank:)``.
+  static func hit(_ row: [String?]) -> Hit {
+    Hit(
+      host: row[0] ?? "", path: RawPath(bytes: Self.bytes(fromHex: row[1] ?? "")),
+      name: row[2] ?? "", isFolder: row[3] == "t",
+      contentType: row[4], kind: row[9],
+      size: row[5].flatMap { Int64($0) },
+      modified: row[6].flatMap { Double($0) }.map { Date(timeIntervalSince1970: $0) },
+      rank: row[7].flatMap { Double($0) } ?? 0, domain: row[8])
   }
 }

@@ -18,6 +18,9 @@ public final class PostgresIndex {
   var textWordsSent: Set<String> = []
   /// The most words remembered; past it the memory starts again.
   static let textWordsRemembered = 500_000
+  /// How many pages the names of the best rank, read in their order,
+  /// answered (``bestNames(holding:_:rank:limit:_:)``).
+  var pagesInNameOrder = 0
 
   /// Connects to the store `name` (a URL, `key=value` pairs or
   /// `service=NAME`, as libpq reads them) and brings its tables to this

@@ -374,6 +374,14 @@ enum PostgresSchema {
         "CREATE INDEX item_type_groups ON item USING gin (limelight_type_groups(content_types))",
       ]
     ),
+    (
+      "v11-name-rank",
+      [
+        // Names of the best rank for a word many hold, read in their order
+        // (``PostgresIndex/byNameRank(_:_:)``).
+        "CREATE INDEX item_name_rank ON item (name_rank)"
+      ]
+    ),
   ]
 
   /// Who finds a row: a file, the readers whose Unix user could list its

@@ -2,9 +2,10 @@ import Foundation
 import LimelightImport
 import LimelightModel
 import LimelightPlatform
-import LimelightPostgres
 import LimelightQuery
 import Testing
+
+@testable import LimelightPostgres
 
 /// The PostgreSQL store against a real server of the tests' own: files read
 /// by the importers as the watcher reads them, written by host, found with
@@ -256,6 +257,50 @@ struct PostgresStoreTests {
     let node = try parser.parse("numbat")
     #expect(try index.search(node, limit: 20).allSatisfy { $0.name.hasPrefix("numbat") })
     #expect(try index.search(node, limit: 30).contains { $0.name.hasPrefix("note") })
+  }
+
+  /// A word many names hold: the page read from the names of the best
+  /// rank in their order (changed this week and before apart, each read
+  /// only so far) is the whole ranking's first, whether those names fill
+  /// it, fall short of it, or hold it only with the query's filter.
+  @Test func aPageReadInTheNamesOrderIsTheWholeRankingsFirstPage() throws {
+    let server = try #require(PostgresServer.shared)
+    let index = try PostgresIndex(try server.newDatabase(), host: "alpha")
+    let now = Date().timeIntervalSince1970
+    func item(_ path: String, daysAgo: Double, keywords: [String] = []) -> SharedItem {
+      var item = SharedItem(
+        path: RawPath(path), isFolder: false, size: 1,
+        modifiedNs: Int64((now - daysAgo * 86_400) * 1_000_000_000),
+        contentTypeTree: ["text/plain"], keywords: keywords, text: nil)
+      item.nameWords = nil
+      return item
+    }
+    var items: [SharedItem] = []
+    // Short names changed this week, read first of those changed this week.
+    for number in 0..<60 { items.append(item("/n/numbat \(number).txt", daysAgo: 0.1)) }
+    // Longer and deeper, read after them, yet above the PDFs of a month ago.
+    for number in 100..<105 {
+      items.append(item("/n/deep/deep/deep/numbat \(number).pdf", daysAgo: 0.1))
+    }
+    for number in 200..<205 { items.append(item("/n/numbat \(number).pdf", daysAgo: 30)) }
+    for number in 0..<40 { items.append(item("/n/deep/numbat x \(number).txt", daysAgo: 30)) }
+    items.append(item("/n/numbats.txt", daysAgo: 0.1))
+    items.append(item("/n/subnumbat.txt", daysAgo: 30))
+    items.append(item("/n/tagged.txt", daysAgo: 0.1, keywords: ["numbat"]))
+    try index.write(items)
+    var parser = QueryParser(home: RawPath("/"))
+    for query in ["numbat", "numbat ext:pdf", "numbat ext:txt", "nubmat", "numbat 7"] {
+      let node = try parser.parse(query)
+      let whole = try index.search(node, limit: nil).map(\.uri)
+      for limit in Array(1...12) + [20, 21, 40, 60, 100] {
+        let page = try index.search(node, limit: limit).map(\.uri)
+        #expect(page == Array(whole.prefix(limit)), "\(query), \(limit)")
+      }
+    }
+    // The page was read in the names' order.
+    let answered = index.pagesInNameOrder
+    _ = try index.search(try parser.parse("numbat"), limit: 5)
+    #expect(index.pagesInNameOrder == answered + 1)
   }
 
   /// What changed in a span of time, asked alone, is listed from the
