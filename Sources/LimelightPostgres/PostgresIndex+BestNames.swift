@@ -1,28 +1,80 @@
 import LimelightModel
 
+/// What a name's rank for a query is made of (``PostgresIndex/search``),
+/// as conditions on a row: which of the first tiers it is in.
+struct NameTiers {
+  /// For each word, that the name itself holds it (not only its keywords).
+  var own: [String] = []
+  /// Each word's `tsquery` parameter: the word, or the words it may stand for.
+  var terms: [String] = []
+  /// That the name holds each word as typed.
+  var holding: [String] = []
+  /// The one word typed, whole, as a `tsquery` parameter; nil for several.
+  var whole: String?
+}
+
 /// The first page of a word many names hold, read in the names' order.
 extension PostgresIndex {
-  /// The first `limit` entries of the best rank that `condition` finds, in
-  /// their order, when they fill the page; nil when they may not.
+  /// The first `limit` names `condition` finds, as the whole ranking
+  /// orders them, read tier by tier in the order of the names
+  /// (``walk(_:_:keep:best:rank:limit:_:)``); nil when the tiers read do
+  /// not fill the page, or cannot say that they do.
+  ///
+  /// First the names that hold the word as typed and whole (`gz`), of the
+  /// two best ranks; when they are all read and fall short (a prefix,
+  /// `chap`, that few names hold whole), those that hold it as typed in
+  /// the name itself but not whole, the rank after them.
+  func namesInOrder(
+    _ tiers: NameTiers, _ condition: String, rank: String, limit: Int, _ parameters: [String?]
+  ) throws(PostgresError) -> [Hit]? {
+    guard let whole = tiers.whole, !tiers.holding.isEmpty else { return nil }
+    let holds = tiers.holding.joined(separator: " AND ")
+    let own = tiers.own.joined(separator: " AND ")
+    let first = try walk(
+      whole, condition, keep: "\(holds) AND name_vector @@ \(whole)", best: own, rank: rank,
+      limit: limit, parameters)
+    switch first {
+    case .page(let hits): return hits
+    case .unknown: return nil
+    case .all(let hits):
+      guard tiers.terms.count == 1 else { return nil }
+      let next = try walk(
+        tiers.terms[0], condition, keep: "\(holds) AND \(own) AND NOT name_vector @@ \(whole)",
+        best: "true", rank: rank, limit: limit - hits.count, parameters)
+      if case .page(let more) = next { return hits + more }
+      return nil
+    }
+  }
+
+  /// What a walk read of a tier: a page, the whole tier (fewer than a
+  /// page), or too little to tell.
+  enum TierRead {
+    case page([Hit])
+    case all([Hit])
+    case unknown
+  }
+
+  /// The names `condition` finds that `keep` keeps, best first, read from
+  /// those that hold `word` (a `tsquery` parameter) in the order of their
+  /// names (`item_name_rank`), changed in the last week and changed before
+  /// apart, about three pages of each.
   ///
   /// A word a third of the names hold (`gz`) had every one of them ranked
   /// to show 20 (110 ms at 100,000 entries). Names alike in rank are in
-  /// the order of `name_rank`, a recent change apart (``nameRank``): so
-  /// the names that hold the word typed whole (`holding`, a `tsquery`
-  /// parameter), changed in the last week and changed before, are read
-  /// in that order from the index `item_name_rank`, about three pages of
-  /// each, and those of the best rank (`condition`) kept. When each
-  /// kind either was read to its end or gave a page, the page is the
-  /// ranking's first. The planner picks the index to read by how many
-  /// names hold the word and changed when: a word few names hold is read
-  /// from the names' index and sorted. Only the word typed whole narrows
-  /// what is read, as its count is one the planner knows (the query's
-  /// other conditions, of the same words, counted apart, multiplied to a
-  /// few rows and turned every plan to the names' index).
-  func bestNames(
-    holding word: String, _ condition: String, rank: String, limit: Int,
-    _ parameters: [String?]
-  ) throws(PostgresError) -> [Hit]? {
+  /// the order of `name_rank`, a recent change apart (``nameRank``), so
+  /// when each kind was read to its end, or gave a page of names of the
+  /// best rank (`best`), the page is the ranking's first. The planner
+  /// picks the index to read by how many names hold the word and changed
+  /// when: a word few names hold is read from the names' index and
+  /// sorted. Only `word` narrows what is read, as its count is one the
+  /// planner knows (the query's other conditions, of the same words,
+  /// counted apart, multiplied to a few rows and turned every plan to the
+  /// names' index).
+  func walk(
+    _ word: String, _ condition: String, keep: String, best: String, rank: String,
+    limit: Int, _ parameters: [String?]
+  ) throws(PostgresError) -> TierRead {
+    guard limit > 0 else { return .page([]) }
     var parameters = parameters
     let readLimit = 3 * limit + 20
     parameters.append(String(readLimit))
@@ -39,24 +91,37 @@ extension PostgresIndex {
         ORDER BY name_rank, \(Self.tieBreak) \(read))
       """
     }
-    let counts =
-      "count(*) FILTER (WHERE walked_recent) || ' ' || count(*) FILTER (WHERE NOT walked_recent)"
+    func counts(_ rows: String) -> String {
+      "(SELECT count(*) FILTER (WHERE walked_recent) || ' ' "
+        + "|| count(*) FILTER (WHERE NOT walked_recent) FROM \(rows))"
+    }
+    let order = "\(Self.nameRank), \(Self.tieBreak)"
+    // The counts on every row, and on one of empty columns when none is kept.
     let rows = try connection.execute(
       """
       WITH walked AS MATERIALIZED (\(arms.joined(separator: " UNION ALL "))),
-        best AS (SELECT * FROM walked AS item WHERE \(condition))
-      SELECT \(Self.hitColumns(rank: rank)),
-        (SELECT \(counts) FROM walked), (SELECT \(counts) FROM best)
-      FROM best AS item ORDER BY \(Self.nameRank), \(Self.tieBreak) \(page)
+        kept AS (SELECT * FROM walked AS item WHERE \(condition) AND \(keep)),
+        page AS (SELECT \(Self.hitColumns(rank: rank)),
+            row_number() OVER (ORDER BY \(rank) DESC, \(order)) AS place
+          FROM kept AS item ORDER BY place \(page))
+      SELECT page.*, \(counts("walked")), \(counts("kept AS item WHERE \(best)"))
+      FROM (SELECT) AS one LEFT JOIN page ON true ORDER BY page.place
       """, parameters
     ).rows
-    guard rows.count >= limit, let first = rows.first else { return nil }
-    let walked = (first[10] ?? "").split(separator: " ").compactMap { Int($0) }
-    let kept = (first[11] ?? "").split(separator: " ").compactMap { Int($0) }
-    guard walked.count == 2, kept.count == 2 else { return nil }
-    // Each kind read to its end, or holding a page of its own.
-    for arm in 0..<2 where walked[arm] >= readLimit && kept[arm] < limit { return nil }
+    func numbers(_ column: Int) -> [Int] {
+      (rows.first?[column] ?? "").split(separator: " ").compactMap { Int($0) }
+    }
+    let (walked, kept) = (numbers(11), numbers(12))
+    guard walked.count == 2, kept.count == 2 else { return .unknown }
+    let hits = rows.filter { $0[0] != nil }.map(Self.hit)
+    // Each kind read to its end: every name of the tiers kept, however few.
+    if walked.allSatisfy({ $0 < readLimit }) {
+      return hits.count >= limit ? .page(hits) : .all(hits)
+    }
+    // Else each kind read to its end, or holding a page of the best rank.
+    guard hits.count >= limit else { return .unknown }
+    for arm in 0..<2 where walked[arm] >= readLimit && kept[arm] < limit { return .unknown }
     pagesInNameOrder += 1
-    return rows.map(Self.hit)
+    return .page(hits)
   }
 }

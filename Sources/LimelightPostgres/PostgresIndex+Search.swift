@@ -77,11 +77,8 @@ extension PostgresIndex {
     // every name, as the local index takes its text tiers after its name
     // tiers.
     var inAnyName: String?
-    // What a name of the best rank holds: every word in the name itself
-    // (not only its keywords), as typed, and as whole words.
-    var best: [String] = []
-    // The one word typed, whole, when there is one (``bestNames``).
-    var bestWord: String?
+    // The parts of the rank, for the names read in their order.
+    var tiers = NameTiers()
     if !compiled.rankTerms.isEmpty {
       // Each word (with the words it may stand for) counts once: 0.1 when
       // the name holds it, 0.04 when only its keywords do (counting each
@@ -96,8 +93,9 @@ extension PostgresIndex {
       for term in compiled.rankTerms {
         parameters.append(PostgresWords.inNameAlone(term))
         let own = "$\(parameters.count)::tsquery"
-        best.append("name_vector @@ \(own)")
+        tiers.own.append("name_vector @@ \(own)")
         parameters.append(term)
+        tiers.terms.append("$\(parameters.count)::tsquery")
         held.append(
           "CASE WHEN name_vector @@ \(own) THEN 0.1 "
             + "WHEN name_vector @@ $\(parameters.count)::tsquery THEN 0.04 ELSE 0 END")
@@ -120,8 +118,8 @@ extension PostgresIndex {
         parameters.append(typed.map(PostgresWords.quoted).joined(separator: " & "))
         let whole = "(name_vector @@ $\(parameters.count)::tsquery)::int * 0.5"
         weight = "\(holds) + \(whole) + \(weight)"
-        best += holding + ["name_vector @@ $\(parameters.count)::tsquery"]
-        if typed.count == 1 { bestWord = "$\(parameters.count)::tsquery" }
+        tiers.holding = holding
+        if typed.count == 1 { tiers.whole = "$\(parameters.count)::tsquery" }
       }
       parameters.append(compiled.rankTerms.map { "(\($0))" }.joined(separator: " | "))
       inAnyName = "$\(parameters.count)::tsquery"
@@ -163,10 +161,8 @@ extension PostgresIndex {
       // not read at all when the names fill the page (240 -> 25 ms).
       var (clause, named) = limited(limit)
       let inNames = try compiled.inNames(query) ?? condition
-      if let limit, let bestWord,
-        let first = try bestNames(
-          holding: bestWord, "\(inNames) AND \(best.joined(separator: " AND "))", rank: rank,
-          limit: limit, parameters)
+      if let limit,
+        let first = try namesInOrder(tiers, inNames, rank: rank, limit: limit, parameters)
       {
         return first
       }

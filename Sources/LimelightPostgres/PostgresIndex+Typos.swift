@@ -56,16 +56,36 @@ extension PostgresIndex {
   }
 
   /// How many entries' `vector` (a `tsvector`, as SQL) holds each word;
-  /// those none holds left out.
+  /// those none holds left out. Counted up to ``countedUpTo``, and only the
+  /// words that reach it counted whole, to be ordered among themselves:
+  /// counting every entry that holds a common word (`config`, 6,600 names
+  /// of 100,000) read each of their rows, 24 ms a word, only to rank it
+  /// above words few hold.
   private func counts(of words: [String], in vector: String) throws(PostgresError) -> [String: Int]
+  {
+    var counts = try counts(of: words, in: vector, upTo: Self.countedUpTo)
+    let reached = counts.filter { $0.value >= Self.countedUpTo }.map(\.key)
+    if reached.count > 1 {
+      counts.merge(try self.counts(of: reached, in: vector, upTo: nil)) { $1 }
+    }
+    return counts
+  }
+
+  /// How far ``counts(of:in:)`` counts each word first.
+  static let countedUpTo = 300
+
+  /// How many entries' `vector` holds each word, up to `limit` (nil: all).
+  private func counts(of words: [String], in vector: String, upTo limit: Int?)
+    throws(PostgresError) -> [String: Int]
   {
     guard !words.isEmpty else { return [:] }
     var counts: [String: Int] = [:]
     for row in try connection.execute(
       """
-      SELECT w, (SELECT count(*) FROM item WHERE \(vector) @@ quote_literal(w)::tsquery)
+      SELECT w, (SELECT count(*) FROM (SELECT FROM item
+        WHERE \(vector) @@ quote_literal(w)::tsquery LIMIT $2::int) AS held)
       FROM unnest($1::text[]) AS w
-      """, [PostgresQuery.array(words)]
+      """, [PostgresQuery.array(words), limit.map(String.init)]
     ).rows {
       if let word = row[0], let count = row[1].flatMap({ Int($0) }), count > 0 {
         counts[word] = count

@@ -289,7 +289,9 @@ struct PostgresStoreTests {
     items.append(item("/n/tagged.txt", daysAgo: 0.1, keywords: ["numbat"]))
     try index.write(items)
     var parser = QueryParser(home: RawPath("/"))
-    for query in ["numbat", "numbat ext:pdf", "numbat ext:txt", "nubmat", "numbat 7"] {
+    for query in [
+      "numbat", "numbat ext:pdf", "numbat ext:txt", "nubmat", "numbat 7", "numb", "numb ext:pdf",
+    ] {
       let node = try parser.parse(query)
       let whole = try index.search(node, limit: nil).map(\.uri)
       for limit in Array(1...12) + [20, 21, 40, 60, 100] {
@@ -297,10 +299,13 @@ struct PostgresStoreTests {
         #expect(page == Array(whole.prefix(limit)), "\(query), \(limit)")
       }
     }
-    // The page was read in the names' order.
-    let answered = index.pagesInNameOrder
-    _ = try index.search(try parser.parse("numbat"), limit: 5)
-    #expect(index.pagesInNameOrder == answered + 1)
+    // The pages were read in the names' order: of those that hold the
+    // word whole, and of those that hold it begun, none holding it whole.
+    for query in ["numbat", "numb"] {
+      let answered = index.pagesInNameOrder
+      _ = try index.search(try parser.parse(query), limit: 5)
+      #expect(index.pagesInNameOrder == answered + 1, "\(query)")
+    }
   }
 
   /// What changed in a span of time, asked alone, is listed from the
@@ -339,6 +344,24 @@ struct PostgresStoreTests {
     let today = QueryNode.filter(.range(.modified, lower: now - 86_400, upper: nil))
     #expect(
       try index.search(today, limit: 10).map(\.name) == ["recent shallow.txt", "recent deep.txt"])
+  }
+
+  /// A typo is read as the word most names hold of those as close to it,
+  /// however many hold each (they are counted only so far at first).
+  @Test func aTypoIsReadAsTheWordMostNamesHold() throws {
+    let server = try #require(PostgresServer.shared)
+    let index = try PostgresIndex(try server.newDatabase(), host: "alpha")
+    var items: [SharedItem] = []
+    for (word, count) in [("wombat", 320), ("wombit", 350), ("wombut", 5)] {
+      for number in 0..<count {
+        items.append(
+          SharedItem(
+            path: RawPath("/n/\(word) \(number).txt"), isFolder: false, size: 1,
+            modifiedNs: 0, contentTypeTree: ["text/plain"], keywords: [], text: nil))
+      }
+    }
+    try index.write(items)
+    #expect(try names(index, "wombet").allSatisfy { $0.hasPrefix("wombit ") })
   }
 
   /// A typo in a word of a text, which no name holds, finds the text, as

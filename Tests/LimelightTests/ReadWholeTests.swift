@@ -9,13 +9,15 @@ import Testing
 
 /// Files the product reads itself are read whole: an interrupted or short
 /// read is read on, and a file that changes while it is read is read again.
-@Suite struct ReadWholeTests {
+@Suite final class ReadWholeTests {
   let folder: String
 
   init() throws {
     folder = NSTemporaryDirectory() + "read-whole-" + UUID().uuidString
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
   }
+
+  deinit { try? FileManager.default.removeItem(atPath: folder) }
 
   func write(_ name: String, _ text: String) -> RawPath {
     _ = FileManager.default.createFile(atPath: folder + "/" + name, contents: Data(text.utf8))
