@@ -17,32 +17,36 @@ struct NameTiers {
 extension PostgresIndex {
   /// The first `limit` names `condition` finds, as the whole ranking
   /// orders them, read tier by tier in the order of the names
-  /// (``walk(_:_:keep:best:rank:limit:_:)``); nil when the tiers read do
-  /// not fill the page, or cannot say that they do.
+  /// (``walk(_:_:keep:best:rank:limit:_:)``): `.page`; every name it finds
+  /// when they are fewer (`.all`: the texts follow); `.unknown` when the
+  /// names read cannot say.
   ///
   /// First the names that hold the word as typed and whole (`gz`), of the
-  /// two best ranks; when they are all read and fall short (a prefix,
-  /// `chap`, that few names hold whole), those that hold it as typed in
-  /// the name itself but not whole, the rank after them.
+  /// two best ranks. When they are all read and fall short (a prefix,
+  /// `chap`, that few names hold whole), and `condition` is the word's
+  /// alone (with filters or not: `everyName`), every other name that holds
+  /// it, ranked, those that hold it as typed in the name itself first:
+  /// read to the end, they are all the names the query finds, and ranking
+  /// them again is spared.
   func namesInOrder(
-    _ tiers: NameTiers, _ condition: String, rank: String, limit: Int, _ parameters: [String?]
-  ) throws(PostgresError) -> [Hit]? {
-    guard let whole = tiers.whole, !tiers.holding.isEmpty else { return nil }
+    _ tiers: NameTiers, _ condition: String, everyName: Bool, rank: String, limit: Int,
+    _ parameters: [String?]
+  ) throws(PostgresError) -> TierRead {
+    guard let whole = tiers.whole, !tiers.holding.isEmpty else { return .unknown }
     let holds = tiers.holding.joined(separator: " AND ")
     let own = tiers.own.joined(separator: " AND ")
+    let best = "\(holds) AND name_vector @@ \(whole)"
     let first = try walk(
-      whole, condition, keep: "\(holds) AND name_vector @@ \(whole)", best: own, rank: rank,
-      limit: limit, parameters)
-    switch first {
-    case .page(let hits): return hits
-    case .unknown: return nil
-    case .all(let hits):
-      guard tiers.terms.count == 1 else { return nil }
-      let next = try walk(
-        tiers.terms[0], condition, keep: "\(holds) AND \(own) AND NOT name_vector @@ \(whole)",
-        best: "true", rank: rank, limit: limit - hits.count, parameters)
-      if case .page(let more) = next { return hits + more }
-      return nil
+      whole, condition, keep: best, best: own, rank: rank, limit: limit, parameters)
+    guard case .all(let hits) = first else { return first }
+    guard everyName, tiers.terms.count == 1 else { return .unknown }
+    switch try walk(
+      tiers.terms[0], condition, keep: "NOT (\(best))", best: "\(holds) AND \(own)",
+      rank: rank, limit: limit - hits.count, parameters)
+    {
+    case .page(let more): return .page(hits + more)
+    case .all(let more): return .all(hits + more)
+    case .unknown: return .unknown
     }
   }
 

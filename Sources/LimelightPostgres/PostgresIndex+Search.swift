@@ -160,18 +160,29 @@ extension PostgresIndex {
       // 100,000 entries for `version`) are never weighed as names, and
       // not read at all when the names fill the page (240 -> 25 ms).
       var (clause, named) = limited(limit)
-      let inNames = try compiled.inNames(query) ?? condition
-      if let limit,
-        let first = try namesInOrder(tiers, inNames, rank: rank, limit: limit, parameters)
-      {
-        return first
+      let wordAlone = try compiled.inNames(query)
+      let inNames = wordAlone ?? condition
+      var read: [Hit]?
+      if let limit {
+        switch try namesInOrder(
+          tiers, inNames, everyName: wordAlone != nil, rank: rank, limit: limit, parameters)
+        {
+        case .page(let page): return page
+        case .all(let names): read = names
+        case .unknown: break
+        }
       }
-      let names = try hits(
-        rank: rank,
-        """
-        WHERE \(inNames) AND name_vector @@ \(inAnyName)
-        ORDER BY rank DESC, \(Self.nameRank), \(Self.tieBreak) \(clause)
-        """, named)
+      let names: [Hit]
+      if let read {
+        names = read
+      } else {
+        names = try hits(
+          rank: rank,
+          """
+          WHERE \(inNames) AND name_vector @@ \(inAnyName)
+          ORDER BY rank DESC, \(Self.nameRank), \(Self.tieBreak) \(clause)
+          """, named)
+      }
       if let limit, names.count >= limit { return names }
       (clause, named) = limited(limit.map { $0 - names.count })
       // (The rank, 0 for all of them, names every parameter for the server.)
