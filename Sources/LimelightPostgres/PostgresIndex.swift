@@ -19,7 +19,7 @@ public final class PostgresIndex {
   /// The most words remembered; past it the memory starts again.
   static let textWordsRemembered = 500_000
   /// How many pages the names of the best rank, read in their order,
-  /// answered (``bestNames(holding:_:rank:limit:_:)``).
+  /// answered (``walk(_:_:keep:best:rank:limit:_:)``).
   var pagesInNameOrder = 0
 
   /// Connects to the store `name` (a URL, `key=value` pairs or
