@@ -268,8 +268,16 @@ struct PostgresQuery {
     case .kind(let kind):
       return "(kinds @> ARRAY[\(bind(kind.rawValue))::text])"
     case .extensions(let extensions):
-      let patterns = extensions.map { "%." + Self.likeEscaped($0.lowercased()) }
-      return "(lower(name) LIKE ANY (\(bind(Self.array(patterns)))::text[]))"
+      // A name that ends with `.tar.gz` has `gz` after its last dot (no
+      // letter lower-cases to a dot): the index of those narrows the
+      // names to compare.
+      let lowered = extensions.map { $0.lowercased() }
+      let lasts = lowered.map {
+        String($0.split(separator: ".", omittingEmptySubsequences: false).last ?? "")
+      }
+      let patterns = lowered.map { "%." + Self.likeEscaped($0) }
+      return "(limelight_extension(name) = ANY (\(bind(Self.array(lasts)))::text[])"
+        + " AND lower(name) LIKE ANY (\(bind(Self.array(patterns)))::text[]))"
     case .inFolder(let folder):
       // The folder on every host (a person's machines share a layout);
       // `host:` narrows to one. A range of `item_path`.

@@ -382,6 +382,21 @@ enum PostgresSchema {
         "CREATE INDEX item_name_rank ON item (name_rank)"
       ]
     ),
+    (
+      "v12-extensions",
+      [
+        // What follows a name's last dot, in lower case (nil without a
+        // dot), for `ext:`: its index answers what a LIKE over every row's
+        // name read the whole table for (`ext:pdf`: 60-130 ms at 100,000
+        // entries).
+        """
+        CREATE FUNCTION limelight_extension(name text) RETURNS text
+        LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+        AS $$ SELECT lower(substring(name FROM '\\.([^.]*)$')) $$
+        """,
+        "CREATE INDEX item_extension ON item (limelight_extension(name))",
+      ]
+    ),
   ]
 
   /// Who finds a row: a file, the readers whose Unix user could list its

@@ -346,6 +346,31 @@ struct PostgresStoreTests {
       try index.search(today, limit: 10).map(\.name) == ["recent shallow.txt", "recent deep.txt"])
   }
 
+  /// `ext:` is what a name ends with after a dot, in any case, however
+  /// many dots the extension or the name holds.
+  @Test func extensionsAreTheNamesEnds() throws {
+    let server = try #require(PostgresServer.shared)
+    let index = try PostgresIndex(try server.newDatabase(), host: "alpha")
+    let names = ["a.tar.gz", "b.gz", "c.TXT", "noext", ".bashrc", "d.txt.bak", "e.", "f.tar"]
+    try index.write(
+      names.map {
+        SharedItem(
+          path: RawPath("/x/" + $0), isFolder: false, size: 1, modifiedNs: 0,
+          contentTypeTree: ["text/plain"], keywords: [], text: nil)
+      })
+    var parser = QueryParser(home: RawPath("/"))
+    for (query, expected) in [
+      ("ext:gz", ["a.tar.gz", "b.gz"]), ("ext:tar.gz", ["a.tar.gz"]),
+      ("ext:GZ", ["a.tar.gz", "b.gz"]),
+      ("ext:txt", ["c.TXT"]), ("ext:bashrc", [".bashrc"]), ("ext:bak", ["d.txt.bak"]),
+      ("ext:tar", ["f.tar"]), ("ext:txt.bak", ["d.txt.bak"]), ("ext:ar.gz", []),
+      ("ext:gz,txt", ["a.tar.gz", "b.gz", "c.TXT"]),
+    ] {
+      let found = try index.search(parser.parse(query), limit: nil).map(\.name)
+      #expect(Set(found) == Set(expected), "\(query)")
+    }
+  }
+
   /// A typo is read as the word most names hold of those as close to it,
   /// however many hold each (they are counted only so far at first).
   @Test func aTypoIsReadAsTheWordMostNamesHold() throws {
