@@ -119,9 +119,8 @@ extension PostgresIndex {
     guard walked.count == 2, kept.count == 2 else { return .unknown }
     let hits = rows.filter { $0[0] != nil }.map(Self.hit)
     // Each kind read to its end: every name of the tiers kept, however few.
-    if walked.allSatisfy({ $0 < readLimit }) {
-      return hits.count >= limit ? .page(hits) : .all(hits)
-    }
+    let readWhole = walked.allSatisfy({ $0 < readLimit })
+    if readWhole && hits.count < limit { return .all(hits) }
     // Else each kind read to its end, or holding a page of the best rank.
     guard hits.count >= limit else { return .unknown }
     for arm in 0..<2 where walked[arm] >= readLimit && kept[arm] < limit { return .unknown }
