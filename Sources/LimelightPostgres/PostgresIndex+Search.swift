@@ -187,12 +187,10 @@ extension PostgresIndex {
       (clause, named) = limited(limit.map { $0 - names.count })
       // (The rank, 0 for all of them, names every parameter for the server.)
       return try names
-        + hits(
-          rank: rank,
-          """
-          WHERE \(condition) AND NOT name_vector @@ \(inAnyName)
-          ORDER BY \(Self.textLength), \(Self.nameRank), \(Self.tieBreak) \(clause)
-          """, named)
+        + textsShortFirst(
+          rank: rank, where: "\(condition) AND NOT name_vector @@ \(inAnyName)",
+          order: "ORDER BY \(Self.textLength), \(Self.nameRank), \(Self.tieBreak) \(clause)",
+          limit: limit.map { $0 - names.count }, named)
     }
     let (limitClause, limitedParameters) = limited(limit)
     parameters = limitedParameters

@@ -21,6 +21,9 @@ public final class PostgresIndex {
   /// How many pages the names of the best rank, read in their order,
   /// answered (``walk(_:_:keep:best:rank:limit:_:)``).
   var pagesInNameOrder = 0
+  /// How many pages of texts a slice of short texts answered
+  /// (``textsShortFirst(rank:where:order:limit:_:)``).
+  var pagesOfShortTexts = 0
 
   /// Connects to the store `name` (a URL, `key=value` pairs or
   /// `service=NAME`, as libpq reads them) and brings its tables to this

@@ -397,6 +397,17 @@ enum PostgresSchema {
         "CREATE INDEX item_extension ON item (limelight_extension(name))",
       ]
     ),
+    (
+      "v13-short-texts",
+      // The words of short texts, which rank first among the texts that
+      // hold a word (``PostgresIndex/shortTextSlices``).
+      PostgresIndex.shortTextSlices.map { words in
+        """
+        CREATE INDEX item_words_\(words) ON item USING gin (\(PostgresQuery.allWords))
+          WHERE \(PostgresIndex.inShortTexts(words))
+        """
+      }
+    ),
   ]
 
   /// Who finds a row: a file, the readers whose Unix user could list its

@@ -308,6 +308,53 @@ struct PostgresStoreTests {
     }
   }
 
+  /// The texts that hold a word, the shorter first, are read from the
+  /// slices of short texts when one fills the page: the page is the one
+  /// the whole ranking gives, with texts of every length and age, names
+  /// that hold the word above them, and filters.
+  @Test func aPageOfShortTextsIsTheWholeRankingsFirstPage() throws {
+    let server = try #require(PostgresServer.shared)
+    let index = try PostgresIndex(try server.newDatabase(), host: "alpha")
+    let now = Date().timeIntervalSince1970
+    let filler = ["amber", "birch", "cedar", "delta", "ember", "fjord", "grove"]
+    func item(_ path: String, words: Int, daysAgo: Double) -> SharedItem {
+      let text = (0..<words).map { filler[$0 % filler.count] }.joined(separator: " ")
+      var item = SharedItem(
+        path: RawPath(path), isFolder: false, size: 1,
+        modifiedNs: Int64((now - daysAgo * 86_400) * 1_000_000_000),
+        contentTypeTree: ["text/plain"], keywords: [], text: text + " wallaby")
+      item.nameWords = nil
+      return item
+    }
+    var items: [SharedItem] = []
+    // Twenty texts in the first slice, forty in the second, thirty longer;
+    // a week old and a month old; in a name twice.
+    for number in 0..<90 {
+      let words = number < 20 ? 4 + number * 2 : number < 60 ? 70 + number * 3 : 260 + number * 5
+      let ext = number % 3 == 0 ? "md" : "txt"
+      items.append(item("/t/note \(number).\(ext)", words: words, daysAgo: number % 2 == 0 ? 1 : 30))
+    }
+    items.append(item("/t/wallaby.txt", words: 3, daysAgo: 30))
+    items.append(item("/t/deep/wallaby facts.txt", words: 900, daysAgo: 1))
+    try index.write(items)
+    var parser = QueryParser(home: RawPath("/"))
+    for query in ["wallaby", "walla", "wallaby ext:md", "wallaby ext:txt", "wallaby birch"] {
+      let node = try parser.parse(query)
+      let whole = try index.search(node, limit: nil).map(\.uri)
+      #expect(whole.count > 20, "\(query)")
+      for limit in Array(1...12) + [19, 20, 21, 22, 23, 40, 61, 62, 63, 64, 80, 100] {
+        let page = try index.search(node, limit: limit).map(\.uri)
+        #expect(page == Array(whole.prefix(limit)), "\(query), \(limit)")
+      }
+    }
+    // The first slice gave the page of 10, the second the page of 40.
+    for limit in [10, 40] {
+      let answered = index.pagesOfShortTexts
+      _ = try index.search(try parser.parse("wallaby"), limit: limit)
+      #expect(index.pagesOfShortTexts == answered + 1, "\(limit)")
+    }
+  }
+
   /// What changed in a span of time, asked alone, is listed from the
   /// entries changed this week and from those changed before, each read in
   /// the order of the index: the page is the one the whole ordering gives
