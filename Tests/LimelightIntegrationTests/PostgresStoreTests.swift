@@ -332,7 +332,8 @@ struct PostgresStoreTests {
     for number in 0..<90 {
       let words = number < 20 ? 4 + number * 2 : number < 60 ? 70 + number * 3 : 260 + number * 5
       let ext = number % 3 == 0 ? "md" : "txt"
-      items.append(item("/t/note \(number).\(ext)", words: words, daysAgo: number % 2 == 0 ? 1 : 30))
+      let daysAgo: Double = number % 2 == 0 ? 1 : 30
+      items.append(item("/t/note \(number).\(ext)", words: words, daysAgo: daysAgo))
     }
     items.append(item("/t/wallaby.txt", words: 3, daysAgo: 30))
     items.append(item("/t/deep/wallaby facts.txt", words: 900, daysAgo: 1))
