@@ -321,7 +321,10 @@ struct PostgresQuery {
       // were a third of listing what changed this week).
       let (column, value): (String, (String) -> String)
       switch field {
-      case .size: (column, value) = ("size", { "\($0)::float8" })
+      // A size as a whole number of bytes (an integer is at least x when
+      // at least x rounded up), which the planner counts by the column's
+      // statistics and reads from its index.
+      case .size: (column, value) = ("size", { "ceil(\($0)::float8)::bigint" })
       case .modified: (column, value) = ("modified", { "to_timestamp(\($0)::float8)" })
       case .created: (column, value) = ("created", { "to_timestamp(\($0)::float8)" })
       case .lastUsed: (column, value) = ("last_used", { "to_timestamp(\($0)::float8)" })

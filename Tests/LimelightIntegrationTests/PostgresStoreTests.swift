@@ -392,6 +392,32 @@ struct PostgresStoreTests {
     let today = QueryNode.filter(.range(.modified, lower: now - 86_400, upper: nil))
     #expect(
       try index.search(today, limit: 10).map(\.name) == ["recent shallow.txt", "recent deep.txt"])
+    // Other filters alone are listed in the same order, read the same
+    // way; an entry of no time of change is listed among the older ones.
+    var large: [SharedItem] = []
+    for number in 0..<12 {
+      var item = item(
+        "/l" + String(repeating: "/d", count: number % 4) + "/large \(number).bin",
+        hoursAgo: number % 3 == 0 ? 5 : 24 * Double(10 + number))
+      item.size = 2_000_000
+      large.append(item)
+    }
+    large.append(
+      SharedItem(
+        path: RawPath("/l/timeless.bin"), isFolder: false, size: 3_000_000, modifiedNs: nil,
+        contentTypeTree: ["text/plain"], keywords: [], text: nil, nameWords: "timeless bin"))
+    try index.write(large)
+    var parser = QueryParser(home: RawPath("/"))
+    for query in ["size:>1M", "size:>1M kind:text", "kind:text"] {
+      let node = try parser.parse(query)
+      let whole = try index.search(node, limit: nil).map(\.name)
+      #expect(whole.contains("timeless.bin"), "\(query)")
+      for limit in 1...whole.count + 1 {
+        #expect(
+          try index.search(node, limit: limit).map(\.name) == Array(whole.prefix(limit)),
+          "\(query), \(limit)")
+      }
+    }
   }
 
   /// `ext:` is what a name ends with after a dot, in any case, however
