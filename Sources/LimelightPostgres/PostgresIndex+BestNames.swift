@@ -9,7 +9,7 @@ struct NameTiers {
   var terms: [String] = []
   /// That the name holds each word as typed.
   var holding: [String] = []
-  /// The one word typed, whole, as a `tsquery` parameter; nil for several.
+  /// The words typed, whole, as a `tsquery` parameter.
   var whole: String?
 }
 
@@ -21,16 +21,18 @@ extension PostgresIndex {
   /// when they are fewer (`.all`: the texts follow); `.unknown` when the
   /// names read cannot say.
   ///
-  /// First the names that hold the word as typed and whole (`gz`), of the
-  /// two best ranks. When they are all read and fall short (a prefix,
-  /// `chap`, that few names hold whole), and `condition` is the word's
-  /// alone (with filters or not: `everyName`), every other name that holds
-  /// it, ranked, those that hold it as typed in the name itself first:
-  /// read to the end, they are all the names the query finds, and ranking
-  /// them again is spared.
+  /// First the names that hold the words as typed and whole (`gz`), of
+  /// the two best ranks. When they are all read and fall short (a prefix,
+  /// `chap`, that few names hold whole), and `condition` asks the names
+  /// alone (`namesAlone`: words and filters, the words found in names),
+  /// the other names that hold every word, ranked, those that hold them
+  /// as typed in the name itself first: the next rank of every name the
+  /// query finds, as a name that lacks a word (its text holds it) ranks
+  /// below them. Of one word (`everyName`), read to the end, they are all
+  /// the names the query finds, and ranking them again is spared.
   func namesInOrder(
-    _ tiers: NameTiers, _ condition: String, everyName: Bool, rank: String, limit: Int,
-    _ parameters: [String?]
+    _ tiers: NameTiers, _ condition: String, namesAlone: Bool, everyName: Bool, rank: String,
+    limit: Int, _ parameters: [String?]
   ) throws(PostgresError) -> TierRead {
     guard let whole = tiers.whole, !tiers.holding.isEmpty else { return .unknown }
     let holds = tiers.holding.joined(separator: " AND ")
@@ -39,14 +41,15 @@ extension PostgresIndex {
     let first = try walk(
       whole, condition, keep: best, best: own, rank: rank, limit: limit, parameters)
     guard case .all(let hits) = first else { return first }
-    guard everyName, tiers.terms.count == 1 else { return .unknown }
+    guard namesAlone, !tiers.terms.isEmpty else { return .unknown }
+    let terms = tiers.terms.count == 1 ? tiers.terms[0] : "(\(tiers.terms.joined(separator: " && ")))"
     switch try walk(
-      tiers.terms[0], condition, keep: "NOT (\(best))", best: "\(holds) AND \(own)",
+      terms, condition, keep: "NOT (\(best))", best: "\(holds) AND \(own)",
       rank: rank, limit: limit - hits.count, parameters)
     {
     case .page(let more): return .page(hits + more)
-    case .all(let more): return .all(hits + more)
-    case .unknown: return .unknown
+    case .all(let more) where everyName: return .all(hits + more)
+    case .all, .unknown: return .unknown
     }
   }
 

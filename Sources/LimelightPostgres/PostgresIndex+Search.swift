@@ -18,7 +18,16 @@ extension PostgresIndex {
     let pairs = try pairsComplete()
     let strict = try searchOnce(query, limit: limit, typos: false, pairs: pairs)
     guard strict.isEmpty, typos else { return strict }
-    return try searchOnce(query, limit: limit, typos: true, pairs: pairs)
+    // A query none of whose words may be a typo (none of three letters or
+    // more, or none close to a word of a name) would be asked again as it
+    // was: half the time of a query that finds nothing.
+    var asTyped = PostgresQuery(closeWords: nil, usesPairs: pairs)
+    var forgiving = PostgresQuery(closeWords: closeWords, usesPairs: pairs)
+    guard try asTyped.condition(query) != forgiving.condition(query)
+      || asTyped.parameters != forgiving.parameters
+    else { return strict }
+    return try searchOnce(
+      query, limit: limit, typos: true, pairs: pairs, closeWordsRead: forgiving.closeWordsRead)
   }
 
   /// Whether every entry sent before the store kept pairs of common words
@@ -54,11 +63,14 @@ extension PostgresIndex {
     return 0
   }
 
-  /// `pairs`: whether phrases may ask for pairs (``pairsComplete()``).
-  private func searchOnce(_ query: QueryNode, limit: Int?, typos: Bool, pairs: Bool)
-    throws(PostgresError) -> [Hit]
-  {
+  /// `pairs`: whether phrases may ask for pairs (``pairsComplete()``);
+  /// `closeWordsRead`: the words already read for its typos.
+  private func searchOnce(
+    _ query: QueryNode, limit: Int?, typos: Bool, pairs: Bool,
+    closeWordsRead: [String: [String]] = [:]
+  ) throws(PostgresError) -> [Hit] {
     var compiled = PostgresQuery(closeWords: typos ? closeWords : nil, usesPairs: pairs)
+    compiled.closeWordsRead = closeWordsRead
     let condition = try compiled.condition(query)
     // A phrase's texts checked in rank order, until enough hold it.
     var apart: (candidates: String, texts: String)?
@@ -119,7 +131,7 @@ extension PostgresIndex {
         let whole = "(name_vector @@ $\(parameters.count)::tsquery)::int * 0.5"
         weight = "\(holds) + \(whole) + \(weight)"
         tiers.holding = holding
-        if typed.count == 1 { tiers.whole = "$\(parameters.count)::tsquery" }
+        tiers.whole = "$\(parameters.count)::tsquery"
       }
       parameters.append(compiled.rankTerms.map { "(\($0))" }.joined(separator: " | "))
       inAnyName = "$\(parameters.count)::tsquery"
@@ -162,10 +174,14 @@ extension PostgresIndex {
       var (clause, named) = limited(limit)
       let wordAlone = try compiled.inNames(query)
       let inNames = wordAlone ?? condition
+      // Several words: the names that hold every one, read in their order.
+      var everyWord = wordAlone
+      if everyWord == nil { everyWord = try compiled.inNamesHoldingEveryWord(query) }
       var read: [Hit]?
-      if let limit {
+      if let limit, everyWord != nil || compiled.typedWords.count == 1 {
         switch try namesInOrder(
-          tiers, inNames, everyName: wordAlone != nil, rank: rank, limit: limit, parameters)
+          tiers, everyWord ?? inNames, namesAlone: everyWord != nil, everyName: wordAlone != nil,
+          rank: rank, limit: limit, parameters)
         {
         case .page(let page): return page
         case .all(let names): read = names

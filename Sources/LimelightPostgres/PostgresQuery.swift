@@ -21,7 +21,7 @@ struct PostgresQuery {
   private(set) var typedWords: [String] = []
   let closeWords: ((String) throws(PostgresError) -> [String])?
   /// The words read for each typo, once a query however often it is compiled.
-  private(set) var closeWordsRead: [String: [String]] = [:]
+  var closeWordsRead: [String: [String]] = [:]
 
   /// What a condition checks: everything; the candidates alone (what the
   /// words' index answers, a text's run of words taken as held); or the
@@ -133,16 +133,33 @@ struct PostgresQuery {
   /// letter: 810 -> 105 ms at 100,000 entries, the text's words computed
   /// again for each row of a bitmap grown lossy). Nil for any other query.
   func inNames(_ node: QueryNode) throws(PostgresError) -> String? {
+    try inNames(node, words: 1...1)
+  }
+
+  /// The condition `node` compiles to, asked of the entries whose names
+  /// hold each of its words (one or more, with filters or not), as
+  /// ``inNames(_:)`` compiles it: it is the whole condition for those
+  /// entries (an entry whose text holds a word its name lacks is not
+  /// one), and reads no text. Nil for any other query.
+  func inNamesHoldingEveryWord(_ node: QueryNode) throws(PostgresError) -> String? {
+    try inNames(node, words: 1...Int.max)
+  }
+
+  private func inNames(_ node: QueryNode, words counted: ClosedRange<Int>)
+    throws(PostgresError) -> String?
+  {
     let nodes: [QueryNode]
     if case .and(let parts) = node { nodes = parts } else { nodes = [node] }
-    // One word: a text of several (a phrase, a run of ideographs) is
+    // Single words: a text of several (a phrase, a run of ideographs) is
     // also found by the pairs of its words, which only texts hold.
     let words = nodes.filter { node in
       guard case .text(let text, _, nil) = node else { return false }
       return PostgresWords.words(text).count == 1
     }
     let filters = nodes.filter { if case .filter = $0 { true } else { false } }
-    guard words.count == 1, words.count + filters.count == nodes.count else { return nil }
+    guard counted.contains(words.count), words.count + filters.count == nodes.count else {
+      return nil
+    }
     var names = PostgresQuery(closeWords: closeWords, usesPairs: usesPairs)
     names.closeWordsRead = closeWordsRead
     names.wordsColumn = "name_vector"

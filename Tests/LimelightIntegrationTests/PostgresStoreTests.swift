@@ -287,10 +287,21 @@ struct PostgresStoreTests {
     items.append(item("/n/numbats.txt", daysAgo: 0.1))
     items.append(item("/n/subnumbat.txt", daysAgo: 30))
     items.append(item("/n/tagged.txt", daysAgo: 0.1, keywords: ["numbat"]))
+    // Two words: names that hold both, whole or begun, deep or not; a
+    // name that holds one, its text the other, ranked below them.
+    for number in 0..<30 {
+      items.append(item("/n/numbat wombat \(number).txt", daysAgo: number % 2 == 0 ? 0.1 : 30))
+    }
+    for number in 0..<10 { items.append(item("/n/d/d/wombats numbats \(number).pdf", daysAgo: 3)) }
+    var crossed = item("/n/numbat crossed.txt", daysAgo: 0.1)
+    crossed.text = "a wombat in the text"
+    items.append(crossed)
     try index.write(items)
     var parser = QueryParser(home: RawPath("/"))
     for query in [
       "numbat", "numbat ext:pdf", "numbat ext:txt", "nubmat", "numbat 7", "numb", "numb ext:pdf",
+      "numbat wombat", "numb womb", "numbat womb ext:pdf", "wombat numbat 7", "nubmat wombat",
+      "numbat crossed wombat",
     ] {
       let node = try parser.parse(query)
       let whole = try index.search(node, limit: nil).map(\.uri)
@@ -301,7 +312,7 @@ struct PostgresStoreTests {
     }
     // The pages were read in the names' order: of those that hold the
     // word whole, and of those that hold it begun, none holding it whole.
-    for query in ["numbat", "numb"] {
+    for query in ["numbat", "numb", "numbat wombat", "numb womb"] {
       let answered = index.pagesInNameOrder
       _ = try index.search(try parser.parse(query), limit: 5)
       #expect(index.pagesInNameOrder == answered + 1, "\(query)")
