@@ -42,7 +42,8 @@ extension PostgresIndex {
       whole, condition, keep: best, best: own, rank: rank, limit: limit, parameters)
     guard case .all(let hits) = first else { return first }
     guard namesAlone, !tiers.terms.isEmpty else { return .unknown }
-    let terms = tiers.terms.count == 1 ? tiers.terms[0] : "(\(tiers.terms.joined(separator: " && ")))"
+    let terms =
+      tiers.terms.count == 1 ? tiers.terms[0] : "(\(tiers.terms.joined(separator: " && ")))"
     switch try walk(
       terms, condition, keep: "NOT (\(best))", best: "\(holds) AND \(own)",
       rank: rank, limit: limit - hits.count, parameters)

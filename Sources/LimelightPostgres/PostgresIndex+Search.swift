@@ -23,8 +23,9 @@ extension PostgresIndex {
     // was: half the time of a query that finds nothing.
     var asTyped = PostgresQuery(closeWords: nil, usesPairs: pairs)
     var forgiving = PostgresQuery(closeWords: closeWords, usesPairs: pairs)
-    guard try asTyped.condition(query) != forgiving.condition(query)
-      || asTyped.parameters != forgiving.parameters
+    guard
+      try asTyped.condition(query) != forgiving.condition(query)
+        || asTyped.parameters != forgiving.parameters
     else { return strict }
     return try searchOnce(
       query, limit: limit, typos: true, pairs: pairs, closeWordsRead: forgiving.closeWordsRead)
