@@ -203,26 +203,43 @@ extension PostgresIndex {
       if let limit, names.count >= limit { return names }
       (clause, named) = limited(limit.map { $0 - names.count })
       // (The rank, 0 for all of them, names every parameter for the server.)
+      let texts = "\(condition) AND NOT name_vector @@ \(inAnyName)"
+      let order = "ORDER BY \(Self.textLength), \(Self.nameRank), \(Self.tieBreak) \(clause)"
       return try names
-        + textsShortFirst(
-          rank: rank, where: "\(condition) AND NOT name_vector @@ \(inAnyName)",
-          order: "ORDER BY \(Self.textLength), \(Self.nameRank), \(Self.tieBreak) \(clause)",
-          limit: limit.map { $0 - names.count }, named)
+        + textsShortFirst(rank: rank, limit: limit.map { $0 - names.count }, named) { slice in
+          ("item", "WHERE \(texts)\(slice.map { " AND \($0)" } ?? "") \(order)")
+        }
     }
-    let (limitClause, limitedParameters) = limited(limit)
-    parameters = limitedParameters
     // The candidates ranked (their texts not read), then their texts
     // checked in that order until the limit: a phrase of common words has
     // thousands of candidates, and each text checked is one unpacked. The
     // ranked subquery is kept whole (OFFSET 0), and a filter and a limit
     // over it keep its order.
-    return try hits(
-      rank: "rank_score",
-      from: """
-        (SELECT *, \(rank) AS rank_score FROM item WHERE \(apart.candidates)
+    func checked(_ candidates: String, _ count: Int?) -> (from: String, clauses: String) {
+      let clause = limited(count).clause
+      return (
+        """
+        (SELECT *, \(rank) AS rank_score FROM item WHERE \(candidates)
           ORDER BY rank_score DESC, \(ranked) OFFSET 0) AS item
-        """,
-      "WHERE \(apart.texts) \(limitClause)", parameters)
+        """, "WHERE \(apart.texts) \(clause)"
+      )
+    }
+    guard let inAnyName else {
+      let (from, clauses) = checked(apart.candidates, limit)
+      return try hits(rank: "rank_score", from: from, clauses, limited(limit).parameters)
+    }
+    // The names that hold a word first (they rank above every text), then
+    // the texts, the shortest first, read from the short texts first
+    // (6,878 candidates of `"free software foundation"` ranked: 67 ms).
+    let (from, clauses) = checked("\(apart.candidates) AND name_vector @@ \(inAnyName)", limit)
+    let names = try hits(rank: "rank_score", from: from, clauses, limited(limit).parameters)
+    if let limit, names.count >= limit { return names }
+    let rest = limit.map { $0 - names.count }
+    return try names
+      + textsShortFirst(rank: "rank_score", limit: rest, limited(rest).parameters) { slice in
+        let texts = "\(apart.candidates) AND NOT name_vector @@ \(inAnyName)"
+        return checked(texts + (slice.map { " AND \($0)" } ?? ""), rest)
+      }
   }
 
   /// The entry a URI names: a file's `file://HOST/path`, an application

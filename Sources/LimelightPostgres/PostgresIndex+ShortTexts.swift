@@ -18,25 +18,28 @@ extension PostgresIndex {
   /// planner reads for a query that states it word for word.
   static func inShortTexts(_ words: Int) -> String { "word_count <= \(words)" }
 
-  /// The first `limit` rows of `statement` (a `WHERE` condition with the
-  /// rows' order, which ranks every row of a shorter text first, and a
-  /// `LIMIT` clause), asked of each slice of short texts in turn: rows of
-  /// a slice come before every row outside it, so a slice that fills the
-  /// page is the page. When none does, `statement` is asked whole.
+  /// The first `limit` rows `statement` chooses, asked of each slice of
+  /// short texts in turn. `statement` gives the rows (`FROM`) and the
+  /// clauses (`WHERE`, `ORDER BY`, `LIMIT`) of the texts that hold the
+  /// words, ranked with every row of a shorter text first, narrowed by a
+  /// condition on `item` when one is given. Rows of a slice rank above
+  /// every row outside it, so a slice that fills the page is the page.
+  /// When none does, `statement` is asked whole.
   func textsShortFirst(
-    rank: String, where condition: String, order: String, limit: Int?,
-    _ parameters: [String?]
+    rank: String, limit: Int?, _ parameters: [String?],
+    _ statement: (_ slice: String?) -> (from: String, clauses: String)
   ) throws(PostgresError) -> [Hit] {
     if let limit {
       for words in Self.shortTextSlices {
-        let page = try hits(
-          rank: rank, "WHERE \(condition) AND \(Self.inShortTexts(words)) \(order)", parameters)
+        let (from, clauses) = statement(Self.inShortTexts(words))
+        let page = try hits(rank: rank, from: from, clauses, parameters)
         if page.count >= limit {
           pagesOfShortTexts += 1
           return page
         }
       }
     }
-    return try hits(rank: rank, "WHERE \(condition) \(order)", parameters)
+    let (from, clauses) = statement(nil)
+    return try hits(rank: rank, from: from, clauses, parameters)
   }
 }

@@ -22,7 +22,7 @@ public final class PostgresIndex {
   /// answered (``walk(_:_:keep:best:rank:limit:_:)``).
   var pagesInNameOrder = 0
   /// How many pages of texts a slice of short texts answered
-  /// (``textsShortFirst(rank:where:order:limit:_:)``).
+  /// (``textsShortFirst(rank:limit:_:_:)``).
   var pagesOfShortTexts = 0
 
   /// Connects to the store `name` (a URL, `key=value` pairs or

@@ -348,22 +348,27 @@ struct PostgresStoreTests {
     }
     items.append(item("/t/wallaby.txt", words: 3, daysAgo: 30))
     items.append(item("/t/deep/wallaby facts.txt", words: 900, daysAgo: 1))
+    items.append(item("/t/birch cedar notes.txt", words: 500, daysAgo: 30))
     try index.write(items)
     var parser = QueryParser(home: RawPath("/"))
-    for query in ["wallaby", "walla", "wallaby ext:md", "wallaby ext:txt", "wallaby birch"] {
+    // Words, and phrases whose texts are read to check them.
+    for query in [
+      "wallaby", "walla", "wallaby ext:md", "wallaby ext:txt", "wallaby birch", "\"birch cedar\"",
+      "\"grove wallaby\"", "\"cedar delta\" ext:md", "\"amber birch\" wallaby",
+    ] {
       let node = try parser.parse(query)
       let whole = try index.search(node, limit: nil).map(\.uri)
-      #expect(whole.count > 20, "\(query)")
+      #expect(whole.count > 10, "\(query)")
       for limit in Array(1...12) + [19, 20, 21, 22, 23, 40, 61, 62, 63, 64, 80, 100] {
         let page = try index.search(node, limit: limit).map(\.uri)
         #expect(page == Array(whole.prefix(limit)), "\(query), \(limit)")
       }
     }
     // The first slice gave the page of 10, the second the page of 40.
-    for limit in [10, 40] {
+    for (query, limit) in [("wallaby", 10), ("wallaby", 40), ("\"birch cedar\"", 10)] {
       let answered = index.pagesOfShortTexts
-      _ = try index.search(try parser.parse("wallaby"), limit: limit)
-      #expect(index.pagesOfShortTexts == answered + 1, "\(limit)")
+      _ = try index.search(try parser.parse(query), limit: limit)
+      #expect(index.pagesOfShortTexts == answered + 1, "\(query), \(limit)")
     }
   }
 
