@@ -226,9 +226,18 @@ struct PostgresQuery {
       let pattern = "% " + words.joined(separator: " ") + (prefix ? "%" : " %")
       // Ranked as the local index ranks a path's match: by the name, when
       // it holds the words (whole before begun), as for words anywhere.
-      rankTerms.append(Self.lexemes(words, prefix: prefix).joined(separator: " <-> "))
+      let lexemes = Self.lexemes(words, prefix: prefix)
+      rankTerms.append(lexemes.joined(separator: " <-> "))
       typedWords += words
-      return "(' ' || path_words || ' ' LIKE \(bind(pattern)))"
+      // The index of the paths' words finds the paths that hold each word
+      // (the last one perhaps begun), which for one word is the pattern
+      // itself; the pattern then checks several words' order. Each row's
+      // path compared with the pattern read every entry for a word that
+      // begins few paths.
+      let inPath =
+        "(\(Self.pathWords) @@ \(bind(lexemes.joined(separator: " & ")))::tsquery)"
+      guard words.count > 1 else { return inPath }
+      return "(\(inPath) AND ' ' || path_words || ' ' LIKE \(bind(pattern)))"
     }
     let words = PostgresWords.words(text)
     guard !words.isEmpty else { return "true" }
@@ -271,6 +280,10 @@ struct PostgresQuery {
     // text), with the indexes reading the first half alone.
     return "((\(name) OR \(inAll)) AND (\(name) OR \(inText)))"
   }
+
+  /// The words of an entry's path, folded by its host, as a vector of
+  /// them (the expression of the index `item_path_words`).
+  static let pathWords = "limelight_path_words(path_words)"
 
   /// The distinct words of an entry's name, keywords and text, as its
   /// index holds them (the same expression, so that a condition on it

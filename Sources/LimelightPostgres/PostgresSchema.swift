@@ -417,6 +417,23 @@ enum PostgresSchema {
         "CREATE INDEX item_size ON item (size)"
       ]
     ),
+    (
+      "v15-path-words",
+      [
+        // The words of a path (as its host folded them, one space apart),
+        // each a lexeme as it is: a word typed begins one when the
+        // lexeme begins with it.
+        """
+        CREATE FUNCTION limelight_path_words(words text) RETURNS tsvector
+        LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+        AS $$ SELECT array_to_tsvector(array_remove(string_to_array(words, ' '), '')) $$
+        """,
+        // A typed word in the path (`find-in --path`, and each word of a
+        // query read into filters: "photos from last week"), found by its
+        // index.
+        "CREATE INDEX item_path_words ON item USING gin (\(PostgresQuery.pathWords))",
+      ]
+    ),
   ]
 
   /// Who finds a row: a file, the readers whose Unix user could list its

@@ -436,6 +436,49 @@ struct PostgresStoreTests {
     }
   }
 
+  /// The words typed as words of the path (each word of a query read into
+  /// filters) find the entries whose path holds them, the last begun, a
+  /// run of words in its order; odd characters in folders' names are
+  /// words like any other.
+  @Test func theWordsOfAPathAreFoundInOrder() throws {
+    let server = try #require(PostgresServer.shared)
+    let index = try PostgresIndex(try server.newDatabase(), host: "alpha")
+    let paths = [
+      "/u/Photos/alpha trip/beach.jpg", "/u/Photos/alphabet.png", "/u/photography/notes.txt",
+      "/u/Documents/it's mine/a\\b photo.txt", "/u/misc/trip alpha.txt", "/u/misc/other.txt",
+    ]
+    try index.write(
+      paths.map {
+        SharedItem(
+          path: RawPath($0), isFolder: false, size: 1, modifiedNs: 0,
+          contentTypeTree: ["text/plain"], keywords: [], text: "a text")
+      })
+    func inPath(_ words: String...) -> QueryNode {
+      .and(words.map { .text($0, prefix: true, column: .path) })
+    }
+    let whole = QueryNode.text("photos", prefix: false, column: .path)
+    for (query, expected) in [
+      (inPath("photo"), ["a\\b photo.txt", "alphabet.png", "beach.jpg", "notes.txt"]),
+      (inPath("photo", "alph"), ["alphabet.png", "beach.jpg"]),
+      (inPath("alpha trip"), ["beach.jpg"]),
+      (inPath("trip alph"), ["trip alpha.txt"]),
+      (inPath("mine", "photo"), ["a\\b photo.txt"]),
+      (inPath("it's"), ["a\\b photo.txt"]),
+      (inPath("misc", "oth"), ["other.txt"]),
+      (whole, ["alphabet.png", "beach.jpg"]),
+      (inPath("zebra"), []),
+    ] {
+      for limit in [nil, 1, 2, 20] {
+        let found = try index.search(query, limit: limit).map(\.name)
+        if let limit, limit < expected.count {
+          #expect(found.count == limit && Set(found).isSubset(of: expected), "\(query), \(limit)")
+        } else {
+          #expect(found.sorted() == expected, "\(query), \(String(describing: limit))")
+        }
+      }
+    }
+  }
+
   /// `ext:` is what a name ends with after a dot, in any case, however
   /// many dots the extension or the name holds.
   @Test func extensionsAreTheNamesEnds() throws {
