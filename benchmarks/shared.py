@@ -308,6 +308,12 @@ def main():
     print("| --- | --- | --- | --- | --- | --- |")
     for kind, times in sorted(by_kind.items()):
         print(f"| {kind} | " + " | ".join(f"{ms(t):.1f}" for t in times) + " |")
+    # The queries that make the p99: what to look at next.
+    print("\n| slowest queries, served (ms) | kind | local index | store |")
+    print("| --- | --- | --- | --- |")
+    slowest = sorted(zip(served_shared, served_local, queries), key=lambda row: -row[0])
+    for shared, local, (kind, words) in slowest[:5]:
+        print(f"| `{' '.join(words)}` | {kind} | {1000 * local:.1f} | {1000 * shared:.1f} |")
 
 
 if __name__ == "__main__":
