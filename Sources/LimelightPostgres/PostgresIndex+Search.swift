@@ -19,14 +19,12 @@ extension PostgresIndex {
     let strict = try searchOnce(query, limit: limit, typos: false, pairs: pairs)
     guard strict.isEmpty, typos else { return strict }
     // A query none of whose words may be a typo (none of three letters or
-    // more, or none close to a word of a name) would be asked again as it
-    // was: half the time of a query that finds nothing.
-    var asTyped = PostgresQuery(closeWords: nil, usesPairs: pairs)
+    // more, or none close to a word of a name) compiles as it was typed,
+    // and would be asked again alike: half the time of a query that finds
+    // nothing.
     var forgiving = PostgresQuery(closeWords: closeWords, usesPairs: pairs)
-    guard
-      try asTyped.condition(query) != forgiving.condition(query)
-        || asTyped.parameters != forgiving.parameters
-    else { return strict }
+    _ = try forgiving.condition(query)
+    guard forgiving.closeWordsRead.values.contains(where: { !$0.isEmpty }) else { return strict }
     return try searchOnce(
       query, limit: limit, typos: true, pairs: pairs, closeWordsRead: forgiving.closeWordsRead)
   }
@@ -207,7 +205,7 @@ extension PostgresIndex {
       let order = "ORDER BY \(Self.textLength), \(Self.nameRank), \(Self.tieBreak) \(clause)"
       return try names
         + textsShortFirst(rank: rank, limit: limit.map { $0 - names.count }, named) { slice in
-          ("item", "WHERE \(texts)\(slice.map { " AND \($0)" } ?? "") \(order)")
+          ("item", "WHERE \(texts)\(slice) \(order)")
         }
     }
     // The candidates ranked (their texts not read), then their texts
@@ -237,8 +235,7 @@ extension PostgresIndex {
     let rest = limit.map { $0 - names.count }
     return try names
       + textsShortFirst(rank: "rank_score", limit: rest, limited(rest).parameters) { slice in
-        let texts = "\(apart.candidates) AND NOT name_vector @@ \(inAnyName)"
-        return checked(texts + (slice.map { " AND \($0)" } ?? ""), rest)
+        checked("\(apart.candidates) AND NOT name_vector @@ \(inAnyName)\(slice)", rest)
       }
   }
 

@@ -21,17 +21,18 @@ extension PostgresIndex {
   /// The first `limit` rows `statement` chooses, asked of each slice of
   /// short texts in turn. `statement` gives the rows (`FROM`) and the
   /// clauses (`WHERE`, `ORDER BY`, `LIMIT`) of the texts that hold the
-  /// words, ranked with every row of a shorter text first, narrowed by a
-  /// condition on `item` when one is given. Rows of a slice rank above
-  /// every row outside it, so a slice that fills the page is the page.
-  /// When none does, `statement` is asked whole.
+  /// words, ranked with every row of a shorter text first, its condition
+  /// on `item` followed by `slice` (` AND` a slice's condition, or
+  /// nothing). Rows of a slice rank above every row outside it, so a
+  /// slice that fills the page is the page. When none does, `statement`
+  /// is asked whole.
   func textsShortFirst(
     rank: String, limit: Int?, _ parameters: [String?],
-    _ statement: (_ slice: String?) -> (from: String, clauses: String)
+    _ statement: (_ slice: String) -> (from: String, clauses: String)
   ) throws(PostgresError) -> [Hit] {
     if let limit {
       for words in Self.shortTextSlices {
-        let (from, clauses) = statement(Self.inShortTexts(words))
+        let (from, clauses) = statement(" AND " + Self.inShortTexts(words))
         let page = try hits(rank: rank, from: from, clauses, parameters)
         if page.count >= limit {
           pagesOfShortTexts += 1
@@ -39,7 +40,7 @@ extension PostgresIndex {
         }
       }
     }
-    let (from, clauses) = statement(nil)
+    let (from, clauses) = statement("")
     return try hits(rank: rank, from: from, clauses, parameters)
   }
 }

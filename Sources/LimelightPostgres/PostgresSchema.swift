@@ -428,9 +428,8 @@ enum PostgresSchema {
         LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
         AS $$ SELECT array_to_tsvector(array_remove(string_to_array(words, ' '), '')) $$
         """,
-        // A typed word in the path (`find-in --path`, and each word of a
-        // query read into filters: "photos from last week"), found by its
-        // index.
+        // A typed word in the path (each word of a query read into
+        // filters: "photos from last week"), found by its index.
         "CREATE INDEX item_path_words ON item USING gin (\(PostgresQuery.pathWords))",
       ]
     ),
