@@ -62,22 +62,35 @@ extension PostgresIndex {
     case unknown
   }
 
+  /// When names are walked in their order (the default of ``walkSkew``):
+  /// when the names that hold the word are more than the square root of
+  /// `walkSkew * readLimit * entries`, as the planner counts them.
+  ///
+  /// A walk reads about `readLimit * entries / names` rows, times how
+  /// late the names come: those that hold a prefix or two words are
+  /// longer than most, so they come late in the names' order (84 of the
+  /// 1,876 names that hold `gz chap` came after 38,800 of 100,000 rows).
+  /// Gathering reads and sorts every name, a row costing about three of a
+  /// walk's. Over the benchmark's 90 queries at 100,000 entries, 2 was
+  /// best (the slowest of them 103 -> 62 ms against walking every word);
+  /// gathering every word made a common one slow (`gz` 34 -> 100 ms).
+  static let defaultWalkSkew = 2.0
+
   /// The names `condition` finds that `keep` keeps, best first, read from
   /// those that hold `word` (a `tsquery` parameter) in the order of their
-  /// names (`item_name_rank`), changed in the last week and changed before
+  /// names (`item_names_order`), changed in the last week and changed before
   /// apart, about three pages of each.
   ///
   /// A word a third of the names hold (`gz`) had every one of them ranked
   /// to show 20 (110 ms at 100,000 entries). Names alike in rank are in
   /// the order of `name_rank`, a recent change apart (``nameRank``), so
   /// when each kind was read to its end, or gave a page of names of the
-  /// best rank (`best`), the page is the ranking's first. The planner
-  /// picks the index to read by how many names hold the word and changed
-  /// when: a word few names hold is read from the names' index and
-  /// sorted. Only `word` narrows what is read, as its count is one the
-  /// planner knows (the query's other conditions, of the same words,
-  /// counted apart, multiplied to a few rows and turned every plan to the
-  /// names' index).
+  /// best rank (`best`), the page is the ranking's first. The names are
+  /// walked in that order when many hold the word (``defaultWalkSkew``), else
+  /// gathered from the names' index and sorted. Only `word` narrows what
+  /// is read, as its count is one the planner knows (the query's other
+  /// conditions, of the same words, counted apart, multiplied to a few
+  /// rows and turned every plan to the names' index).
   func walk(
     _ word: String, _ condition: String, keep: String, best: String, rank: String,
     limit: Int, _ parameters: [String?]
@@ -89,15 +102,30 @@ extension PostgresIndex {
     let read = "LIMIT $\(parameters.count)::int"
     parameters.append(String(limit))
     let page = "LIMIT $\(parameters.count)::int"
+    parameters.append(String(walkSkew * Double(readLimit)))
+    let walks = """
+      (SELECT limelight_expected_names(\(word)) >= sqrt($\(parameters.count)::float8
+        * greatest(reltuples, 1)) AS walks FROM pg_class WHERE oid = 'item'::regclass)
+      """
+    // Each kind read either way, one of the two skipped (a condition of no
+    // row): walked in the order of the names, or gathered and sorted.
     let arms = [
       ("true", "modified > \(Self.weekAgo)"),
       ("false", "(modified <= \(Self.weekAgo) OR modified IS NULL)"),
-    ].map { recent, changed in
-      """
-      (SELECT *, \(recent) AS walked_recent FROM item
-        WHERE name_vector @@ \(word) AND \(changed)
-        ORDER BY name_rank, \(Self.tieBreak) \(read))
-      """
+    ].flatMap { recent, changed in
+      [
+        """
+        (SELECT *, \(recent) AS walked_recent FROM item
+          WHERE name_vector @@ \(word) AND \(changed) AND (SELECT walks FROM decision)
+          ORDER BY name_rank, \(Self.tieBreak) \(read))
+        """,
+        """
+        (SELECT *, \(recent) AS walked_recent FROM (SELECT * FROM item
+            WHERE name_vector @@ \(word) AND \(changed) AND NOT (SELECT walks FROM decision)
+            OFFSET 0) AS item
+          ORDER BY name_rank, \(Self.tieBreak) \(read))
+        """,
+      ]
     }
     func counts(_ rows: String) -> String {
       "(SELECT count(*) FILTER (WHERE walked_recent) || ' ' "
@@ -107,7 +135,8 @@ extension PostgresIndex {
     // The counts on every row, and on one of empty columns when none is kept.
     let rows = try connection.execute(
       """
-      WITH walked AS MATERIALIZED (\(arms.joined(separator: " UNION ALL "))),
+      WITH decision AS MATERIALIZED \(walks),
+        walked AS MATERIALIZED (\(arms.joined(separator: " UNION ALL "))),
         kept AS (SELECT * FROM walked AS item WHERE \(condition) AND \(keep)),
         page AS (SELECT \(Self.hitColumns(rank: rank)),
             row_number() OVER (ORDER BY \(rank) DESC, \(order)) AS place
