@@ -17,19 +17,26 @@ def bin_folder():
 
 
 class Server:
-    def __init__(self, folder=None, standby_of=None):
+    def __init__(self, folder=None, standby_of=None, keep=False):
         """A new server; with `standby_of`, a hot standby of that one (its copy
-        made by pg_basebackup -R, following its log by streaming replication)."""
+        made by pg_basebackup -R, following its log by streaming replication).
+        With `keep`, its folder outlives the benchmark, and a server already
+        made in it is started again."""
         self.bin = bin_folder()
         if self.bin is None:
             raise RuntimeError("PostgreSQL is not installed (apt-get install postgresql)")
         self.folder = folder or tempfile.mkdtemp(prefix="limelight-pg-", dir="/tmp")
+        os.makedirs(self.folder, exist_ok=True)
         self.as_root = os.geteuid() == 0
         if self.as_root:
             shutil.chown(self.folder, "postgres", "postgres")
         self.user = "limelight"
         self.data = os.path.join(self.folder, "data")
-        if standby_of:
+        self.keep = keep
+        self.reused = keep and os.path.isdir(self.data)
+        if self.reused:
+            pass
+        elif standby_of:
             self._run("pg_basebackup", "-h", standby_of.folder, "-U", self.user, "-D", self.data,
                       "-R", "--checkpoint=fast")
         else:
@@ -51,8 +58,11 @@ class Server:
         subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
     def database(self, name):
-        """A new database; the store name limelightd and find-in take."""
-        self._run("createdb", "-h", self.folder, "-U", self.user, name)
+        """A new database (kept from an earlier run when the server is); the
+        store name limelightd and find-in take."""
+        if not (self.reused and self.psql("postgres", f"SELECT 1 FROM pg_database "
+                                                       f"WHERE datname = '{name}'").strip()):
+            self._run("createdb", "-h", self.folder, "-U", self.user, name)
         return self.name(name)
 
     def size(self, name):
@@ -72,5 +82,6 @@ class Server:
                 self._run("pg_ctl", "-D", self.data, "-m", "fast", "-w", "stop")
             except subprocess.CalledProcessError:
                 pass
-            shutil.rmtree(self.folder, ignore_errors=True)
+            if not self.keep:
+                shutil.rmtree(self.folder, ignore_errors=True)
             self.folder = None

@@ -22,6 +22,11 @@ measures, in one run on this machine:
   `find-in` on another through the store (a watcher running on each), beside
   a file saved and found on the same host through its own index.
 
+With --keep-store DIR the server and its store stay in DIR after the run
+and the next run starts them again: with --reuse, the hosts send only what
+changed, and the queries are asked of the same store (to look into a slow
+one, or to compare two builds, without sending everything again).
+
 All hosts run on this machine, and so does the server: they share its
 cores, which real hosts would not. Timings are for this machine and run.
 """
@@ -160,11 +165,15 @@ def main():
     parser.add_argument("--reuse", action="store_true",
                         help="keep the trees and local indexes of an earlier run in WORKDIR")
     parser.add_argument("--seconds", type=float, default=20)
+    parser.add_argument("--keep-store", metavar="DIR",
+                        help="the store's server in DIR, kept after the run and started again "
+                             "by the next (with --reuse: nothing new to send)")
     args = parser.parse_args()
     os.makedirs(args.workdir, exist_ok=True)
     ll = lambda tool: os.path.join(args.bin, tool)  # noqa: E731
     pool = growth.real_files(os.path.join(args.workdir, "pool"), args.pool)
-    server = pgserver.Server()
+    server = pgserver.Server(folder=args.keep_store and os.path.abspath(args.keep_store),
+                             keep=bool(args.keep_store))
     store = server.database("shared")
     hosts = [Host(args.workdir, i, ll) for i in range(args.hosts)]
     reused = args.reuse and all(os.path.isdir(f"{h.xdg}/data/limelight") for h in hosts)
@@ -268,8 +277,11 @@ def main():
     crawl = "a rescan of the kept index" if reused else "first crawl"
     print(f"| {crawl}, each host alone (s) | {' / '.join(f'{s:.0f}' for s in local_seconds)} "
           "| (the same crawl, into the local index) |")
-    print(f"| sending every host's entries at once (s) | — | {send_seconds:.0f} "
-          f"({entries / send_seconds:,.0f} entries/s) |")
+    if server.reused:
+        print(f"| sending what changed since the kept store's run (s) | — | {send_seconds:.0f} |")
+    else:
+        print(f"| sending every host's entries at once (s) | — | {send_seconds:.0f} "
+              f"({entries / send_seconds:,.0f} entries/s) |")
     print(f"| server CPU per 1,000 entries sent (s) | — | {1000 * server_cpu / max(1, entries):.2f} |")
     print(f"| entries | {' / '.join(f'{h:,}' for h in [args.entries] * args.hosts)} "
           f"| {entries:,} |")
