@@ -64,7 +64,8 @@ extension PostgresIndex {
 
   /// When names are walked in their order (the default of ``walkSkew``):
   /// when the names that hold the word are more than the square root of
-  /// `walkSkew * readLimit * entries`, as the planner counts them.
+  /// `walkSkew * readLimit * entries`, as the planner counts them
+  /// (``expectedRows(_:_:)``).
   ///
   /// A walk reads about `readLimit * entries / names` rows, times how
   /// late the names come: those that hold a prefix or two words are
@@ -75,6 +76,21 @@ extension PostgresIndex {
   /// best (the slowest of them 103 -> 62 ms against walking every word);
   /// gathering every word made a common one slow (`gz` 34 -> 100 ms).
   static let defaultWalkSkew = 2.0
+
+  /// How many rows the planner expects `condition` (on `item`, of
+  /// `parameters`) to find: its estimate, made without reading them.
+  func expectedRows(_ condition: String, _ parameters: [String?]) throws(PostgresError)
+    -> Double
+  {
+    let (sql, asked) = PostgresQuery.standalone(condition, parameters)
+    let plan =
+      try connection.execute("EXPLAIN (FORMAT JSON) SELECT 1 FROM item WHERE \(sql)", asked)
+      .rows.first?.first ?? nil
+    // [{"Plan": {"Node Type": …, "Plan Rows": N, …}}]: the first is the
+    // top node's (Foundation's JSON reader took 50 ms to load).
+    guard let plan, let found = plan.range(of: "\"Plan Rows\": ") else { return 0 }
+    return Double(plan[found.upperBound...].prefix(while: { $0.isNumber || $0 == "." })) ?? 0
+  }
 
   /// The names `condition` finds that `keep` keeps, best first, read from
   /// those that hold `word` (a `tsquery` parameter) in the order of their
@@ -102,13 +118,21 @@ extension PostgresIndex {
     let read = "LIMIT $\(parameters.count)::int"
     parameters.append(String(limit))
     let page = "LIMIT $\(parameters.count)::int"
+    // The names that hold the word, as the planner counts them (the
+    // query's condition, of the same words, counted apart and multiplied,
+    // would be far too few: `arch`, 5,800 names of 100,000, and again
+    // `arch`, 335).
+    parameters.append(String(try expectedRows("name_vector @@ \(word)", parameters)))
+    let names = "$\(parameters.count)::float8"
     parameters.append(String(walkSkew * Double(readLimit)))
     let walks = """
-      (SELECT limelight_expected_names(\(word)) >= sqrt($\(parameters.count)::float8
-        * greatest(reltuples, 1)) AS walks FROM pg_class WHERE oid = 'item'::regclass)
+      (SELECT \(names) >= sqrt($\(parameters.count)::float8 * greatest(reltuples, 1)) AS walks
+        FROM pg_class WHERE oid = 'item'::regclass)
       """
     // Each kind read either way, one of the two skipped (a condition of no
-    // row): walked in the order of the names, or gathered and sorted.
+    // row): walked in the order of the names, or gathered and sorted (the
+    // query's condition is checked on the rows read alone: a text's words
+    // checked on every row gathered cost 40 ms).
     let arms = [
       ("true", "modified > \(Self.weekAgo)"),
       ("false", "(modified <= \(Self.weekAgo) OR modified IS NULL)"),

@@ -473,6 +473,37 @@ struct PostgresQuery {
     return out + "}"
   }
 
+  /// A part of a statement (`$N` its parameters) as a statement's own: the
+  /// parameters it names, numbered from 1 in the order it first names
+  /// them (the server refuses a parameter no part of a statement names).
+  static func standalone(_ sql: String, _ parameters: [String?]) -> (
+    sql: String, parameters: [String?]
+  ) {
+    var numbers: [Int: Int] = [:]
+    var used: [String?] = []
+    var out = ""
+    var rest = Substring(sql)
+    while let dollar = rest.firstIndex(of: "$") {
+      out += rest[..<dollar]
+      let after = rest.index(after: dollar)
+      let digits = rest[after...].prefix(while: { $0.isASCII && $0.isNumber })
+      rest = rest[digits.endIndex...]
+      guard let number = Int(digits), parameters.indices.contains(number - 1) else {
+        out += "$" + digits
+        continue
+      }
+      let renumbered =
+        numbers[number]
+        ?? {
+          used.append(parameters[number - 1])
+          numbers[number] = used.count
+          return used.count
+        }()
+      out += "$\(renumbered)"
+    }
+    return (out + rest, used)
+  }
+
   /// Bytes in `bytea`'s hex input form.
   static func hex(_ bytes: [UInt8]) -> String {
     let digits = Array("0123456789abcdef".utf8)

@@ -442,20 +442,6 @@ enum PostgresSchema {
         // depth: 17,000 rows read for 155 of a prefix).
         "CREATE INDEX item_names_order ON item (name_rank, modified DESC NULLS LAST)",
         "DROP INDEX item_name_rank",
-        // How many names the planner expects to hold `words`: whether a
-        // walk in the names' order or the names' index reads fewer rows
-        // (volatile, as a function that plans a statement must be).
-        """
-        CREATE FUNCTION limelight_expected_names(words tsquery) RETURNS float8
-        LANGUAGE plpgsql VOLATILE STRICT PARALLEL RESTRICTED AS $$
-        DECLARE plan json;
-        BEGIN
-          EXECUTE format(
-            'EXPLAIN (FORMAT JSON) SELECT 1 FROM item WHERE name_vector @@ %L::tsquery', words)
-            INTO plan;
-          RETURN (plan -> 0 -> 'Plan' ->> 'Plan Rows')::float8;
-        END $$
-        """,
       ]
     ),
   ]

@@ -323,6 +323,17 @@ struct PostgresStoreTests {
     }
   }
 
+  /// A part of a statement asked on its own (the planner's estimate of a
+  /// walk's word) names its parameters from 1, each once, in the order it
+  /// first names them: `$12` is not `$1`, and a `$` of no parameter stays.
+  @Test func aPartOfAStatementNamesItsOwnParameters() {
+    let parameters: [String?] = (1...12).map { "p\($0)" }
+    let (sql, asked) = PostgresQuery.standalone(
+      "a @@ $12 AND b = $3 OR c = $12 AND d = $1 AND e = '$' AND f = $13", parameters)
+    #expect(sql == "a @@ $1 AND b = $2 OR c = $1 AND d = $3 AND e = '$' AND f = $13")
+    #expect(asked == ["p12", "p3", "p1"])
+  }
+
   /// The texts that hold a word, the shorter first, are read from the
   /// slices of short texts when one fills the page: the page is the one
   /// the whole ranking gives, with texts of every length and age, names
