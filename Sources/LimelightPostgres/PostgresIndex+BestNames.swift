@@ -1,3 +1,4 @@
+import Foundation
 import LimelightModel
 
 /// What a name's rank for a query is made of (``PostgresIndex/search``),
@@ -62,20 +63,76 @@ extension PostgresIndex {
     case unknown
   }
 
-  /// When names are walked in their order (the default of ``walkSkew``):
-  /// when the names that hold the word are more than the square root of
-  /// `walkSkew * readLimit * entries`, as the planner counts them
-  /// (``expectedRows(_:_:)``).
+  /// How a tier of names is read (``walk(_:_:keep:best:rank:limit:_:)``).
+  enum WayToRead {
+    /// In the order of the names, from the index of that order.
+    case walk
+    /// Every name that holds the word gathered from the names' index, and
+    /// sorted.
+    case gather
+    /// Not at all: the query's names are ranked whole.
+    case rankWhole
+  }
+
+  /// How to read the names that hold `word`, from how many the planner
+  /// expects it and `condition` to find, and how many entries the store
+  /// holds (``wayToRead(names:passing:entries:readLimit:)``).
+  func wayToRead(_ word: String, _ condition: String, readLimit: Int, _ parameters: [String?])
+    throws(PostgresError) -> WayToRead
+  {
+    // Asked apart: the two together, of the same words counted apart and
+    // multiplied, are far too few (`arch`, 5,800 names of 100,000, and
+    // again `arch`, 335).
+    let names = try expectedRows("name_vector @@ \(word)", parameters)
+    let entries = try expectedEntries()
+    let threshold = Self.walkThreshold(entries: entries, readLimit: readLimit)
+    // (Of a quarter of the threshold or fewer names, gathering them costs
+    // little whatever passes.)
+    let passing =
+      names > 0.25 * threshold ? try expectedRows(condition, parameters) : names
+    return Self.wayToRead(names: names, passing: passing, entries: entries, readLimit: readLimit)
+  }
+
+  /// How to read `names` that hold a word, of which `passing` pass the
+  /// query's condition, among `entries`.
   ///
-  /// A walk reads about `readLimit * entries / names` rows, times how
+  /// A walk reads about `readLimit * entries / passing` rows, times how
   /// late the names come: those that hold a prefix or two words are
   /// longer than most, so they come late in the names' order (84 of the
   /// 1,876 names that hold `gz chap` came after 38,800 of 100,000 rows).
   /// Gathering reads and sorts every name, a row costing about three of a
-  /// walk's. Over the benchmark's 90 queries at 100,000 entries, 2 was
-  /// best (the slowest of them 103 -> 62 ms against walking every word);
-  /// gathering every word made a common one slow (`gz` 34 -> 100 ms).
-  static let defaultWalkSkew = 2.0
+  /// walk's. So the names are walked when they are more than the square
+  /// root of `walkSkew * readLimit * entries` (``walkThreshold``), else
+  /// gathered.
+  ///
+  /// Either reads `readLimit` names of each kind and keeps those that
+  /// pass the condition: a page needs about a quarter of them to. When
+  /// fewer than that pass (a filter few of the names pass: `gz
+  /// type:image/*`, `holid ext:txt`), the tier falls short and the names
+  /// are ranked whole after all; when those are few, they are ranked whole
+  /// at once.
+  static func wayToRead(names: Double, passing: Double, entries: Double, readLimit: Int)
+    -> WayToRead
+  {
+    let threshold = walkThreshold(entries: entries, readLimit: readLimit)
+    if names > Double(readLimit) && 4 * passing < names && passing < threshold {
+      return .rankWhole
+    }
+    return names >= threshold ? .walk : .gather
+  }
+
+  /// How many names make a walk cheaper than gathering them: the square
+  /// root of `walkSkew * readLimit * entries`. Over the benchmark's 90
+  /// queries at 100,000 entries, a `walkSkew` of 2 was best (the slowest
+  /// of them 103 -> 62 ms against walking every word); gathering every
+  /// word made a common one slow (`gz` 34 -> 100 ms).
+  static func walkThreshold(entries: Double, readLimit: Int) -> Double {
+    (walkSkew * Double(readLimit) * max(entries, 1)).squareRoot()
+  }
+
+  /// How many times more rows than a spread of names evenly through their
+  /// order a walk is taken to read (``walkThreshold(entries:readLimit:)``).
+  static let walkSkew = 2.0
 
   /// How many rows the planner expects `condition` (on `item`, of
   /// `parameters`) to find: its estimate, made without reading them.
@@ -90,6 +147,18 @@ extension PostgresIndex {
     // top node's (Foundation's JSON reader took 50 ms to load).
     guard let plan, let found = plan.range(of: "\"Plan Rows\": ") else { return 0 }
     return Double(plan[found.upperBound...].prefix(while: { $0.isNumber || $0 == "." })) ?? 0
+  }
+
+  /// How many entries the planner expects the store to hold, asked again
+  /// after a minute.
+  func expectedEntries() throws(PostgresError) -> Double {
+    let now = Date()
+    if let (entries, asked) = entriesExpected, now.timeIntervalSince(asked) < 60 {
+      return entries
+    }
+    let entries = try expectedRows("true", [])
+    entriesExpected = (entries, now)
+    return entries
   }
 
   /// The names `condition` finds that `keep` keeps, best first, read from
@@ -118,38 +187,31 @@ extension PostgresIndex {
     let read = "LIMIT $\(parameters.count)::int"
     parameters.append(String(limit))
     let page = "LIMIT $\(parameters.count)::int"
-    // The names that hold the word, as the planner counts them (the
-    // query's condition, of the same words, counted apart and multiplied,
-    // would be far too few: `arch`, 5,800 names of 100,000, and again
-    // `arch`, 335).
-    parameters.append(String(try expectedRows("name_vector @@ \(word)", parameters)))
-    let names = "$\(parameters.count)::float8"
-    parameters.append(String(walkSkew * Double(readLimit)))
-    let walks = """
-      (SELECT \(names) >= sqrt($\(parameters.count)::float8 * greatest(reltuples, 1)) AS walks
-        FROM pg_class WHERE oid = 'item'::regclass)
-      """
-    // Each kind read either way, one of the two skipped (a condition of no
-    // row): walked in the order of the names, or gathered and sorted (the
+    let way: WayToRead
+    if let forcedWay {
+      way = forcedWay
+    } else {
+      way = try wayToRead(word, condition, readLimit: readLimit, parameters)
+    }
+    guard way != .rankWhole else { return .unknown }
+    // Walked in the order of the names, or gathered and sorted (the
     // query's condition is checked on the rows read alone: a text's words
     // checked on every row gathered cost 40 ms).
     let arms = [
       ("true", "modified > \(Self.weekAgo)"),
       ("false", "(modified <= \(Self.weekAgo) OR modified IS NULL)"),
-    ].flatMap { recent, changed in
-      [
-        """
+    ].map { recent, changed in
+      way == .walk
+        ? """
         (SELECT *, \(recent) AS walked_recent FROM item
-          WHERE name_vector @@ \(word) AND \(changed) AND (SELECT walks FROM decision)
+          WHERE name_vector @@ \(word) AND \(changed)
           ORDER BY name_rank, \(Self.tieBreak) \(read))
-        """,
         """
+        : """
         (SELECT *, \(recent) AS walked_recent FROM (SELECT * FROM item
-            WHERE name_vector @@ \(word) AND \(changed) AND NOT (SELECT walks FROM decision)
-            OFFSET 0) AS item
+            WHERE name_vector @@ \(word) AND \(changed) OFFSET 0) AS item
           ORDER BY name_rank, \(Self.tieBreak) \(read))
-        """,
-      ]
+        """
     }
     func counts(_ rows: String) -> String {
       "(SELECT count(*) FILTER (WHERE walked_recent) || ' ' "
@@ -159,8 +221,7 @@ extension PostgresIndex {
     // The counts on every row, and on one of empty columns when none is kept.
     let rows = try connection.execute(
       """
-      WITH decision AS MATERIALIZED \(walks),
-        walked AS MATERIALIZED (\(arms.joined(separator: " UNION ALL "))),
+      WITH walked AS MATERIALIZED (\(arms.joined(separator: " UNION ALL "))),
         kept AS (SELECT * FROM walked AS item WHERE \(condition) AND \(keep)),
         page AS (SELECT \(Self.hitColumns(rank: rank)),
             row_number() OVER (ORDER BY \(rank) DESC, \(order)) AS place

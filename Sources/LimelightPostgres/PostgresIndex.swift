@@ -21,9 +21,12 @@ public final class PostgresIndex {
   /// How many pages the names of the best rank, read in their order,
   /// answered (``walk(_:_:keep:best:rank:limit:_:)``).
   var pagesInNameOrder = 0
-  /// When names are walked in their order rather than gathered
-  /// (``defaultWalkSkew``): a test takes either way.
-  var walkSkew = defaultWalkSkew
+  /// How every tier of names is read, whatever the planner expects (a
+  /// test takes each way).
+  var forcedWay: WayToRead?
+  /// The planner's count of the store's entries, and when it was asked
+  /// (``expectedEntries()``).
+  var entriesExpected: (Double, Date)?
   /// How many pages of texts a slice of short texts answered
   /// (``textsShortFirst(rank:limit:_:_:)``).
   var pagesOfShortTexts = 0

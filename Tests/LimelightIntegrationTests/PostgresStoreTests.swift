@@ -298,9 +298,10 @@ struct PostgresStoreTests {
     items.append(crossed)
     try index.write(items)
     var parser = QueryParser(home: RawPath("/"))
-    // The names walked in their order, and gathered and sorted.
-    for walkSkew in [0, 1e12] {
-      index.walkSkew = walkSkew
+    // The names walked in their order, gathered and sorted, or not read
+    // as a tier (the query's names ranked whole).
+    for way in [PostgresIndex.WayToRead.walk, .gather, .rankWhole] {
+      index.forcedWay = way
       for query in [
         "numbat", "numbat ext:pdf", "numbat ext:txt", "nubmat", "numbat 7", "numb", "numb ext:pdf",
         "numbat wombat", "numb womb", "numbat womb ext:pdf", "wombat numbat 7", "nubmat wombat",
@@ -310,7 +311,7 @@ struct PostgresStoreTests {
         let whole = try index.search(node, limit: nil).map(\.uri)
         for limit in Array(1...12) + [20, 21, 40, 60, 100] {
           let page = try index.search(node, limit: limit).map(\.uri)
-          #expect(page == Array(whole.prefix(limit)), "\(query), \(limit), \(walkSkew)")
+          #expect(page == Array(whole.prefix(limit)), "\(query), \(limit), \(way)")
         }
       }
       // The pages were read in the names' order: of those that hold the
@@ -318,9 +319,33 @@ struct PostgresStoreTests {
       for query in ["numbat", "numb", "numbat wombat", "numb womb"] {
         let answered = index.pagesInNameOrder
         _ = try index.search(try parser.parse(query), limit: 5)
-        #expect(index.pagesInNameOrder == answered + 1, "\(query), \(walkSkew)")
+        #expect(
+          index.pagesInNameOrder == answered + (way == .rankWhole ? 0 : 1), "\(query), \(way)")
       }
     }
+  }
+
+  /// The names of a word are walked in their order when many hold it,
+  /// gathered when few do, and not read as a tier when a filter leaves
+  /// few of many.
+  @Test func aWordsNamesAreReadTheCheaperWay() {
+    func way(_ names: Double, _ passing: Double) -> PostgresIndex.WayToRead {
+      PostgresIndex.wayToRead(names: names, passing: passing, entries: 100_000, readLimit: 80)
+    }
+    // The threshold at 100,000 entries: the square root of 2 * 80 * 100,000.
+    #expect(PostgresIndex.walkThreshold(entries: 100_000, readLimit: 80) == 4_000)
+    #expect(way(32_000, 32_000) == .walk)
+    #expect(way(4_000, 4_000) == .walk)
+    #expect(way(3_999, 3_999) == .gather)
+    // Fewer than a quarter pass, and those are few: ranked whole.
+    #expect(way(32_000, 300) == .rankWhole)
+    #expect(way(5_700, 1_100) == .rankWhole)
+    #expect(way(2_000, 100) == .rankWhole)
+    // A quarter pass; or many do; or no more names than a walk reads.
+    #expect(way(5_700, 1_500) == .walk)
+    #expect(way(2_000, 600) == .gather)
+    #expect(way(100_000, 5_000) == .walk)
+    #expect(way(50, 1) == .gather)
   }
 
   /// A part of a statement asked on its own (the planner's estimate of a
