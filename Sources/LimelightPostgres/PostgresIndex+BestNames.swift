@@ -1,4 +1,3 @@
-import Foundation
 import LimelightModel
 
 /// What a name's rank for a query is made of (``PostgresIndex/search``),
@@ -63,119 +62,22 @@ extension PostgresIndex {
     case unknown
   }
 
-  /// How a tier of names is read (``walk(_:_:keep:best:rank:limit:_:)``).
-  enum WayToRead {
-    /// In the order of the names, from the index of that order.
-    case walk
-    /// Every name that holds the word gathered from the names' index, and
-    /// sorted.
-    case gather
-    /// Not at all: the query's names are ranked whole.
-    case rankWhole
-  }
-
-  /// How to read the names that hold `word`, from how many the planner
-  /// expects it and `condition` to find, and how many entries the store
-  /// holds (``wayToRead(names:passing:entries:readLimit:)``).
-  func wayToRead(_ word: String, _ condition: String, readLimit: Int, _ parameters: [String?])
-    throws(PostgresError) -> WayToRead
-  {
-    // Asked apart: the two together, of the same words counted apart and
-    // multiplied, are far too few (`arch`, 5,800 names of 100,000, and
-    // again `arch`, 335).
-    let names = try expectedRows("name_vector @@ \(word)", parameters)
-    let entries = try expectedEntries()
-    let threshold = Self.walkThreshold(entries: entries, readLimit: readLimit)
-    // (Of a quarter of the threshold or fewer names, gathering them costs
-    // little whatever passes.)
-    let passing =
-      names > 0.25 * threshold ? try expectedRows(condition, parameters) : names
-    return Self.wayToRead(names: names, passing: passing, entries: entries, readLimit: readLimit)
-  }
-
-  /// How to read `names` that hold a word, of which `passing` pass the
-  /// query's condition, among `entries`.
-  ///
-  /// A walk reads about `readLimit * entries / passing` rows, times how
-  /// late the names come: those that hold a prefix or two words are
-  /// longer than most, so they come late in the names' order (84 of the
-  /// 1,876 names that hold `gz chap` came after 38,800 of 100,000 rows).
-  /// Gathering reads and sorts every name, a row costing about three of a
-  /// walk's. So the names are walked when they are more than the square
-  /// root of `walkSkew * readLimit * entries` (``walkThreshold``), else
-  /// gathered.
-  ///
-  /// Either reads `readLimit` names of each kind and keeps those that
-  /// pass the condition: a page needs about a quarter of them to. When
-  /// fewer than that pass (a filter few of the names pass: `gz
-  /// type:image/*`, `holid ext:txt`), the tier falls short and the names
-  /// are ranked whole after all; when those are few, they are ranked whole
-  /// at once.
-  static func wayToRead(names: Double, passing: Double, entries: Double, readLimit: Int)
-    -> WayToRead
-  {
-    let threshold = walkThreshold(entries: entries, readLimit: readLimit)
-    if names > Double(readLimit) && 4 * passing < names && passing < threshold {
-      return .rankWhole
-    }
-    return names >= threshold ? .walk : .gather
-  }
-
-  /// How many names make a walk cheaper than gathering them: the square
-  /// root of `walkSkew * readLimit * entries`. Over the benchmark's 90
-  /// queries at 100,000 entries, a `walkSkew` of 2 was best (the slowest
-  /// of them 103 -> 62 ms against walking every word); gathering every
-  /// word made a common one slow (`gz` 34 -> 100 ms).
-  static func walkThreshold(entries: Double, readLimit: Int) -> Double {
-    (walkSkew * Double(readLimit) * max(entries, 1)).squareRoot()
-  }
-
-  /// How many times more rows than a spread of names evenly through their
-  /// order a walk is taken to read (``walkThreshold(entries:readLimit:)``).
-  static let walkSkew = 2.0
-
-  /// How many rows the planner expects `condition` (on `item`, of
-  /// `parameters`) to find: its estimate, made without reading them.
-  func expectedRows(_ condition: String, _ parameters: [String?]) throws(PostgresError)
-    -> Double
-  {
-    let (sql, asked) = PostgresQuery.standalone(condition, parameters)
-    let plan =
-      try connection.execute("EXPLAIN (FORMAT JSON) SELECT 1 FROM item WHERE \(sql)", asked)
-      .rows.first?.first ?? nil
-    // [{"Plan": {"Node Type": …, "Plan Rows": N, …}}]: the first is the
-    // top node's (Foundation's JSON reader took 50 ms to load).
-    guard let plan, let found = plan.range(of: "\"Plan Rows\": ") else { return 0 }
-    return Double(plan[found.upperBound...].prefix(while: { $0.isNumber || $0 == "." })) ?? 0
-  }
-
-  /// How many entries the planner expects the store to hold, asked again
-  /// after a minute.
-  func expectedEntries() throws(PostgresError) -> Double {
-    let now = Date()
-    if let (entries, asked) = entriesExpected, now.timeIntervalSince(asked) < 60 {
-      return entries
-    }
-    let entries = try expectedRows("true", [])
-    entriesExpected = (entries, now)
-    return entries
-  }
-
   /// The names `condition` finds that `keep` keeps, best first, read from
   /// those that hold `word` (a `tsquery` parameter) in the order of their
-  /// names (`item_names_order`), changed in the last week and changed before
-  /// apart, about three pages of each.
+  /// names (`item_names_order`), changed in the last week and changed
+  /// before apart, about three pages of each.
   ///
   /// A word a third of the names hold (`gz`) had every one of them ranked
   /// to show 20 (110 ms at 100,000 entries). Names alike in rank are in
   /// the order of `name_rank`, a recent change apart (``nameRank``), so
   /// when each kind was read to its end, or gave a page of names of the
   /// best rank (`best`), the page is the ranking's first. The names are
-  /// walked in that order when many hold the word (``defaultWalkSkew``), else
-  /// gathered from the names' index and sorted. Only `word` narrows what
-  /// is read, as its count is one the planner knows (the query's other
-  /// conditions, of the same words, counted apart, multiplied to a few
-  /// rows and turned every plan to the names' index).
+  /// walked in that order when many hold the word, else gathered from the
+  /// names' index and sorted, or not read when few pass `condition`
+  /// (``wayToRead(names:passing:entries:readLimit:)``). Only `word`
+  /// narrows what is read, as its count is one the planner knows (the
+  /// query's other conditions, of the same words, counted apart,
+  /// multiplied to a few rows and turned every plan to the names' index).
   func walk(
     _ word: String, _ condition: String, keep: String, best: String, rank: String,
     limit: Int, _ parameters: [String?]
