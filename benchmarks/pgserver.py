@@ -34,12 +34,10 @@ class Server:
         self.data = os.path.join(self.folder, "data")
         self.keep = keep
         self.reused = keep and os.path.isdir(self.data)
-        if self.reused:
-            pass
-        elif standby_of:
+        if standby_of and not self.reused:
             self._run("pg_basebackup", "-h", standby_of.folder, "-U", self.user, "-D", self.data,
                       "-R", "--checkpoint=fast")
-        else:
+        elif not self.reused:
             self._run("initdb", "-D", self.data, "-A", "trust", "-U", self.user, "-E", "UTF8",
                       "--locale=C")
         self._run("pg_ctl", "-D", self.data, "-l", os.path.join(self.folder, "server.log"), "-w",

@@ -17,7 +17,7 @@ struct NameTiers {
 extension PostgresIndex {
   /// The first `limit` names `condition` finds, as the whole ranking
   /// orders them, read tier by tier in the order of the names
-  /// (``walk(_:_:keep:best:rank:limit:_:)``): `.page`; every name it finds
+  /// (``walk(_:_:keep:best:rank:limit:_:passing:)``): `.page`; every name it finds
   /// when they are fewer (`.all`: the texts follow); `.unknown` when the
   /// names read cannot say.
   ///
@@ -38,15 +38,19 @@ extension PostgresIndex {
     let holds = tiers.holding.joined(separator: " AND ")
     let own = tiers.own.joined(separator: " AND ")
     let best = "\(holds) AND name_vector @@ \(whole)"
+    // The rows `condition` finds, as the planner counts them: asked once
+    // for both walks.
+    var passing: Double?
     let first = try walk(
-      whole, condition, keep: best, best: own, rank: rank, limit: limit, parameters)
+      whole, condition, keep: best, best: own, rank: rank, limit: limit, parameters,
+      passing: &passing)
     guard case .all(let hits) = first else { return first }
     guard namesAlone, !tiers.terms.isEmpty else { return .unknown }
     let terms =
       tiers.terms.count == 1 ? tiers.terms[0] : "(\(tiers.terms.joined(separator: " && ")))"
     switch try walk(
       terms, condition, keep: "NOT (\(best))", best: "\(holds) AND \(own)",
-      rank: rank, limit: limit - hits.count, parameters)
+      rank: rank, limit: limit - hits.count, parameters, passing: &passing)
     {
     case .page(let more): return .page(hits + more)
     case .all(let more) where everyName: return .all(hits + more)
@@ -80,7 +84,7 @@ extension PostgresIndex {
   /// multiplied to a few rows and turned every plan to the names' index).
   func walk(
     _ word: String, _ condition: String, keep: String, best: String, rank: String,
-    limit: Int, _ parameters: [String?]
+    limit: Int, _ parameters: [String?], passing: inout Double?
   ) throws(PostgresError) -> TierRead {
     guard limit > 0 else { return .page([]) }
     var parameters = parameters
@@ -93,7 +97,7 @@ extension PostgresIndex {
     if let forcedWay {
       way = forcedWay
     } else {
-      way = try wayToRead(word, condition, readLimit: readLimit, parameters)
+      way = try wayToRead(word, condition, readLimit: readLimit, parameters, passing: &passing)
     }
     guard way != .rankWhole else { return .unknown }
     // Walked in the order of the names, or gathered and sorted (the
@@ -103,15 +107,12 @@ extension PostgresIndex {
       ("true", "modified > \(Self.weekAgo)"),
       ("false", "(modified <= \(Self.weekAgo) OR modified IS NULL)"),
     ].map { recent, changed in
-      way == .walk
-        ? """
-        (SELECT *, \(recent) AS walked_recent FROM item
-          WHERE name_vector @@ \(word) AND \(changed)
-          ORDER BY name_rank, \(Self.tieBreak) \(read))
-        """
-        : """
-        (SELECT *, \(recent) AS walked_recent FROM (SELECT * FROM item
-            WHERE name_vector @@ \(word) AND \(changed) OFFSET 0) AS item
+      let holding = "item WHERE name_vector @@ \(word) AND \(changed)"
+      // Gathered: the subquery kept whole (OFFSET 0) is read from the
+      // names' index, not walked for the order outside it.
+      let rows = way == .walk ? holding : "(SELECT * FROM \(holding) OFFSET 0) AS item"
+      return """
+        (SELECT *, \(recent) AS walked_recent FROM \(rows)
           ORDER BY name_rank, \(Self.tieBreak) \(read))
         """
     }

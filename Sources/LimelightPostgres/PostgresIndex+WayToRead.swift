@@ -3,7 +3,7 @@ import Foundation
 /// How a tier of names is read: walked in the names' order, gathered and
 /// sorted, or not at all, chosen from what the planner expects.
 extension PostgresIndex {
-  /// How a tier of names is read (``walk(_:_:keep:best:rank:limit:_:)``).
+  /// How a tier of names is read (``walk(_:_:keep:best:rank:limit:_:passing:)``).
   enum WayToRead {
     /// In the order of the names, from the index of that order.
     case walk
@@ -15,11 +15,13 @@ extension PostgresIndex {
   }
 
   /// How to read the names that hold `word`, from how many the planner
-  /// expects it and `condition` to find, and how many entries the store
-  /// holds (``wayToRead(names:passing:entries:readLimit:)``).
-  func wayToRead(_ word: String, _ condition: String, readLimit: Int, _ parameters: [String?])
-    throws(PostgresError) -> WayToRead
-  {
+  /// expects it and `condition` to find (`passing`, asked once and kept
+  /// there), and how many entries the store holds
+  /// (``wayToRead(names:passing:entries:readLimit:)``).
+  func wayToRead(
+    _ word: String, _ condition: String, readLimit: Int, _ parameters: [String?],
+    passing: inout Double?
+  ) throws(PostgresError) -> WayToRead {
     // Asked apart: the two together, of the same words counted apart and
     // multiplied, are far too few (`arch`, 5,800 names of 100,000, and
     // again `arch`, 335).
@@ -28,15 +30,18 @@ extension PostgresIndex {
     let threshold = Self.walkThreshold(entries: entries, readLimit: readLimit)
     // (Of a quarter of the threshold or fewer names, gathering them costs
     // little whatever passes.)
-    let passing =
-      names > 0.25 * threshold ? try expectedRows(condition, parameters) : names
-    return Self.wayToRead(names: names, passing: passing, entries: entries, readLimit: readLimit)
+    guard names > 0.25 * threshold else {
+      return Self.wayToRead(names: names, passing: names, entries: entries, readLimit: readLimit)
+    }
+    if passing == nil { passing = try expectedRows(condition, parameters) }
+    return Self.wayToRead(
+      names: names, passing: passing ?? names, entries: entries, readLimit: readLimit)
   }
 
   /// How to read `names` that hold a word, of which `passing` pass the
   /// query's condition, among `entries`.
   ///
-  /// A walk reads about `readLimit * entries / passing` rows, times how
+  /// A walk reads about `readLimit * entries / names` rows, times how
   /// late the names come: those that hold a prefix or two words are
   /// longer than most, so they come late in the names' order (84 of the
   /// 1,876 names that hold `gz chap` came after 38,800 of 100,000 rows).

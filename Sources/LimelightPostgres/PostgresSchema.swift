@@ -378,7 +378,7 @@ enum PostgresSchema {
       "v11-name-rank",
       [
         // Names of the best rank for a word many hold, read in their order
-        // (``PostgresIndex/walk(_:_:keep:best:rank:limit:_:)``).
+        // (``PostgresIndex/walk(_:_:keep:best:rank:limit:_:passing:)``).
         "CREATE INDEX item_name_rank ON item (name_rank)"
       ]
     ),
