@@ -69,7 +69,12 @@ extension PostgresIndex {
       values.isEmpty ? nil : values.joined(separator: Self.listSeparator)
     }
     let seconds = { (date: Date?) in date.map { String($0.timeIntervalSince1970) } }
-    for item in items {
+    // Each text (its words, as the host folds them) kept once
+    // (`item_text`), named by its hash.
+    let texts = items.map { $0.text.map { PostgresWords.textWords($0) } }
+    let hashes = try keepTexts(texts)
+    for (index, item) in items.enumerated() {
+      let (text, hash) = (texts[index], hashes[index])
       let name = item.name
       let kinds = KindClass.classes(for: item.contentTypeTree).map(\.rawValue).sorted()
       let ownWords =
@@ -80,7 +85,6 @@ extension PostgresIndex {
         ?? PostgresWords.words(item.keywords.joined(separator: " "))
       let words = ownWords + keywordWords
       nameWords.formUnion(words)
-      let text = item.text.map { PostgresWords.textWords($0) }
       if let text { Self.typoWords(of: text, into: &newTextWords, except: textWordsSent) }
       let pathWords = PostgresWords.words(item.path.string)
       // As the local index counts a row's words for its BM25: its name's,
@@ -93,14 +97,13 @@ extension PostgresIndex {
         item.isFolder ? "t" : "f", item.contentTypeTree.joined(separator: " "),
         kinds.joined(separator: " "), item.size.map(String.init),
         item.modifiedNs.map { String(Double($0) / 1_000_000_000) },
-        text, PostgresWords.positionedVector(words, nameCount: ownWords.count),
+        hash, PostgresWords.positionedVector(words, nameCount: ownWords.count),
         item.reach.map { reach in
           "{" + reach.map { "\($0.owner),\($0.group),\($0.mode)" }.joined(separator: ",") + "}"
         },
         item.domain, item.details.title, item.details.kind, list(item.details.authors),
         list(item.keywords), item.details.contentDescription, seconds(item.details.created),
         seconds(item.details.lastUsed), pathWords.joined(separator: " "), String(wordCount),
-        text.map(PostgresWords.pairWords) ?? "",
       ]
       if columns.isEmpty { columns = Array(repeating: [], count: row.count) }
       for (column, value) in row.enumerated() { columns[column].append(value) }
@@ -108,33 +111,30 @@ extension PostgresIndex {
     try connection.execute(
       """
       INSERT INTO item (host, path, path_text, name, name_words, folder, content_types,
-        kinds, size, modified, text_content, name_vector, reach, domain, title, kind,
-        authors, keywords, description, created, last_used, path_words, word_count, pair_words,
-        sweep)
+        kinds, size, modified, text_hash, name_vector, reach, domain, title, kind,
+        authors, keywords, description, created, last_used, path_words, word_count, sweep)
       SELECT $1, path, path_text, name, name_words, folder, string_to_array(types, ' '),
-        string_to_array(kinds, ' '), size, to_timestamp(modified), text_content,
+        string_to_array(kinds, ' '), size, to_timestamp(modified), text_hash,
         name_vector::tsvector, reach::integer[], domain, title, kind,
         string_to_array(authors, chr(31)), string_to_array(keywords, chr(31)), description,
-        to_timestamp(created), to_timestamp(last_used), path_words, word_count, pair_words,
-        $25::bigint
+        to_timestamp(created), to_timestamp(last_used), path_words, word_count, $24::bigint
       FROM unnest($2::bytea[], $3::text[], $4::text[], $5::text[], $6::boolean[],
-        $7::text[], $8::text[], $9::bigint[], $10::float8[], $11::text[], $12::text[],
+        $7::text[], $8::text[], $9::bigint[], $10::float8[], $11::bytea[], $12::text[],
         $13::text[], $14::text[], $15::text[], $16::text[], $17::text[], $18::text[],
-        $19::text[], $20::float8[], $21::float8[], $22::text[], $23::integer[], $24::text[])
+        $19::text[], $20::float8[], $21::float8[], $22::text[], $23::integer[])
         AS r(path, path_text, name, name_words, folder, types, kinds, size, modified,
-          text_content, name_vector, reach, domain, title, kind, authors, keywords,
-          description, created, last_used, path_words, word_count, pair_words)
+          text_hash, name_vector, reach, domain, title, kind, authors, keywords,
+          description, created, last_used, path_words, word_count)
       ON CONFLICT (host, path) DO UPDATE SET path_text = excluded.path_text,
         name = excluded.name, name_words = excluded.name_words, folder = excluded.folder,
         content_types = excluded.content_types, kinds = excluded.kinds,
         size = excluded.size, modified = excluded.modified,
-        text_content = excluded.text_content, name_vector = excluded.name_vector,
+        text_hash = excluded.text_hash, name_vector = excluded.name_vector,
         reach = excluded.reach, domain = excluded.domain, title = excluded.title,
         kind = excluded.kind, authors = excluded.authors, keywords = excluded.keywords,
         description = excluded.description, created = excluded.created,
         last_used = excluded.last_used, path_words = excluded.path_words,
-        word_count = excluded.word_count, pair_words = excluded.pair_words,
-        writer = current_user,
+        word_count = excluded.word_count, writer = current_user,
         sweep = excluded.sweep, change = nextval('store_change')
       """, [host] + columns.map(PostgresQuery.array) + [String(sweep)])
     try writeMeaning(of: items)
@@ -170,6 +170,30 @@ extension PostgresIndex {
       INSERT INTO name_word_key SELECT * FROM unnest($1::text[], $2::text[])
       ON CONFLICT DO NOTHING
       """, [PostgresQuery.array(keys), PostgresQuery.array(words)])
+  }
+
+  /// Keeps the `texts` the store lacks, each with its pairs of common
+  /// words, and gives the hash each is kept under (in `bytea`'s hex form, nil
+  /// for no text), as the store computes it: one statement, whether the store
+  /// held a text or not (asking first which it holds is a statement more).
+  private func keepTexts(_ texts: [String?]) throws(PostgresError) -> [String?] {
+    let pairs = texts.map { $0.map(PostgresWords.pairWords) }
+    guard texts.contains(where: { $0 != nil }) else { return texts.map { _ in nil } }
+    let rows = try connection.execute(
+      """
+      WITH sent AS (
+          SELECT i, c, p, limelight_text_hash(c, p) AS h
+          FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS r(c, p, i)),
+        kept AS (INSERT INTO item_text (hash, content, pair_words)
+          SELECT DISTINCT ON (h) h, c, p FROM sent WHERE h IS NOT NULL
+          ON CONFLICT DO NOTHING)
+      SELECT '\\x' || encode(h, 'hex') FROM sent ORDER BY i
+      """, [PostgresQuery.array(texts), PostgresQuery.array(pairs)]
+    ).rows
+    guard rows.count == texts.count else {
+      throw PostgresError(message: "the store gave \(rows.count) hashes for \(texts.count) texts")
+    }
+    return rows.map { $0.first ?? nil }
   }
 
   /// The words of a text's words (folded, a space between) that typos are

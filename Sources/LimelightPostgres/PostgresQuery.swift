@@ -172,7 +172,7 @@ struct PostgresQuery {
     checksTexts = true
     if alternatives > 0 { textUnderAlternative = true }
     return checks == .candidates
-      ? "true" : "(' ' || text_content || ' ' LIKE \(bind(pattern)))"
+      ? "true" : "(' ' || \(Self.text) || ' ' LIKE \(bind(pattern)))"
   }
 
   /// The words of names a typed word may stand for, read once.
@@ -289,7 +289,11 @@ struct PostgresQuery {
   /// index holds them (the same expression, so that a condition on it
   /// reads the index).
   static let allWords =
-    "limelight_words(name_words || ' ' || coalesce(text_content, '') || ' ' || pair_words)"
+    "limelight_words(name_words || ' ' || coalesce(limelight_text_words(text_hash), ''))"
+
+  /// An entry's text, as the host that sent it made its words (nil
+  /// without one), read from the texts kept once (`item_text`).
+  static let text = "limelight_text(text_hash)"
 
   private mutating func filterCondition(_ filter: Filter) throws(PostgresError) -> String {
     switch filter {

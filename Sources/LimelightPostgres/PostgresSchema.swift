@@ -292,7 +292,7 @@ enum PostgresSchema {
         // entries again to fill them.
         "ALTER TABLE item ADD COLUMN pair_words text NOT NULL DEFAULT ''",
         "DROP INDEX item_words",
-        "CREATE INDEX item_words ON item USING gin (\(PostgresQuery.allWords))",
+        "CREATE INDEX item_words ON item USING gin (\(allWordsInTheRow))",
         "UPDATE host SET index_id = NULL",
       ]
     ),
@@ -403,7 +403,7 @@ enum PostgresSchema {
       // hold a word (``PostgresIndex/shortTextSlices``).
       PostgresIndex.shortTextSlices.map { words in
         """
-        CREATE INDEX item_words_\(words) ON item USING gin (\(PostgresQuery.allWords))
+        CREATE INDEX item_words_\(words) ON item USING gin (\(allWordsInTheRow))
           WHERE \(PostgresIndex.inShortTexts(words))
         """
       }
@@ -444,7 +444,112 @@ enum PostgresSchema {
         "DROP INDEX item_name_rank",
       ]
     ),
+    (
+      "v17-texts-once",
+      [
+        // Each distinct text, with its pairs of common words, kept once
+        // under its SHA-256, which entries name: a team's hosts hold many
+        // of the same files (three hosts of one pool held 268,000 texts,
+        // 51,000 of them distinct: 4,400 bytes an entry of 8,700).
+        """
+        CREATE TABLE item_text (
+          hash bytea PRIMARY KEY,
+          content text NOT NULL,
+          pair_words text NOT NULL)
+        """,
+        """
+        DO $$ BEGIN
+          EXECUTE 'ALTER TABLE item_text ALTER COLUMN content SET COMPRESSION lz4';
+        EXCEPTION WHEN others THEN NULL;
+        END $$
+        """,
+        """
+        CREATE FUNCTION limelight_text_hash(content text, pair_words text) RETURNS bytea
+        LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+        AS $$ SELECT sha256(convert_to(content, 'UTF8') || decode('00', 'hex')
+          || convert_to(pair_words, 'UTF8')) $$
+        """,
+        // A text by its hash, and its words with its pairs (what the words'
+        // index holds of it). Immutable though they read a table: a hash
+        // names one text for ever, and a text goes only when no entry
+        // names it. Run as the store's owner, so that a reader needs no
+        // grant of the table: it reads the texts of the entries it may
+        // see, by their hashes.
+        """
+        CREATE FUNCTION limelight_text(hash bytea) RETURNS text
+        LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE SECURITY DEFINER
+        SET search_path = pg_catalog, public
+        AS $$ SELECT t.content FROM item_text AS t WHERE t.hash = limelight_text.hash $$
+        """,
+        """
+        CREATE FUNCTION limelight_text_words(hash bytea) RETURNS text
+        LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE SECURITY DEFINER
+        SET search_path = pg_catalog, public
+        AS $$ SELECT t.content || ' ' || t.pair_words FROM item_text AS t
+          WHERE t.hash = limelight_text_words.hash $$
+        """,
+        """
+        INSERT INTO item_text
+        SELECT DISTINCT ON (hash) limelight_text_hash(text_content, pair_words) AS hash,
+          text_content, pair_words
+        FROM item WHERE text_content IS NOT NULL
+        """,
+        // The indexes and the policy made of the texts in the rows, made
+        // again of the texts by hash.
+        "DROP INDEX item_words",
+      ]
+        + PostgresIndex.shortTextSlices.map { "DROP INDEX item_words_\($0)" } + [
+          "DROP POLICY readers ON text_word",
+          "ALTER TABLE item ADD COLUMN text_hash bytea REFERENCES item_text (hash)",
+          """
+          UPDATE item SET text_hash = limelight_text_hash(text_content, pair_words)
+          WHERE text_content IS NOT NULL
+          """,
+          "ALTER TABLE item DROP COLUMN text_content, DROP COLUMN pair_words",
+          "CREATE INDEX item_text_hash ON item (text_hash)",
+          "CREATE INDEX item_words ON item USING gin (\(PostgresQuery.allWords))",
+        ]
+        + PostgresIndex.shortTextSlices.map { words in
+          """
+          CREATE INDEX item_words_\(words) ON item USING gin (\(PostgresQuery.allWords))
+            WHERE \(PostgresIndex.inShortTexts(words))
+          """
+        } + [
+          """
+          CREATE POLICY readers ON text_word FOR SELECT
+            USING (EXISTS (SELECT FROM item
+              WHERE \(PostgresQuery.allWords) @@ quote_literal(word)::tsquery))
+          """,
+          // A text no entry names any more goes with the last that did:
+          // the entries' writes are one at a time (``PostgresIndex/lockWrites()``),
+          // so none names it again meanwhile.
+          """
+          CREATE FUNCTION limelight_forget_texts() RETURNS trigger
+          LANGUAGE plpgsql AS $$ BEGIN
+            DELETE FROM item_text AS t
+            WHERE t.hash IN (SELECT text_hash FROM gone)
+              AND NOT EXISTS (SELECT FROM item WHERE item.text_hash = t.hash);
+            RETURN NULL;
+          END $$
+          """,
+          """
+          CREATE TRIGGER item_texts_replaced AFTER UPDATE ON item
+          REFERENCING OLD TABLE AS gone FOR EACH STATEMENT
+          EXECUTE FUNCTION limelight_forget_texts()
+          """,
+          """
+          CREATE TRIGGER item_texts_removed AFTER DELETE ON item
+          REFERENCING OLD TABLE AS gone FOR EACH STATEMENT
+          EXECUTE FUNCTION limelight_forget_texts()
+          """,
+        ]
+    ),
   ]
+
+  /// The words' index of the rows as migrations before `v17-texts-once`
+  /// made it, each text in its entry's row.
+  static let allWordsInTheRow =
+    "limelight_words(name_words || ' ' || coalesce(text_content, '') || ' ' || pair_words)"
 
   /// Who finds a row: a file, the readers whose Unix user could list its
   /// folder; an application item, the role that wrote it.

@@ -25,7 +25,7 @@ extension PostgresIndex {
     let rows = try connection.execute(
       """
       SELECT host, encode(path, 'hex'), domain, p, substr(t, greatest(1, p - $4::int), $5::int)
-      FROM item, LATERAL (SELECT ' ' || text_content || ' ' AS t) AS s,
+      FROM item, LATERAL (SELECT ' ' || \(PostgresQuery.text) || ' ' AS t) AS s,
         LATERAL (SELECT min(nullif(strpos(s.t, w), 0)) AS p FROM unnest($3::text[]) AS w) AS x
       WHERE (host, path) IN (SELECT * FROM unnest($1::text[], $2::bytea[])) AND p IS NOT NULL
       """,

@@ -587,12 +587,35 @@ struct PostgresStoreTests {
     #expect(try names(index, "καλημρέα") == ["greek.txt"])
     // A store written before the words of texts were kept gets them from
     // its entries when it is upgraded.
-    let owner = try PostgresConnection(url)
-    try owner.execute("DROP TABLE text_word")
-    try owner.execute("DELETE FROM limelight_migration WHERE name = 'v5-text-words'")
-    index = try PostgresIndex(url, host: "alpha")
+    let (older, owner) = try store(before: "v5-text-words")
+    try owner.execute(
+      """
+      INSERT INTO item (host, path, path_text, name, name_words, folder, text_content,
+        name_vector)
+      VALUES ('alpha', '\\x2f6c6973742e747874', '/list.txt', 'list.txt', 'list txt', false,
+          'remember the zorblatpgalpha and the quokka', 'list:1A txt:2A'),
+        ('alpha', '\\x2f677265656b2e747874', '/greek.txt', 'greek.txt', 'greek txt', false,
+          'καλημερα σας', 'greek:1A txt:2A')
+      """)
+    index = try PostgresIndex(older, host: "alpha")
     #expect(try names(index, "zorblatpgalhpa") == ["list.txt"])
     #expect(try names(index, "καλημρέα") == ["greek.txt"])
+  }
+
+  /// A new database holding a store made by the migrations before
+  /// `migration`, and its owner's connection.
+  func store(before migration: String) throws -> (url: String, owner: PostgresConnection) {
+    let server = try #require(PostgresServer.shared)
+    let url = try server.newDatabase()
+    let owner = try PostgresConnection(url)
+    try owner.execute(
+      "CREATE TABLE limelight_migration (name text PRIMARY KEY, applied timestamptz NOT NULL DEFAULT now())"
+    )
+    for older in PostgresSchema.migrations.prefix(while: { $0.name != migration }) {
+      for statement in older.sql { try owner.execute(statement) }
+      try owner.execute("INSERT INTO limelight_migration (name) VALUES ($1)", [older.name])
+    }
+    return (url, owner)
   }
 
   @Test func hostsShareOneDatabaseAndEraseOnlyTheirOwn() throws {
@@ -618,6 +641,94 @@ struct PostgresStoreTests {
     try beta.eraseHost()
     #expect(try alpha.hosts().map(\.name) == ["alpha"])
     #expect(try names(alpha, "bilby").isEmpty)
+  }
+
+  /// A text several entries hold (on one host or several) is kept once,
+  /// found through each of them, and goes with the last entry that holds it.
+  @Test func aTextIsKeptOnceAndGoesWithTheLastEntryHoldingIt() throws {
+    let server = try #require(PostgresServer.shared)
+    let url = try server.newDatabase()
+    let alpha = try PostgresIndex(url, host: "alpha")
+    let beta = try PostgresIndex(url, host: "beta")
+    let owner = try PostgresConnection(url)
+    func texts() throws -> [String] {
+      try owner.execute("SELECT content FROM item_text ORDER BY content").rows.map { $0[0] ?? "" }
+    }
+    func uris(_ query: String) throws -> [String] {
+      var parser = QueryParser(home: RawPath("/"))
+      return try alpha.search(parser.parse(query), limit: 20).map(\.uri).sorted()
+    }
+    let files = try Files()
+    let (a, b, c) = (
+      try files.write("a.txt", "Numbat termites"), try files.write("b.txt", "numbat termites"),
+      try files.write("c.txt", "numbat  termites"),
+    )
+    try alpha.write([a, b])
+    try beta.write([c, try files.write("d.txt", "bilby burrow")])
+    #expect(try texts() == ["bilby burrow", "numbat termites"])
+    let uri = { (host: String, item: SharedItem) in
+      "file://\(host)\(FileURI.uri(for: item.path).dropFirst(7))"
+    }
+    let termites = [uri("alpha", a), uri("alpha", b), uri("beta", c)].sorted()
+    #expect(try uris("termites") == termites)
+    #expect(try uris("\"numbat termites\"") == termites)
+    #expect(try uris("termitse") == termites)
+    var parser = QueryParser(home: RawPath("/"))
+    let hits = try alpha.search(parser.parse("termites"), limit: 20)
+    #expect(
+      try alpha.snippets(for: hits, query: parser.parse("termites"), open: "[", close: "]").count
+        == 3)
+    // A text changed: the old one stays while another entry holds it.
+    try alpha.write([try files.write("a.txt", "quoll den")])
+    #expect(try texts() == ["bilby burrow", "numbat termites", "quoll den"])
+    #expect(try uris("termites") == [uri("alpha", b), uri("beta", c)].sorted())
+    #expect(try uris("quoll") == [uri("alpha", a)])
+    // Removed, then the last one changed, then erased with its host.
+    try alpha.remove([b.path])
+    #expect(try texts() == ["bilby burrow", "numbat termites", "quoll den"])
+    try beta.write([try files.write("c.txt", "echidna")])
+    #expect(try texts() == ["bilby burrow", "echidna", "quoll den"])
+    #expect(try uris("termites").isEmpty)
+    try beta.eraseHost()
+    #expect(try texts() == ["quoll den"])
+    try alpha.eraseHost()
+    #expect(try texts().isEmpty)
+  }
+
+  /// A store whose entries kept their texts in their rows keeps each text
+  /// once when it is upgraded, and finds what it found.
+  @Test func aStoreOfTextsInRowsKeepsThemOnceWhenUpgraded() throws {
+    let (url, owner) = try store(before: "v17-texts-once")
+    try owner.execute(
+      """
+      INSERT INTO item (host, path, path_text, name, name_words, folder, text_content,
+        name_vector, pair_words, word_count)
+      VALUES ('alpha', '\\x2f612e747874', '/a.txt', 'a.txt', 'a txt', false, 'the quick fox',
+          'a:1A txt:2A', 'the+quick', 5),
+        ('beta', '\\x2f612e747874', '/a.txt', 'a.txt', 'a txt', false, 'the quick fox',
+          'a:1A txt:2A', 'the+quick', 5),
+        ('alpha', '\\x2f622e747874', '/b.txt', 'b.txt', 'b txt', false, 'a slow wombat',
+          'b:1A txt:2A', '', 5),
+        ('alpha', '\\x2f63', '/c', 'c', 'c', true, NULL, 'c:1A', '', 1)
+      """)
+    let index = try PostgresIndex(url, host: "alpha")
+    #expect(
+      try owner.execute("SELECT content, pair_words FROM item_text ORDER BY content").rows == [
+        ["a slow wombat", ""], ["the quick fox", "the+quick"],
+      ])
+    #expect(try names(index, "fox") == ["a.txt", "a.txt"])
+    #expect(try names(index, "\"the quick\"") == ["a.txt", "a.txt"])
+    #expect(try names(index, "wombat") == ["b.txt"])
+    #expect(try names(index, "c") == ["c"])
+    // The hash the store computed when upgrading is the one it computes
+    // for a text written since: the text is still kept once.
+    try index.write([
+      SharedItem(
+        path: RawPath("/d.txt"), isFolder: false, size: nil, modifiedNs: nil,
+        contentTypeTree: ["text/plain"], keywords: [], text: "the quick fox")
+    ])
+    #expect(try owner.execute("SELECT count(*) FROM item_text").rows == [["2"]])
+    #expect(try names(index, "fox").sorted() == ["a.txt", "a.txt", "d.txt"])
   }
 
   /// A follower is told of every host's write when it commits (LISTEN
@@ -773,7 +884,7 @@ struct PostgresStoreTests {
       item("/c.c", "int main(void) { return 0; }"), item("/d.txt", "Thé quick"),
     ])
     let pairs = try PostgresConnection(store).execute(
-      "SELECT path_text, pair_words FROM item ORDER BY path_text"
+      "SELECT path_text, pair_words FROM item JOIN item_text ON hash = text_hash ORDER BY path_text"
     ).rows.map { "\($0[0] ?? ""): \($0[1] ?? "")" }
     #expect(
       pairs == [
@@ -793,7 +904,19 @@ struct PostgresStoreTests {
       try index.search(parser.parse("\"int main\""), limit: 10).map(\.uri) == ["file://alpha/c.c"])
     // An entry sent before the store kept pairs is found while its host
     // has still to send it again, and the phrase's texts are read then.
-    try connection.execute("UPDATE item SET pair_words = '' WHERE path_text = '/d.txt'")
+    // (Its text kept again without pairs: a text by hash never changes. A
+    // statement apart, as an entry's words are read from the texts kept
+    // before its statement.)
+    let withoutPairs =
+      try connection.execute(
+        """
+        INSERT INTO item_text SELECT limelight_text_hash(content, ''), content, ''
+        FROM item_text JOIN item ON hash = text_hash WHERE path_text = '/d.txt'
+        RETURNING '\\x' || encode(hash, 'hex')
+        """
+      ).rows.first?.first ?? nil
+    try connection.execute(
+      "UPDATE item SET text_hash = $1::bytea WHERE path_text = '/d.txt'", [withoutPairs])
     #expect(try index.search(quick, limit: 10).map(\.uri).sorted() == ["file://alpha/a.txt"])
     try connection.execute("UPDATE host SET index_id = NULL")
     #expect(

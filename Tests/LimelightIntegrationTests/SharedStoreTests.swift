@@ -562,7 +562,7 @@ import Testing
     #expect(
       try server.psql(
         store,
-        "SELECT count(*), count(*) FILTER (WHERE text_content LIKE 'quokka%')"
+        "SELECT count(*), count(*) FILTER (WHERE limelight_text(text_hash) LIKE 'quokka%')"
           + " FROM item WHERE host = 'alpha' AND path_text LIKE '%/batch/%' AND NOT folder")
         == "\(files)|\(files)")
     #expect(
