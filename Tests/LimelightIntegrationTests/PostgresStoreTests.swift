@@ -205,6 +205,17 @@ struct PostgresStoreTests {
     #expect(try names(readers.bob, "sihgting").isEmpty)
     let texts = Set(try bobsOwn.execute("SELECT word FROM text_word").rows.compactMap { $0[0] })
     #expect(texts.contains("census") && !texts.contains("sighting"))
+    // A phrase checked, and a snippet cut, in the texts kept once, which
+    // a reader reads through its entries alone (no grant of the table).
+    #expect(try names(readers.bob, "\"numbat census\"") == ["wombat plans.txt"])
+    #expect(try names(readers.bob, "\"numbat sighting\"").isEmpty)
+    var parser = QueryParser(home: RawPath("/"))
+    let census = try parser.parse("census")
+    #expect(
+      try readers.bob.snippets(
+        for: readers.bob.search(census, limit: 5), query: census, open: "[", close: "]"
+      ).values.sorted() == ["numbat [census]"])
+    #expect(throws: PostgresError.self) { try bobsOwn.execute("SELECT content FROM item_text") }
     #expect(try names(readers.nobody, "wombat").isEmpty)
     #expect(try names(readers.alice, "memo").isEmpty)
     // Nor by meaning: a reader compares the vectors of what it may see.
