@@ -72,7 +72,7 @@ extension PostgresIndex {
     // Each text (its words, as the host folds them) kept once
     // (`item_text`), named by its hash.
     let texts = items.map { $0.text.map { PostgresWords.textWords($0) } }
-    let hashes = try keepTexts(texts)
+    let hashes = try keepTexts(texts, descriptions: items.map(\.details.contentDescription))
     for (index, item) in items.enumerated() {
       let (text, hash) = (texts[index], hashes[index])
       let name = item.name
@@ -102,7 +102,8 @@ extension PostgresIndex {
           "{" + reach.map { "\($0.owner),\($0.group),\($0.mode)" }.joined(separator: ",") + "}"
         },
         item.domain, item.details.title, item.details.kind, list(item.details.authors),
-        list(item.keywords), item.details.contentDescription, seconds(item.details.created),
+        list(item.keywords), text == nil ? item.details.contentDescription : nil,
+        seconds(item.details.created),
         seconds(item.details.lastUsed), pathWords.joined(separator: " "), String(wordCount),
       ]
       if columns.isEmpty { columns = Array(repeating: [], count: row.count) }
@@ -173,22 +174,26 @@ extension PostgresIndex {
   }
 
   /// Keeps the `texts` the store lacks, each with its pairs of common
-  /// words, and gives the hash each is kept under (in `bytea`'s hex form, nil
-  /// for no text), as the store computes it: one statement, whether the store
-  /// held a text or not (asking first which it holds is a statement more).
-  private func keepTexts(_ texts: [String?]) throws(PostgresError) -> [String?] {
+  /// words and its entry's description, and gives the hash each is kept
+  /// under (in `bytea`'s hex form, nil for no text), as the store computes
+  /// it: one statement, whether the store held a text or not (asking first
+  /// which it holds is a statement more).
+  private func keepTexts(_ texts: [String?], descriptions: [String?]) throws(PostgresError)
+    -> [String?]
+  {
     let pairs = texts.map { $0.map(PostgresWords.pairWords) }
     guard texts.contains(where: { $0 != nil }) else { return texts.map { _ in nil } }
     let rows = try connection.execute(
       """
       WITH sent AS (
-          SELECT i, c, p, limelight_text_hash(c, p) AS h
-          FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS r(c, p, i)),
-        kept AS (INSERT INTO item_text (hash, content, pair_words)
-          SELECT DISTINCT ON (h) h, c, p FROM sent WHERE h IS NOT NULL
+          SELECT i, c, p, d, CASE WHEN c IS NOT NULL THEN limelight_text_hash(c, p, d) END AS h
+          FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS r(c, p, d, i)),
+        kept AS (INSERT INTO item_text (hash, content, pair_words, description)
+          SELECT DISTINCT ON (h) h, c, p, d FROM sent WHERE h IS NOT NULL
           ON CONFLICT DO NOTHING)
       SELECT '\\x' || encode(h, 'hex') FROM sent ORDER BY i
-      """, [PostgresQuery.array(texts), PostgresQuery.array(pairs)]
+      """,
+      [PostgresQuery.array(texts), PostgresQuery.array(pairs), PostgresQuery.array(descriptions)]
     ).rows
     guard rows.count == texts.count else {
       throw PostgresError(message: "the store gave \(rows.count) hashes for \(texts.count) texts")

@@ -16,7 +16,7 @@ extension PostgresIndex {
         SELECT name, folder, array_to_string(content_types, ' '),
           array_to_string(kinds, ' '), size, extract(epoch FROM modified), change,
           length(\(PostgresQuery.text)), title, kind, array_to_string(keywords, $3),
-          array_to_string(authors, $3), description, extract(epoch FROM created),
+          array_to_string(authors, $3), \(PostgresQuery.description), extract(epoch FROM created),
           extract(epoch FROM last_used)
         FROM item WHERE host = $1 AND path = $2::bytea
         """, [host, PostgresQuery.hex(path.bytes), Self.listSeparator]

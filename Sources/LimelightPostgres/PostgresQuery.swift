@@ -295,6 +295,9 @@ struct PostgresQuery {
   /// without one), read from the texts kept once (`item_text`).
   static let text = "limelight_text(text_hash)"
 
+  /// An entry's description: its own, or the one kept with its text.
+  static let description = "coalesce(description, limelight_text_description(text_hash))"
+
   private mutating func filterCondition(_ filter: Filter) throws(PostgresError) -> String {
     switch filter {
     case .kind(.folder):
@@ -390,7 +393,7 @@ struct PostgresQuery {
       value = "coalesce(domain, \(bind(fileDomain))::text)"
     case .title: value = "title"
     case .kind: value = "kind"
-    case .contentDescription: value = "description"
+    case .contentDescription: value = Self.description
     case .uri: value = "limelight_uri(host, path, path_text, domain)"
     case .keywords, .authors:
       list = attribute == .keywords ? "keywords" : "authors"

@@ -207,6 +207,31 @@ extension PostgresSchema {
           """,
         ]
     ),
+    (
+      "v18-descriptions-with-texts",
+      [
+        // An entry's description kept with its text (most are the text's
+        // opening, which the same text gives alike: 211 bytes an entry at
+        // three hosts), the hash then made of both; a text without one
+        // keeps the hash it had. An entry without a text keeps its own.
+        "ALTER TABLE item_text ADD COLUMN description text",
+        """
+        CREATE FUNCTION limelight_text_hash(content text, pair_words text, description text)
+        RETURNS bytea LANGUAGE sql IMMUTABLE PARALLEL SAFE
+        AS $$ SELECT CASE WHEN description IS NULL THEN limelight_text_hash(content, pair_words)
+          ELSE sha256(convert_to(content, 'UTF8') || decode('00', 'hex')
+            || convert_to(pair_words, 'UTF8') || decode('00', 'hex')
+            || convert_to(description, 'UTF8')) END $$
+        """,
+        """
+        CREATE FUNCTION limelight_text_description(hash bytea) RETURNS text
+        LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE SECURITY DEFINER
+        SET search_path = pg_catalog, public
+        AS $$ SELECT t.description FROM item_text AS t
+          WHERE t.hash = limelight_text_description.hash $$
+        """,
+      ]
+    ),
   ]
 
   /// The words' index of the rows as migrations before `v17-texts-once`

@@ -662,8 +662,12 @@ struct PostgresStoreTests {
     let alpha = try PostgresIndex(url, host: "alpha")
     let beta = try PostgresIndex(url, host: "beta")
     let owner = try PostgresConnection(url)
+    // Each text kept, with the description kept with it (a text's
+    // opening, as the importers make it: white space folded, case kept).
     func texts() throws -> [String] {
-      try owner.execute("SELECT content FROM item_text ORDER BY content").rows.map { $0[0] ?? "" }
+      try owner.execute(
+        "SELECT content || ' | ' || coalesce(description, '-') FROM item_text ORDER BY 1"
+      ).rows.map { $0[0] ?? "" }
     }
     func uris(_ query: String) throws -> [String] {
       var parser = QueryParser(home: RawPath("/"))
@@ -676,7 +680,11 @@ struct PostgresStoreTests {
     )
     try alpha.write([a, b])
     try beta.write([c, try files.write("d.txt", "bilby burrow")])
-    #expect(try texts() == ["bilby burrow", "numbat termites"])
+    #expect(
+      try texts() == [
+        "bilby burrow | bilby burrow", "numbat termites | Numbat termites",
+        "numbat termites | numbat termites",
+      ])
     let uri = { (host: String, item: SharedItem) in
       "file://\(host)\(FileURI.uri(for: item.path).dropFirst(7))"
     }
@@ -689,19 +697,33 @@ struct PostgresStoreTests {
     #expect(
       try alpha.snippets(for: hits, query: parser.parse("termites"), open: "[", close: "]").count
         == 3)
-    // A text changed: the old one stays while another entry holds it.
+    // A text changed: the old one goes, as no other entry holds it.
     try alpha.write([try files.write("a.txt", "quoll den")])
-    #expect(try texts() == ["bilby burrow", "numbat termites", "quoll den"])
+    #expect(
+      try texts() == [
+        "bilby burrow | bilby burrow", "numbat termites | numbat termites",
+        "quoll den | quoll den",
+      ])
+    let shown = try #require(try alpha.details(host: "alpha", path: a.path))
+    #expect(shown.first { $0.name == "contentDescription" }?.value == .string("quoll den"))
     #expect(try uris("termites") == [uri("alpha", b), uri("beta", c)].sorted())
     #expect(try uris("quoll") == [uri("alpha", a)])
-    // Removed, then the last one changed, then erased with its host.
+    // One of two entries that hold a text removed: it stays; the other
+    // changed: it goes. Then each host erased.
     try alpha.remove([b.path])
-    #expect(try texts() == ["bilby burrow", "numbat termites", "quoll den"])
+    #expect(
+      try texts() == [
+        "bilby burrow | bilby burrow", "numbat termites | numbat termites",
+        "quoll den | quoll den",
+      ])
     try beta.write([try files.write("c.txt", "echidna")])
-    #expect(try texts() == ["bilby burrow", "echidna", "quoll den"])
+    #expect(
+      try texts() == [
+        "bilby burrow | bilby burrow", "echidna | echidna", "quoll den | quoll den",
+      ])
     #expect(try uris("termites").isEmpty)
     try beta.eraseHost()
-    #expect(try texts() == ["quoll den"])
+    #expect(try texts() == ["quoll den | quoll den"])
     try alpha.eraseHost()
     #expect(try texts().isEmpty)
   }
@@ -843,6 +865,7 @@ struct PostgresStoreTests {
     let shown = try #require(try index.details(host: "alpha", path: RawPath("/docs/budget.pdf")))
     let values = Dictionary(shown.map { ($0.name, $0.value) }, uniquingKeysWith: { a, _ in a })
     #expect(values["title"] == .string("Annual Budget"))
+    #expect(values["contentDescription"] == .string("The plan for next year"))
     #expect(values["authors"] == .strings(["Ann Smith", "Bo Li"]))
     #expect(values["keywords"] == .strings(["finance", "plan"]))
     #expect(values["contentCreationDate"] == .date(made))
