@@ -59,10 +59,23 @@ enum PostgresSchema {
     }
     if !known.isSubset(of: applied) {
       throw PostgresError(
-        message:
-          "the PostgreSQL store holds no Limelight index of this version yet: "
-          + "start limelightd with it, which makes and upgrades it")
+        message: beingUpgraded(connection)
+          ? "the PostgreSQL store is being upgraded by a watcher (minutes at a large store): "
+            + "search again when it is done"
+          : "the PostgreSQL store holds no Limelight index of this version yet: "
+            + "start limelightd with it, which makes and upgrades it")
     }
+  }
+
+  /// Whether a watcher holds the migrations' lock (``migrate(_:)``): one
+  /// that upgrades a large store holds it for minutes, and what it has
+  /// done is not seen until it is done. False when it cannot be told (a
+  /// standby, whose primary holds the lock).
+  static func beingUpgraded(_ connection: PostgresConnection) -> Bool {
+    let held = try? connection.execute("SELECT pg_try_advisory_lock_shared(\(lockKey))").rows
+      .first?.first
+    if held == "t" { _ = try? connection.execute("SELECT pg_advisory_unlock_shared(\(lockKey))") }
+    return held == "f"
   }
 
   /// The advisory lock's key: "LIMELIGH" in ASCII, so that no other

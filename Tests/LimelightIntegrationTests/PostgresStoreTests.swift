@@ -803,6 +803,21 @@ struct PostgresStoreTests {
     #expect(try index.hosts().isEmpty)
   }
 
+  /// A search while a watcher upgrades the store (which takes minutes at
+  /// a large one) says so, not that the store holds no index.
+  @Test func aStoreBeingUpgradedIsSaidSo() throws {
+    let server = try #require(PostgresServer.shared)
+    let url = try server.newDatabase()
+    let watcher = try PostgresConnection(url)
+    try watcher.execute("BEGIN")
+    try watcher.execute("SELECT pg_advisory_xact_lock(\(PostgresSchema.lockKey))")
+    let upgrading = #expect(throws: PostgresError.self) { try PostgresIndex(reading: url) }
+    #expect(upgrading?.description.contains("is being upgraded by a watcher") == true)
+    try watcher.execute("COMMIT")
+    let none = #expect(throws: PostgresError.self) { try PostgresIndex(reading: url) }
+    #expect(none?.description.contains("holds no Limelight index of this version") == true)
+  }
+
   @Test func aStoreANewerVersionUpgradedIsRefused() throws {
     let server = try #require(PostgresServer.shared)
     let url = try server.newDatabase()
