@@ -72,7 +72,9 @@ extension PostgresIndex {
     // Each text (its words, as the host folds them) kept once
     // (`item_text`), named by its hash.
     let texts = items.map { $0.text.map { PostgresWords.textWords($0) } }
-    let hashes = try keepTexts(texts, descriptions: items.map(\.details.contentDescription))
+    // (An entry without a text keeps its description in its row.)
+    let hashes = try keepTexts(
+      texts, descriptions: items.map { $0.text == nil ? nil : $0.details.contentDescription })
     for (index, item) in items.enumerated() {
       let (text, hash) = (texts[index], hashes[index])
       let name = item.name

@@ -15,7 +15,11 @@ enum PostgresSchema {
   /// Brings the database's tables to this version's. Several watchers
   /// starting at once take turns (a transaction-wide advisory lock), and a
   /// database a newer version upgraded is refused rather than misread.
-  static func migrate(_ connection: PostgresConnection) throws(PostgresError) {
+  /// `before`: the migrations before that one alone (a store an older
+  /// version made, for the tests of upgrading it).
+  static func migrate(_ connection: PostgresConnection, before: String? = nil)
+    throws(PostgresError)
+  {
     // A step over every row of a large store takes what it takes.
     connection.answerSeconds = nil
     defer { connection.answerSeconds = PostgresConnection.answerSeconds }
@@ -35,7 +39,8 @@ enum PostgresSchema {
             "the PostgreSQL store was upgraded by a newer version of Limelight (\(newer)): "
             + "upgrade this one")
       }
-      for migration in migrations where !applied.contains(migration.name) {
+      for migration in migrations.prefix(while: { $0.name != before })
+      where !applied.contains(migration.name) {
         for statement in migration.sql { try connection.execute(statement) }
         try connection.execute(
           "INSERT INTO limelight_migration (name) VALUES ($1)", [migration.name])

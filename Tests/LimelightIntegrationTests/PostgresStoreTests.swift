@@ -619,13 +619,7 @@ struct PostgresStoreTests {
     let server = try #require(PostgresServer.shared)
     let url = try server.newDatabase()
     let owner = try PostgresConnection(url)
-    try owner.execute(
-      "CREATE TABLE limelight_migration (name text PRIMARY KEY, applied timestamptz NOT NULL DEFAULT now())"
-    )
-    for older in PostgresSchema.migrations.prefix(while: { $0.name != migration }) {
-      for statement in older.sql { try owner.execute(statement) }
-      try owner.execute("INSERT INTO limelight_migration (name) VALUES ($1)", [older.name])
-    }
+    try PostgresSchema.migrate(owner, before: migration)
     return (url, owner)
   }
 
