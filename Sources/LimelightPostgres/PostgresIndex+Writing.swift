@@ -8,10 +8,13 @@ extension PostgresIndex {
   /// Writes (adds or replaces) this host's entries and removes those at
   /// `removing` (each alone), in one transaction, marking the rows written
   /// with `sweep`; with `following`, records what the host's rows reflect.
+  /// The entries are made ready to send before the store's write lock is
+  /// taken (``SentBatch``).
   public func write(
     _ items: [SharedItem], removing: [RawPath] = [], sweep: Int64 = 0,
     following: Following? = nil
   ) throws(PostgresError) {
+    let batches = SentBatch.batches(of: items, textWordsSent: textWordsSent)
     try connection.transaction { () throws(PostgresError) in
       try lockWrites()
       if !removing.isEmpty {
@@ -19,7 +22,7 @@ extension PostgresIndex {
           "path = ANY ($2::bytea[])",
           [host, PostgresQuery.array(removing.map { PostgresQuery.hex($0.bytes) })])
       }
-      try write(items, sweep: sweep)
+      for batch in batches { try send(batch, sweep: sweep) }
       try touchHost(following: following, sweep: nil)
     }
   }
@@ -41,76 +44,18 @@ extension PostgresIndex {
     }
   }
 
-  /// Entries, a statement for each batch of at most 500 or of 4 MB of
-  /// text, with the words of their names kept for typos (`name_word`).
-  private func write(_ items: [SharedItem], sweep: Int64) throws(PostgresError) {
-    var start = items.startIndex
-    while start < items.endIndex {
-      var end = start
-      var bytes = 0
-      while end < items.endIndex && end - start < 500 && (bytes < 4 << 20 || end == start) {
-        bytes += items[end].text?.utf8.count ?? 0
-        end += 1
-      }
-      try writeBatch(items[start..<end], sweep: sweep)
-      start = end
-    }
-  }
-
   /// Between the values of a list sent as one text (authors, keywords):
   /// the unit separator, which no name holds.
   static let listSeparator = "\u{1F}"
 
-  private func writeBatch(_ items: ArraySlice<SharedItem>, sweep: Int64) throws(PostgresError) {
-    var columns: [[String?]] = []
-    var nameWords: Set<String> = []
-    var newTextWords: Set<String> = []
-    let list = { (values: [String]) in
-      values.isEmpty ? nil : values.joined(separator: Self.listSeparator)
-    }
-    let seconds = { (date: Date?) in date.map { String($0.timeIntervalSince1970) } }
-    // Each text (its words, as the host folds them) kept once
-    // (`item_text`), named by its hash.
-    let texts = items.map { $0.text.map { PostgresWords.textWords($0) } }
-    // (An entry without a text keeps its description in its row.)
-    let hashes = try keepTexts(
-      texts, descriptions: items.map { $0.text == nil ? nil : $0.details.contentDescription })
-    for (index, item) in items.enumerated() {
-      let (text, hash) = (texts[index], hashes[index])
-      let name = item.name
-      let kinds = KindClass.classes(for: item.contentTypeTree).map(\.rawValue).sorted()
-      let ownWords =
-        item.nameWords.map { PostgresWords.words($0, folded: true) }
-        ?? PostgresWords.words(NameWords.searchableName(name))
-      let keywordWords =
-        item.keywordWords.map { PostgresWords.words($0, folded: true) }
-        ?? PostgresWords.words(item.keywords.joined(separator: " "))
-      let words = ownWords + keywordWords
-      nameWords.formUnion(words)
-      if let text { Self.typoWords(of: text, into: &newTextWords, except: textWordsSent) }
-      let pathWords = PostgresWords.words(item.path.string)
-      // As the local index counts a row's words for its BM25: its name's,
-      // keywords', path's and text's.
-      let wordCount =
-        words.count + pathWords.count
-        + (text.map { $0.utf8.reduce(1) { $0 + ($1 == 0x20 ? 1 : 0) } } ?? 0)
-      let row: [String?] = [
-        PostgresQuery.hex(item.path.bytes), item.path.string, name, words.joined(separator: " "),
-        item.isFolder ? "t" : "f", item.contentTypeTree.joined(separator: " "),
-        kinds.joined(separator: " "), item.size.map(String.init),
-        item.modifiedNs.map { String(Double($0) / 1_000_000_000) },
-        hash, PostgresWords.positionedVector(words, nameCount: ownWords.count),
-        item.reach.map { reach in
-          "{" + reach.map { "\($0.owner),\($0.group),\($0.mode)" }.joined(separator: ",") + "}"
-        },
-        item.domain, item.details.title, item.details.kind, list(item.details.authors),
-        list(item.keywords), text == nil ? item.details.contentDescription : nil,
-        seconds(item.details.created),
-        seconds(item.details.lastUsed), pathWords.joined(separator: " "), String(wordCount),
-      ]
-      if columns.isEmpty { columns = Array(repeating: [], count: row.count) }
-      for (column, value) in row.enumerated() { columns[column].append(value) }
-    }
+  /// A batch's entries, in a statement for them all, with their texts
+  /// kept once (``keepTexts(_:pairs:descriptions:)``) and the words of
+  /// their names kept for typos (`name_word`).
+  private func send(_ batch: SentBatch, sweep: Int64) throws(PostgresError) {
+    let hashes = try keepTexts(batch.texts, pairs: batch.pairs, descriptions: batch.descriptions)
+    // The texts' hashes are the rows' 10th column (`text_hash`, `$11`).
+    var columns = batch.columns
+    columns.insert(hashes, at: 9)
     try connection.execute(
       """
       INSERT INTO item (host, path, path_text, name, name_words, folder, content_types,
@@ -140,20 +85,20 @@ extension PostgresIndex {
         word_count = excluded.word_count, writer = current_user,
         sweep = excluded.sweep, change = nextval('store_change')
       """, [host] + columns.map(PostgresQuery.array) + [String(sweep)])
-    try writeMeaning(of: items)
+    try writeMeaning(of: batch.items)
     // The words of the texts, for typos in them: those of letters, of the
     // lengths a typo is read in, each sent once.
-    if !newTextWords.isEmpty {
+    if !batch.textWords.isEmpty {
       try connection.execute(
         "INSERT INTO text_word SELECT unnest($1::text[]) ON CONFLICT DO NOTHING",
-        [PostgresQuery.array(newTextWords.sorted())])
+        [PostgresQuery.array(batch.textWords.sorted())])
       if textWordsSent.count > Self.textWordsRemembered { textWordsSent.removeAll() }
-      textWordsSent.formUnion(newTextWords)
+      textWordsSent.formUnion(batch.textWords)
     }
     // Words no name held before get their keys for typos.
     let added = try connection.execute(
       "INSERT INTO name_word SELECT unnest($1::text[]) ON CONFLICT DO NOTHING RETURNING word",
-      [PostgresQuery.array(nameWords.sorted())]
+      [PostgresQuery.array(batch.nameWords.sorted())]
     ).rows.compactMap { $0[0] }
     var keys: [String] = []
     var words: [String] = []
@@ -180,10 +125,9 @@ extension PostgresIndex {
   /// under (in `bytea`'s hex form, nil for no text), as the store computes
   /// it: one statement, whether the store held a text or not (asking first
   /// which it holds is a statement more).
-  private func keepTexts(_ texts: [String?], descriptions: [String?]) throws(PostgresError)
-    -> [String?]
+  private func keepTexts(_ texts: [String?], pairs: [String?], descriptions: [String?])
+    throws(PostgresError) -> [String?]
   {
-    let pairs = texts.map { $0.map(PostgresWords.pairWords) }
     guard texts.contains(where: { $0 != nil }) else { return texts.map { _ in nil } }
     let rows = try connection.execute(
       """
@@ -201,21 +145,6 @@ extension PostgresIndex {
       throw PostgresError(message: "the store gave \(rows.count) hashes for \(texts.count) texts")
     }
     return rows.map { $0.first ?? nil }
-  }
-
-  /// The words of a text's words (folded, a space between) that typos are
-  /// read in: of letters, of ``NearWords/termLengths``; those in `sent`
-  /// left out. Read in bytes: most are ASCII, and a text has thousands.
-  static func typoWords(of words: String, into found: inout Set<String>, except sent: Set<String>) {
-    for slice in words.utf8.split(separator: UInt8(ascii: " ")) {
-      let ascii = slice.allSatisfy { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }
-      if ascii && !NearWords.termLengths.contains(slice.count) { continue }
-      let word = String(decoding: slice, as: UTF8.self)
-      if !ascii && !(NearWords.termLengths.contains(word.count) && word.allSatisfy(\.isLetter)) {
-        continue
-      }
-      if !sent.contains(word) { found.insert(word) }
-    }
   }
 
   /// Removes this host's rows (`$1`) that `condition` picks, each kept in

@@ -13,7 +13,7 @@ public final class PostgresIndex {
   let connection: PostgresConnection
   /// The host this process writes as (its name, unless given).
   public let host: String
-  /// Words of texts this connection has sent for typos (``writeBatch``):
+  /// Words of texts this connection has sent for typos (``SentBatch``):
   /// not sent again, so the server checks each word once, not once a text.
   var textWordsSent: Set<String> = []
   /// The most words remembered; past it the memory starts again.

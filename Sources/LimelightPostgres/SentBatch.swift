@@ -1,0 +1,124 @@
+import Foundation
+import LimelightModel
+import LimelightQuery
+
+/// A batch of a host's entries made ready to send: everything the host
+/// computes of them (texts' words and pairs, name vectors, the words for
+/// typos), made before the store's write lock is taken.
+///
+/// Hosts take turns under that lock (``PostgresIndex/lockWrites()``), so
+/// what one computed while holding it, every other waited for: with three
+/// hosts sending at once, the server was idle for about two fifths of the
+/// time. Made beforehand, one host's batch is made while another's is
+/// written.
+struct SentBatch {
+  /// The entries, for their meaning vectors.
+  let items: ArraySlice<SharedItem>
+  /// Each entry's text, as the words the host folded (nil without one).
+  let texts: [String?]
+  /// The pairs of common words of each text.
+  let pairs: [String?]
+  /// The description kept with each text (nil for an entry without a text,
+  /// which keeps its own in its row).
+  let descriptions: [String?]
+  /// The columns of the rows, a list of values for each, in the order
+  /// ``PostgresIndex/sendRows(_:hashes:sweep:)`` reads them; the texts'
+  /// hashes, which the store computes, are not among them.
+  let columns: [[String?]]
+  /// The words of the names and keywords, for typos in them.
+  let nameWords: Set<String>
+  /// The words of the texts for typos in them not sent before.
+  let textWords: Set<String>
+
+  /// The batches of at most 500 entries or 4 MB of text that `items` make,
+  /// each made ready; `sent`: the words of texts sent before (the words of
+  /// a batch are not sent again in the next).
+  static func batches(of items: [SharedItem], textWordsSent sent: Set<String>) -> [SentBatch] {
+    var batches: [SentBatch] = []
+    var sentToo: Set<String> = []
+    var start = items.startIndex
+    while start < items.endIndex {
+      var end = start
+      var bytes = 0
+      while end < items.endIndex && end - start < 500 && (bytes < 4 << 20 || end == start) {
+        bytes += items[end].text?.utf8.count ?? 0
+        end += 1
+      }
+      let batch = SentBatch(items[start..<end]) { sent.contains($0) || sentToo.contains($0) }
+      sentToo.formUnion(batch.textWords)
+      batches.append(batch)
+      start = end
+    }
+    return batches
+  }
+
+  /// `items` made ready; `wasSent`: whether a word of texts was sent before.
+  init(_ items: ArraySlice<SharedItem>, wasSent: (String) -> Bool) {
+    self.items = items
+    let list = { (values: [String]) in
+      values.isEmpty ? nil : values.joined(separator: PostgresIndex.listSeparator)
+    }
+    let seconds = { (date: Date?) in date.map { String($0.timeIntervalSince1970) } }
+    texts = items.map { $0.text.map { PostgresWords.textWords($0) } }
+    pairs = texts.map { $0.map(PostgresWords.pairWords) }
+    descriptions = items.map { $0.text == nil ? nil : $0.details.contentDescription }
+    var columns: [[String?]] = []
+    var nameWords: Set<String> = []
+    var textWords: Set<String> = []
+    for (item, text) in zip(items, texts) {
+      let kinds = KindClass.classes(for: item.contentTypeTree).map(\.rawValue).sorted()
+      let ownWords =
+        item.nameWords.map { PostgresWords.words($0, folded: true) }
+        ?? PostgresWords.words(NameWords.searchableName(item.name))
+      let keywordWords =
+        item.keywordWords.map { PostgresWords.words($0, folded: true) }
+        ?? PostgresWords.words(item.keywords.joined(separator: " "))
+      let words = ownWords + keywordWords
+      nameWords.formUnion(words)
+      if let text { Self.typoWords(of: text, into: &textWords, except: wasSent) }
+      let pathWords = PostgresWords.words(item.path.string)
+      // As the local index counts a row's words for its BM25: its name's,
+      // keywords', path's and text's.
+      let wordCount =
+        words.count + pathWords.count
+        + (text.map { $0.utf8.reduce(1) { $0 + ($1 == 0x20 ? 1 : 0) } } ?? 0)
+      let row: [String?] = [
+        PostgresQuery.hex(item.path.bytes), item.path.string, item.name,
+        words.joined(separator: " "), item.isFolder ? "t" : "f",
+        item.contentTypeTree.joined(separator: " "), kinds.joined(separator: " "),
+        item.size.map(String.init), item.modifiedNs.map { String(Double($0) / 1_000_000_000) },
+        PostgresWords.positionedVector(words, nameCount: ownWords.count),
+        item.reach.map { reach in
+          "{" + reach.map { "\($0.owner),\($0.group),\($0.mode)" }.joined(separator: ",") + "}"
+        },
+        item.domain, item.details.title, item.details.kind, list(item.details.authors),
+        list(item.keywords), text == nil ? item.details.contentDescription : nil,
+        seconds(item.details.created), seconds(item.details.lastUsed),
+        pathWords.joined(separator: " "), String(wordCount),
+      ]
+      if columns.isEmpty { columns = Array(repeating: [], count: row.count) }
+      for (column, value) in row.enumerated() { columns[column].append(value) }
+    }
+    self.columns = columns
+    self.nameWords = nameWords
+    self.textWords = textWords
+  }
+
+  /// The words of a text's words (folded, a space between) that typos are
+  /// read in: of letters, of ``NearWords/termLengths``; those `wasSent`
+  /// tells were sent left out. Read in bytes: most are ASCII, and a text
+  /// has thousands.
+  static func typoWords(
+    of words: String, into found: inout Set<String>, except wasSent: (String) -> Bool
+  ) {
+    for slice in words.utf8.split(separator: UInt8(ascii: " ")) {
+      let ascii = slice.allSatisfy { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }
+      if ascii && !NearWords.termLengths.contains(slice.count) { continue }
+      let word = String(decoding: slice, as: UTF8.self)
+      if !ascii && !(NearWords.termLengths.contains(word.count) && word.allSatisfy(\.isLetter)) {
+        continue
+      }
+      if !wasSent(word) { found.insert(word) }
+    }
+  }
+}
