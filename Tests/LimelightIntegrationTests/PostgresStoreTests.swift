@@ -359,6 +359,37 @@ struct PostgresStoreTests {
     #expect(way(50, 1) == .gather)
   }
 
+  /// A write's entries are made ready in batches of at most 500 entries or
+  /// 4 MB of text (one entry, however long its text, at least), each word
+  /// of the texts for typos sent once in the write, none sent before.
+  @Test func aWriteIsMadeReadyInBatchesEachWordForTyposOnce() {
+    func item(_ index: Int, _ text: String?) -> SharedItem {
+      SharedItem(
+        path: RawPath("/h/note-\(index).txt"), isFolder: false, size: 1, modifiedNs: 0,
+        contentTypeTree: ["public.plain-text"], keywords: [], text: text)
+    }
+    let long = String(repeating: "zorblat ", count: 600_000)
+    let items =
+      (0..<1_100).map { item($0, $0 == 0 ? "alpha quokka" : $0 == 700 ? "quokka wombat" : nil) }
+      + [item(1_100, long), item(1_101, long), item(1_102, "platypus alpha")]
+    let batches = SentBatch.batches(of: items, textWordsSent: ["wombat"])
+    // The first long text ends a batch; the second is one alone.
+    #expect(batches.map(\.items.count) == [500, 500, 101, 1, 1])
+    #expect(batches[0].textWords == ["alpha", "quokka"])
+    // Sent in an earlier batch of the write, or before it: not again.
+    #expect(batches[1].textWords.isEmpty)
+    #expect(batches[2].textWords == ["zorblat"])
+    #expect(batches[3].textWords.isEmpty)
+    #expect(batches[4].textWords == ["platypus"])
+    // Every column but the texts' hashes, a value for each entry.
+    for batch in batches {
+      #expect(batch.columns.count == 21)
+      #expect(batch.columns.allSatisfy { $0.count == batch.items.count })
+      #expect(batch.texts.count == batch.items.count)
+    }
+    #expect(batches[0].columns[2][0] == "note-0.txt")
+  }
+
   /// A part of a statement asked on its own (the planner's estimate of a
   /// walk's word) names its parameters from 1, each once, in the order it
   /// first names them: `$12` is not `$1`, and a `$` of no parameter stays.
