@@ -8,13 +8,19 @@ extension PostgresIndex {
   /// Writes (adds or replaces) this host's entries and removes those at
   /// `removing` (each alone), in one transaction, marking the rows written
   /// with `sweep`; with `following`, records what the host's rows reflect.
-  /// The entries are made ready to send before the store's write lock is
-  /// taken (``SentBatch``).
   public func write(
     _ items: [SharedItem], removing: [RawPath] = [], sweep: Int64 = 0,
     following: Following? = nil
   ) throws(PostgresError) {
-    let batches = SentBatch.batches(of: items, textWordsSent: textWordsSent)
+    try write(EntriesReady(items), removing: removing, sweep: sweep, following: following)
+  }
+
+  /// Writes entries made ready to send (``EntriesReady``), as
+  /// ``write(_:removing:sweep:following:)`` writes them.
+  public func write(
+    _ entries: EntriesReady, removing: [RawPath] = [], sweep: Int64 = 0,
+    following: Following? = nil
+  ) throws(PostgresError) {
     try connection.transaction { () throws(PostgresError) in
       try lockWrites()
       if !removing.isEmpty {
@@ -22,7 +28,7 @@ extension PostgresIndex {
           "path = ANY ($2::bytea[])",
           [host, PostgresQuery.array(removing.map { PostgresQuery.hex($0.bytes) })])
       }
-      for batch in batches { try send(batch, sweep: sweep) }
+      for batch in entries.batches { try send(batch, sweep: sweep) }
       try touchHost(following: following, sweep: nil)
     }
   }
@@ -88,12 +94,13 @@ extension PostgresIndex {
     try writeMeaning(of: batch.items)
     // The words of the texts, for typos in them: those of letters, of the
     // lengths a typo is read in, each sent once.
-    if !batch.textWords.isEmpty {
+    let textWords = batch.textWords.subtracting(textWordsSent)
+    if !textWords.isEmpty {
       try connection.execute(
         "INSERT INTO text_word SELECT unnest($1::text[]) ON CONFLICT DO NOTHING",
-        [PostgresQuery.array(batch.textWords.sorted())])
+        [PostgresQuery.array(textWords.sorted())])
       if textWordsSent.count > Self.textWordsRemembered { textWordsSent.removeAll() }
-      textWordsSent.formUnion(batch.textWords)
+      textWordsSent.formUnion(textWords)
     }
     // Words no name held before get their keys for typos.
     let added = try connection.execute(

@@ -2,16 +2,29 @@ import Foundation
 import LimelightModel
 import LimelightQuery
 
-/// A batch of a host's entries made ready to send: everything the host
-/// computes of them (texts' words and pairs, name vectors, the words for
-/// typos), made before the store's write lock is taken.
+/// A host's entries made ready to send
+/// (``PostgresIndex/write(_:removing:sweep:following:)``): everything the
+/// host computes of them (texts' words and pairs, name vectors, the words
+/// for typos), made before the store's write lock is taken, and by a
+/// sender while the store writes the entries before them.
 ///
 /// Hosts take turns under that lock (``PostgresIndex/lockWrites()``), so
 /// what one computed while holding it, every other waited for: with three
 /// hosts sending at once, the server was idle for about two fifths of the
-/// time. Made beforehand, one host's batch is made while another's is
-/// written.
-struct SentBatch {
+/// time.
+public struct EntriesReady: Sendable {
+  let batches: [SentBatch]
+  /// How many entries.
+  public let count: Int
+
+  public init(_ items: [SharedItem]) {
+    batches = SentBatch.batches(of: items)
+    count = items.count
+  }
+}
+
+/// A batch of entries made ready to send, written in one statement.
+struct SentBatch: Sendable {
   /// The entries, for their meaning vectors.
   let items: ArraySlice<SharedItem>
   /// Each entry's text, as the words the host folded (nil without one).
@@ -27,15 +40,14 @@ struct SentBatch {
   let columns: [[String?]]
   /// The words of the names and keywords, for typos in them.
   let nameWords: Set<String>
-  /// The words of the texts for typos in them not sent before.
+  /// The words of the texts for typos in them (those sent before are
+  /// left out when the batch is written).
   let textWords: Set<String>
 
   /// The batches of at most 500 entries or 4 MB of text that `items` make,
-  /// each made ready; `sent`: the words of texts sent before (the words of
-  /// a batch are not sent again in the next).
-  static func batches(of items: [SharedItem], textWordsSent sent: Set<String>) -> [SentBatch] {
+  /// each made ready.
+  static func batches(of items: [SharedItem]) -> [SentBatch] {
     var batches: [SentBatch] = []
-    var sentToo: Set<String> = []
     var start = items.startIndex
     while start < items.endIndex {
       var end = start
@@ -44,16 +56,14 @@ struct SentBatch {
         bytes += items[end].text?.utf8.count ?? 0
         end += 1
       }
-      let batch = SentBatch(items[start..<end]) { sent.contains($0) || sentToo.contains($0) }
-      sentToo.formUnion(batch.textWords)
-      batches.append(batch)
+      batches.append(SentBatch(items[start..<end]))
       start = end
     }
     return batches
   }
 
-  /// `items` made ready; `wasSent`: whether a word of texts was sent before.
-  init(_ items: ArraySlice<SharedItem>, wasSent: (String) -> Bool) {
+  /// `items` made ready.
+  init(_ items: ArraySlice<SharedItem>) {
     self.items = items
     let list = { (values: [String]) in
       values.isEmpty ? nil : values.joined(separator: PostgresIndex.listSeparator)
@@ -75,7 +85,7 @@ struct SentBatch {
         ?? PostgresWords.words(item.keywords.joined(separator: " "))
       let words = ownWords + keywordWords
       nameWords.formUnion(words)
-      if let text { Self.typoWords(of: text, into: &textWords, except: wasSent) }
+      if let text { Self.typoWords(of: text, into: &textWords) }
       let pathWords = PostgresWords.words(item.path.string)
       // As the local index counts a row's words for its BM25: its name's,
       // keywords', path's and text's.
@@ -105,12 +115,9 @@ struct SentBatch {
   }
 
   /// The words of a text's words (folded, a space between) that typos are
-  /// read in: of letters, of ``NearWords/termLengths``; those `wasSent`
-  /// tells were sent left out. Read in bytes: most are ASCII, and a text
-  /// has thousands.
-  static func typoWords(
-    of words: String, into found: inout Set<String>, except wasSent: (String) -> Bool
-  ) {
+  /// read in: of letters, of ``NearWords/termLengths``. Read in bytes: most
+  /// are ASCII, and a text has thousands.
+  static func typoWords(of words: String, into found: inout Set<String>) {
     for slice in words.utf8.split(separator: UInt8(ascii: " ")) {
       let ascii = slice.allSatisfy { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }
       if ascii && !NearWords.termLengths.contains(slice.count) { continue }
@@ -118,7 +125,7 @@ struct SentBatch {
       if !ascii && !(NearWords.termLengths.contains(word.count) && word.allSatisfy(\.isLetter)) {
         continue
       }
-      if !wasSent(word) { found.insert(word) }
+      found.insert(word)
     }
   }
 }

@@ -1,6 +1,7 @@
 import CLinux
 import Foundation
 import LimelightModel
+import LimelightPlatform
 import LimelightPostgres
 import LimelightStore
 import Logging
@@ -31,6 +32,9 @@ public final class SharedStoreSender: @unchecked Sendable {
   private var thread: Thread?
   private var report: SharedStoreReport
 
+  /// The niceness of the threads that send: making the words of texts is
+  /// the sending's cost, and it yields to the user's programs.
+  static let nice: Int32 = 10
   /// The longest wait between attempts to reach a store that is away.
   public static let longestBackOff = 30.0
   /// How often the index's generation is read for what other programs
@@ -86,7 +90,7 @@ public final class SharedStoreSender: @unchecked Sendable {
   private func run() {
     // Making the words of texts is the sending's cost: it yields to the
     // user's programs as the watcher's own indexing does.
-    limelight_lower_thread_priority(10)
+    limelight_lower_thread_priority(Self.nice)
     var index: PostgresIndex?
     var backOff = 1.0
     while !stopped {
@@ -190,25 +194,23 @@ public final class SharedStoreSender: @unchecked Sendable {
     set(.sending)
     let mark = resend ? sweep + 1 : sweep
     let after = resend ? nil : following?.generation
-    var row: Int64 = 0
     lastSent = 0
+    // Each page is read and made ready on a thread of its own while the
+    // store writes the page before; the first is waited for. (One host
+    // sending alone for 100 s: 27,500-31,000 entries before, 37,000-37,500.)
+    var ahead = MadeAhead { [self] in try readPage(after: after, through: now, row: 0) }
     while true {
       if stopped { return false }
-      let page = try store.sharedChanges(after: after, through: now, afterRow: row, limit: pageSize)
-      let last = page.nextRow == nil
-      let reached =
-        last && !resend ? PostgresIndex.Following(indexID: identity, generation: now) : nil
-      var reach = Reach()
-      let items = page.items.map { item in
-        var item = item
-        // An application item's URI is no path: only its writer finds it.
-        if item.domain == nil { item.reach = reach.of(item.path) }
-        return item
+      let page = try ahead.value()
+      if let next = page.nextRow {
+        ahead = MadeAhead { [self] in try readPage(after: after, through: now, row: next) }
       }
-      try index.write(items, removing: page.removed, sweep: mark, following: reached)
-      lastSent += items.count + page.removed.count
-      guard let next = page.nextRow else { break }
-      row = next
+      let reached =
+        page.nextRow == nil && !resend
+        ? PostgresIndex.Following(indexID: identity, generation: now) : nil
+      try index.write(page.entries, removing: page.removed, sweep: mark, following: reached)
+      lastSent += page.entries.count + page.removed.count
+      if page.nextRow == nil { break }
     }
     if resend {
       try index.finishResend(
@@ -216,6 +218,28 @@ public final class SharedStoreSender: @unchecked Sendable {
       logger.info("shared store: sent every entry of this host again (through \(now))")
     }
     return true
+  }
+
+  /// A page of what changed after `after` through `now`, from the row
+  /// after `row`, made ready to send.
+  private func readPage(after: Int64?, through now: Int64, row: Int64) throws -> PageReady {
+    let page = try store.sharedChanges(after: after, through: now, afterRow: row, limit: pageSize)
+    var reach = Reach()
+    let items = page.items.map { item in
+      var item = item
+      // An application item's URI is no path: only its writer finds it.
+      if item.domain == nil { item.reach = reach.of(item.path) }
+      return item
+    }
+    return PageReady(entries: EntriesReady(items), removed: page.removed, nextRow: page.nextRow)
+  }
+
+  /// A page of changes made ready to send (``readPage(after:through:row:)``).
+  struct PageReady: Sendable {
+    var entries: EntriesReady
+    var removed: [RawPath]
+    /// The row to read the next page after; nil for the last page.
+    var nextRow: Int64?
   }
 
   /// Sends the meaning vectors the third pass wrote since the store last

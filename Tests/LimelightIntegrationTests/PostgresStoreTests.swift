@@ -360,9 +360,9 @@ struct PostgresStoreTests {
   }
 
   /// A write's entries are made ready in batches of at most 500 entries or
-  /// 4 MB of text (one entry, however long its text, at least), each word
-  /// of the texts for typos sent once in the write, none sent before.
-  @Test func aWriteIsMadeReadyInBatchesEachWordForTyposOnce() {
+  /// 4 MB of text (one entry, however long its text, at least), each with
+  /// the words of its texts for typos.
+  @Test func aWriteIsMadeReadyInBatches() {
     func item(_ index: Int, _ text: String?) -> SharedItem {
       SharedItem(
         path: RawPath("/h/note-\(index).txt"), isFolder: false, size: 1, modifiedNs: 0,
@@ -372,15 +372,12 @@ struct PostgresStoreTests {
     let items =
       (0..<1_100).map { item($0, $0 == 0 ? "alpha quokka" : $0 == 700 ? "quokka wombat" : nil) }
       + [item(1_100, long), item(1_101, long), item(1_102, "platypus alpha")]
-    let batches = SentBatch.batches(of: items, textWordsSent: ["wombat"])
+    let batches = EntriesReady(items).batches
     // The first long text ends a batch; the second is one alone.
     #expect(batches.map(\.items.count) == [500, 500, 101, 1, 1])
-    #expect(batches[0].textWords == ["alpha", "quokka"])
-    // Sent in an earlier batch of the write, or before it: not again.
-    #expect(batches[1].textWords.isEmpty)
-    #expect(batches[2].textWords == ["zorblat"])
-    #expect(batches[3].textWords.isEmpty)
-    #expect(batches[4].textWords == ["platypus"])
+    #expect(batches.map(\.textWords) == [
+      ["alpha", "quokka"], ["quokka", "wombat"], ["zorblat"], ["zorblat"], ["platypus", "alpha"],
+    ])
     // Every column but the texts' hashes, a value for each entry.
     for batch in batches {
       #expect(batch.columns.count == 21)
