@@ -375,9 +375,10 @@ struct PostgresStoreTests {
     let batches = EntriesReady(items).batches
     // The first long text ends a batch; the second is one alone.
     #expect(batches.map(\.items.count) == [500, 500, 101, 1, 1])
-    #expect(batches.map(\.textWords) == [
-      ["alpha", "quokka"], ["quokka", "wombat"], ["zorblat"], ["zorblat"], ["platypus", "alpha"],
-    ])
+    #expect(
+      batches.map(\.textWords) == [
+        ["alpha", "quokka"], ["quokka", "wombat"], ["zorblat"], ["zorblat"], ["platypus", "alpha"],
+      ])
     // Every column but the texts' hashes, a value for each entry.
     for batch in batches {
       #expect(batch.columns.count == 21)
