@@ -17,7 +17,7 @@ struct NameTiers {
 extension PostgresIndex {
   /// The first `limit` names `condition` finds, as the whole ranking
   /// orders them, read tier by tier in the order of the names
-  /// (``walk(_:_:keep:best:rank:limit:_:passing:)``): `.page`; every name it finds
+  /// (``walk(_:severalWords:_:keep:best:rank:limit:_:passing:)``): `.page`; every name it finds
   /// when they are fewer (`.all`: the texts follow); `.unknown` when the
   /// names read cannot say.
   ///
@@ -42,15 +42,16 @@ extension PostgresIndex {
     // for both walks.
     var passing: Double?
     let first = try walk(
-      whole, condition, keep: best, best: own, rank: rank, limit: limit, parameters,
-      passing: &passing)
+      whole, severalWords: tiers.holding.count > 1, condition, keep: best, best: own, rank: rank,
+      limit: limit, parameters, passing: &passing)
     guard case .all(let hits) = first else { return first }
     guard namesAlone, !tiers.terms.isEmpty else { return .unknown }
     let terms =
       tiers.terms.count == 1 ? tiers.terms[0] : "(\(tiers.terms.joined(separator: " && ")))"
     switch try walk(
-      terms, condition, keep: "NOT (\(best))", best: "\(holds) AND \(own)",
-      rank: rank, limit: limit - hits.count, parameters, passing: &passing)
+      terms, severalWords: tiers.terms.count > 1, condition, keep: "NOT (\(best))",
+      best: "\(holds) AND \(own)", rank: rank, limit: limit - hits.count, parameters,
+      passing: &passing)
     {
     case .page(let more): return .page(hits + more)
     case .all(let more) where everyName: return .all(hits + more)
@@ -78,13 +79,13 @@ extension PostgresIndex {
   /// best rank (`best`), the page is the ranking's first. The names are
   /// walked in that order when many hold the word, else gathered from the
   /// names' index and sorted, or not read when few pass `condition`
-  /// (``wayToRead(names:passing:entries:readLimit:)``). Only `word`
+  /// (``wayToRead(names:passing:entries:readLimit:skew:)``). Only `word`
   /// narrows what is read, as its count is one the planner knows (the
   /// query's other conditions, of the same words, counted apart,
   /// multiplied to a few rows and turned every plan to the names' index).
   func walk(
-    _ word: String, _ condition: String, keep: String, best: String, rank: String,
-    limit: Int, _ parameters: [String?], passing: inout Double?
+    _ word: String, severalWords: Bool, _ condition: String, keep: String, best: String,
+    rank: String, limit: Int, _ parameters: [String?], passing: inout Double?
   ) throws(PostgresError) -> TierRead {
     guard limit > 0 else { return .page([]) }
     var parameters = parameters
@@ -97,7 +98,9 @@ extension PostgresIndex {
     if let forcedWay {
       way = forcedWay
     } else {
-      way = try wayToRead(word, condition, readLimit: readLimit, parameters, passing: &passing)
+      way = try wayToRead(
+        word, severalWords: severalWords, condition, readLimit: readLimit, parameters,
+        passing: &passing)
     }
     guard way != .rankWhole else { return .unknown }
     // Walked in the order of the names, or gathered and sorted (the

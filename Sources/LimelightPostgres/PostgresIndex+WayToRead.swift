@@ -3,7 +3,7 @@ import Foundation
 /// How a tier of names is read: walked in the names' order, gathered and
 /// sorted, or not at all, chosen from what the planner expects.
 extension PostgresIndex {
-  /// How a tier of names is read (``walk(_:_:keep:best:rank:limit:_:passing:)``).
+  /// How a tier of names is read (``walk(_:severalWords:_:keep:best:rank:limit:_:passing:)``).
   enum WayToRead {
     /// In the order of the names, from the index of that order.
     case walk
@@ -14,28 +14,30 @@ extension PostgresIndex {
     case rankWhole
   }
 
-  /// How to read the names that hold `word`, from how many the planner
-  /// expects it and `condition` to find (`passing`, asked once and kept
-  /// there), and how many entries the store holds
-  /// (``wayToRead(names:passing:entries:readLimit:)``).
+  /// How to read the names that hold `word` (`severalWords`: all of
+  /// several), from how many the planner expects it and `condition` to
+  /// find (`passing`, asked once and kept there), and how many entries the
+  /// store holds (``wayToRead(names:passing:entries:readLimit:skew:)``).
   func wayToRead(
-    _ word: String, _ condition: String, readLimit: Int, _ parameters: [String?],
-    passing: inout Double?
+    _ word: String, severalWords: Bool, _ condition: String, readLimit: Int,
+    _ parameters: [String?], passing: inout Double?
   ) throws(PostgresError) -> WayToRead {
     // Asked apart: the two together, of the same words counted apart and
     // multiplied, are far too few (`arch`, 5,800 names of 100,000, and
     // again `arch`, 335).
     let names = try expectedRows("name_vector @@ \(word)", parameters)
     let entries = try expectedEntries()
-    let threshold = Self.walkThreshold(entries: entries, readLimit: readLimit)
+    let skew = severalWords ? Self.walkSkewOfSeveralWords : Self.walkSkew
+    let threshold = Self.walkThreshold(entries: entries, readLimit: readLimit, skew: skew)
     // (Of a quarter of the threshold or fewer names, gathering them costs
     // little whatever passes.)
     guard names > 0.25 * threshold else {
-      return Self.wayToRead(names: names, passing: names, entries: entries, readLimit: readLimit)
+      return Self.wayToRead(
+        names: names, passing: names, entries: entries, readLimit: readLimit, skew: skew)
     }
     if passing == nil { passing = try expectedRows(condition, parameters) }
     return Self.wayToRead(
-      names: names, passing: passing ?? names, entries: entries, readLimit: readLimit)
+      names: names, passing: passing ?? names, entries: entries, readLimit: readLimit, skew: skew)
   }
 
   /// How to read `names` that hold a word, of which `passing` pass the
@@ -47,7 +49,7 @@ extension PostgresIndex {
   /// 1,876 names that hold `gz chap` came after 38,800 of 100,000 rows).
   /// Gathering reads and sorts every name, a row costing about three of a
   /// walk's. So the names are walked when they are more than the square
-  /// root of `walkSkew * readLimit * entries` (``walkThreshold``), else
+  /// root of `skew * readLimit * entries` (``walkThreshold``), else
   /// gathered.
   ///
   /// Either reads `readLimit` names of each kind and keeps those that
@@ -56,10 +58,10 @@ extension PostgresIndex {
   /// type:image/*`, `holid ext:txt`), the tier falls short and the names
   /// are ranked whole after all; when those are few, they are ranked whole
   /// at once.
-  static func wayToRead(names: Double, passing: Double, entries: Double, readLimit: Int)
-    -> WayToRead
-  {
-    let threshold = walkThreshold(entries: entries, readLimit: readLimit)
+  static func wayToRead(
+    names: Double, passing: Double, entries: Double, readLimit: Int, skew: Double = walkSkew
+  ) -> WayToRead {
+    let threshold = walkThreshold(entries: entries, readLimit: readLimit, skew: skew)
     if names > Double(readLimit) && 4 * passing < names && passing < threshold {
       return .rankWhole
     }
@@ -67,17 +69,24 @@ extension PostgresIndex {
   }
 
   /// How many names make a walk cheaper than gathering them: the square
-  /// root of `walkSkew * readLimit * entries`. Over the benchmark's 90
+  /// root of `skew * readLimit * entries`. Over the benchmark's 90
   /// queries at 100,000 entries, a `walkSkew` of 2 was best (the slowest
   /// of them 103 -> 62 ms against walking every word); gathering every
   /// word made a common one slow (`gz` 34 -> 100 ms).
-  static func walkThreshold(entries: Double, readLimit: Int) -> Double {
-    (walkSkew * Double(readLimit) * max(entries, 1)).squareRoot()
+  static func walkThreshold(entries: Double, readLimit: Int, skew: Double = walkSkew) -> Double {
+    (skew * Double(readLimit) * max(entries, 1)).squareRoot()
   }
 
   /// How many times more rows than a spread of names evenly through their
-  /// order a walk is taken to read (``walkThreshold(entries:readLimit:)``).
+  /// order a walk is taken to read (``walkThreshold(entries:readLimit:skew:)``).
   static let walkSkew = 2.0
+
+  /// The same for the names that hold each of several words, which are
+  /// longer than most and come later in the order: at 892,000 entries the
+  /// 21,332 names that hold `gz` and `chap…` had their first 175 after
+  /// 164,882 rows (22 times an even spread). Walked, they took 444-562 ms;
+  /// gathered and sorted, 173-287.
+  static let walkSkewOfSeveralWords = 8.0
 
   /// How many rows the planner expects `condition` (on `item`, of
   /// `parameters`) to find: its estimate, made without reading them.

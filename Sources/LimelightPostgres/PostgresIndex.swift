@@ -19,7 +19,7 @@ public final class PostgresIndex {
   /// The most words remembered; past it the memory starts again.
   static let textWordsRemembered = 500_000
   /// How many pages the names of the best rank, read in their order,
-  /// answered (``walk(_:_:keep:best:rank:limit:_:passing:)``).
+  /// answered (``walk(_:severalWords:_:keep:best:rank:limit:_:passing:)``).
   var pagesInNameOrder = 0
   /// How every tier of names is read, whatever the planner expects (a
   /// test takes each way).

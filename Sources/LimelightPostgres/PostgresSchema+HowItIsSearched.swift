@@ -41,7 +41,7 @@ extension PostgresSchema {
       "v11-name-rank",
       [
         // Names of the best rank for a word many hold, read in their order
-        // (``PostgresIndex/walk(_:_:keep:best:rank:limit:_:passing:)``).
+        // (``PostgresIndex/walk(_:severalWords:_:keep:best:rank:limit:_:passing:)``).
         "CREATE INDEX item_name_rank ON item (name_rank)"
       ]
     ),

@@ -357,6 +357,15 @@ struct PostgresStoreTests {
     #expect(way(2_000, 600) == .gather)
     #expect(way(100_000, 5_000) == .walk)
     #expect(way(50, 1) == .gather)
+    // Names that hold each of several words come later in the order: a
+    // walk is taken to read more, and more of them are gathered.
+    let several = { (names: Double) in
+      PostgresIndex.wayToRead(
+        names: names, passing: names, entries: 100_000, readLimit: 80,
+        skew: PostgresIndex.walkSkewOfSeveralWords)
+    }
+    #expect(several(7_999) == .gather)
+    #expect(several(8_000) == .walk)
   }
 
   /// A write's entries are made ready in batches of at most 500 entries or
