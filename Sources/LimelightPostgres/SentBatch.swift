@@ -35,7 +35,7 @@ struct SentBatch: Sendable {
   /// which keeps its own in its row).
   let descriptions: [String?]
   /// The columns of the rows, a list of values for each, in the order
-  /// ``PostgresIndex/sendRows(_:hashes:sweep:)`` reads them; the texts'
+  /// ``PostgresIndex/send(_:sweep:)`` reads them; the texts'
   /// hashes, which the store computes, are not among them.
   let columns: [[String?]]
   /// The words of the names and keywords, for typos in them.
