@@ -14,13 +14,11 @@ import LimelightQuery
 /// time.
 public struct EntriesReady: Sendable {
   let batches: [SentBatch]
-  /// How many entries.
-  public let count: Int
 
-  public init(_ items: [SharedItem]) {
-    batches = SentBatch.batches(of: items)
-    count = items.count
-  }
+  public init(_ items: [SharedItem]) { batches = SentBatch.batches(of: items) }
+
+  /// How many entries.
+  public var count: Int { batches.reduce(0) { $0 + $1.items.count } }
 }
 
 /// A batch of entries made ready to send, written in one statement.
