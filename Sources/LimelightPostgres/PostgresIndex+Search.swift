@@ -191,8 +191,20 @@ extension PostgresIndex {
       if let read {
         names = read
       } else {
+        // Read from the rows the filters find, when they are few (the
+        // subquery kept whole, OFFSET 0, so that the words are checked on
+        // its rows and not asked of the names' index).
+        var from = "item"
+        if everyWord != nil,
+          let filters = try PostgresQuery.filtersAlone(of: query, after: named),
+          try readsFiltersFirst(anyWord: inAnyName, filters: filters.condition, filters.parameters)
+        {
+          from = "(SELECT * FROM item WHERE \(filters.condition) OFFSET 0) AS item"
+          named = filters.parameters
+          namesReadFromFilters += 1
+        }
         names = try hits(
-          rank: rank,
+          rank: rank, from: from,
           """
           WHERE \(inNames) AND name_vector @@ \(inAnyName)
           ORDER BY rank DESC, \(Self.nameRank), \(Self.tieBreak) \(clause)

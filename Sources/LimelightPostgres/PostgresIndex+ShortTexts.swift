@@ -3,15 +3,16 @@
 extension PostgresIndex {
   /// The longest texts (in words, with the path's) of each slice the
   /// store keeps an index of its words for (store migration
-  /// `v13-short-texts`), shortest slice first.
+  /// `v13-short-texts`, `v20-texts-of-128-words`), shortest slice first.
   ///
   /// Texts are ranked by their length, so a page of the texts that hold a
   /// common word (`include`: 51,000 of 100,000 entries) is made of short
   /// ones; ranking every one to show 20 took 100-160 ms. The index of the
   /// texts of at most 64 words is 2 MB where the whole words' index is
   /// 225 MB, and answers such a word in 8-15 ms; the one of at most 256
-  /// words (18 MB) a word the first slice holds too few of.
-  static let shortTextSlices = [64, 256]
+  /// words (18 MB) a word the first slice holds too few of, and the one
+  /// between them a phrase of common words no text of 64 words holds.
+  static let shortTextSlices = [64, 128, 256]
 
   /// The condition on `item` that puts a row in the slice of texts of at
   /// most `words` words: the predicate of that slice's index, which the

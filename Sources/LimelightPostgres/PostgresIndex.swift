@@ -24,6 +24,12 @@ public final class PostgresIndex {
   /// How every tier of names is read, whatever the planner expects (a
   /// test takes each way).
   var forcedWay: WayToRead?
+  /// Whether the names a query with filters finds are read from the rows
+  /// its filters find, whatever the planner expects (a test takes each way).
+  var forcedFiltersFirst: Bool?
+  /// How many times names were read from the rows their filters find
+  /// (``readsFiltersFirst(anyWord:filters:_:)``).
+  var namesReadFromFilters = 0
   /// The planner's count of the store's entries, and when it was asked
   /// (``expectedEntries()``).
   var entriesExpected: (Double, Date)?

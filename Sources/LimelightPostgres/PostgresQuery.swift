@@ -166,6 +166,23 @@ struct PostgresQuery {
     return try names.condition(node)
   }
 
+  /// The condition of `node`'s filters alone, its words left out, with
+  /// its parameters bound after `parameters`: the rows the names it finds
+  /// are read from when the filters find few
+  /// (``PostgresIndex/readsFiltersFirst(anyWord:filters:_:)``). Nil
+  /// unless `node` is filters and words, at least one of each.
+  static func filtersAlone(of node: QueryNode, after parameters: [String?])
+    throws(PostgresError) -> (condition: String, parameters: [String?])?
+  {
+    guard case .and(let nodes) = node else { return nil }
+    let filters = nodes.filter { if case .filter = $0 { true } else { false } }
+    guard !filters.isEmpty, filters.count < nodes.count else { return nil }
+    var alone = PostgresQuery(closeWords: nil)
+    alone.parameters = parameters
+    let condition = try alone.condition(.and(filters))
+    return (condition, alone.parameters)
+  }
+
   /// The entries whose text holds `pattern` (a LIKE pattern over its words,
   /// one space between them and one at either end).
   private mutating func inText(_ pattern: String) -> String {

@@ -64,8 +64,8 @@ extension PostgresSchema {
     (
       "v13-short-texts",
       // The words of short texts, which rank first among the texts that
-      // hold a word (``PostgresIndex/shortTextSlices``).
-      PostgresIndex.shortTextSlices.map { words in
+      // hold a word (``PostgresIndex/shortTextSlices``; these two then).
+      slicesOfV13.map { words in
         """
         CREATE INDEX item_words_\(words) ON item USING gin (\(allWordsInTheRow))
           WHERE \(PostgresIndex.inShortTexts(words))
@@ -162,7 +162,7 @@ extension PostgresSchema {
         // again of the texts by hash.
         "DROP INDEX item_words",
       ]
-        + PostgresIndex.shortTextSlices.map { "DROP INDEX item_words_\($0)" } + [
+        + slicesOfV13.map { "DROP INDEX item_words_\($0)" } + [
           "DROP POLICY readers ON text_word",
           "ALTER TABLE item ADD COLUMN text_hash bytea REFERENCES item_text (hash)",
           """
@@ -173,7 +173,7 @@ extension PostgresSchema {
           "CREATE INDEX item_text_hash ON item (text_hash)",
           "CREATE INDEX item_words ON item USING gin (\(PostgresQuery.allWords))",
         ]
-        + PostgresIndex.shortTextSlices.map { words in
+        + slicesOfV13.map { words in
           """
           CREATE INDEX item_words_\(words) ON item USING gin (\(PostgresQuery.allWords))
             WHERE \(PostgresIndex.inShortTexts(words))
@@ -246,7 +246,24 @@ extension PostgresSchema {
         "CREATE INDEX item_modified ON item (modified)"
       ]
     ),
+    (
+      "v20-texts-of-128-words",
+      [
+        // A slice between the two of v13: a phrase of common words that
+        // no text of 64 words holds read 48,750 entries of at most 256 (at
+        // 892,000 entries, `"the following"`: 290 ms) for the six shortest,
+        // and 7,983 of at most 128 (35 ms). 28 bytes an entry there.
+        """
+        CREATE INDEX item_words_128 ON item USING gin (\(PostgresQuery.allWords))
+          WHERE \(PostgresIndex.inShortTexts(128))
+        """
+      ]
+    ),
   ]
+
+  /// The slices of short texts whose words' indexes migration
+  /// `v13-short-texts` made, and `v17-texts-once` made again.
+  static let slicesOfV13 = [64, 256]
 
   /// The words' index of the rows as migrations before `v17-texts-once`
   /// made it, each text in its entry's row.

@@ -336,6 +336,62 @@ struct PostgresStoreTests {
     }
   }
 
+  /// Names read from the rows a query's filters find, each checked for
+  /// the words, are the names the words' index gives: the same ranking,
+  /// whole or a page of it, of every kind of filter, one word or several,
+  /// begun, or typed wrong.
+  @Test func namesReadFromTheirFiltersRowsRankAsTheNamesIndexGivesThem() throws {
+    let server = try #require(PostgresServer.shared)
+    let index = try PostgresIndex(try server.newDatabase(), host: "alpha")
+    let now = Date().timeIntervalSince1970
+    var items: [SharedItem] = []
+    for number in 0..<90 {
+      let (folder, type) = [
+        ("/n", "text/plain"), ("/n/pictures", "image/png"), ("/n/deep/deep", "application/pdf"),
+      ][number % 3]
+      let ext = ["txt", "png", "pdf"][number % 3]
+      let name = number % 4 == 0 ? "numbat wombat \(number)" : "numbat \(number)"
+      var item = SharedItem(
+        path: RawPath("\(folder)/\(name).\(ext)"), isFolder: false, size: Int64(number * 1_000),
+        modifiedNs: Int64((now - Double(number) * 86_400) * 1_000_000_000),
+        contentTypeTree: [type], keywords: number % 7 == 0 ? ["numbat"] : [], text: nil)
+      item.nameWords = nil
+      items.append(item)
+    }
+    // A file whose text alone holds the word: found, below every name.
+    var texted = SharedItem(
+      path: RawPath("/n/pictures/other.png"), isFolder: false, size: 5, modifiedNs: 0,
+      contentTypeTree: ["image/png"], keywords: [], text: "a numbat drawn")
+    texted.nameWords = nil
+    items.append(texted)
+    try index.write(items)
+    var parser = QueryParser(home: RawPath("/"))
+    index.forcedWay = .rankWhole
+    for query in [
+      "numbat ext:pdf", "numb kind:image", "nubmat ext:png", "numbat womb ext:txt",
+      "numbat size:>40K", "numbat in:/n/deep", "numbat kind:image size:<30K",
+      "numbat modified:month",
+    ] {
+      let node = try parser.parse(query)
+      index.forcedFiltersFirst = false
+      let whole = try index.search(node, limit: nil).map(\.uri)
+      #expect(!whole.isEmpty, "\(query)")
+      index.forcedFiltersFirst = true
+      let before = index.namesReadFromFilters
+      #expect(try index.search(node, limit: nil).map(\.uri) == whole, "\(query)")
+      #expect(index.namesReadFromFilters > before, "\(query)")
+      for limit in [1, 5, 20] {
+        let page = try index.search(node, limit: limit).map(\.uri)
+        #expect(page == Array(whole.prefix(limit)), "\(query), \(limit)")
+      }
+    }
+    // Without a filter there are no filters' rows to read.
+    index.forcedFiltersFirst = true
+    let before = index.namesReadFromFilters
+    _ = try index.search(try parser.parse("numbat"), limit: 5)
+    #expect(index.namesReadFromFilters == before)
+  }
+
   /// The names of a word are walked in their order when many hold it,
   /// gathered when few do, and not read as a tier when a filter leaves
   /// few of many.
