@@ -25,13 +25,13 @@ extension PostgresIndex {
   /// words, ranked with every row of a shorter text first, its condition
   /// on `item` followed by `slice` (` AND` a slice's condition, or
   /// nothing). Rows of a slice rank above every row outside it, so a
-  /// slice that fills the page is the page. When none does, `statement`
-  /// is asked whole.
+  /// slice that fills the page is the page. When none does, or `slices`
+  /// is false, `statement` is asked whole.
   func textsShortFirst(
-    rank: String, limit: Int?, _ parameters: [String?],
+    rank: String, limit: Int?, _ parameters: [String?], slices: Bool = true,
     _ statement: (_ slice: String) -> (from: String, clauses: String)
   ) throws(PostgresError) -> [Hit] {
-    if let limit {
+    if let limit, slices {
       for words in Self.shortTextSlices {
         let (from, clauses) = statement(" AND " + Self.inShortTexts(words))
         let page = try hits(rank: rank, from: from, clauses, parameters)
