@@ -50,6 +50,10 @@ extension IndexStore {
     }
   }
 
+  /// How many changes are few enough to be read from the index of
+  /// generations and sorted (``sharedChanges(after:through:afterRow:limit:)``).
+  static let fewChanges = 2_000
+
   /// The items a shared store receives: files, and what applications gave.
   static let sharedCondition =
     "(item.domain = ? AND item.path IS NOT NULL OR item.domain NOT IN (?, ?))"
@@ -87,6 +91,20 @@ extension IndexStore {
             ? FileURI.path(from: uri) : RawPath(bytes: Array(uri.utf8))
         }
       }
+      // A few changes (a save) are read from the index of generations,
+      // and sorted: the planner, asked for the first rows in the order of
+      // rows, read every row before them (at 300,000 entries, 100-200 ms
+      // between a save and its sending). Many are read in that order:
+      // the whole send then reads the table once.
+      let few =
+        try after.map { after in
+          try Int.fetchOne(
+            db,
+            sql: """
+              SELECT count(*) FROM (SELECT 1 FROM item
+                WHERE generation > ? AND generation <= ? LIMIT ?)
+              """, arguments: [after, through, Self.fewChanges]) ?? 0 < Self.fewChanges
+        } ?? false
       var arguments: StatementArguments = [afterRow]
       arguments += Self.sharedArguments
       arguments += [after ?? -1, through, limit]
@@ -102,7 +120,8 @@ extension IndexStore {
             item.authors AS authors, item.contentDescription AS contentDescription,
             item.descriptionSource AS descriptionSource, item.created AS created,
             item.lastUsed AS lastUsed, m.vector AS meaning
-          FROM item LEFT JOIN item_words_stored AS w ON w.rowid = item.rowid
+          FROM item \(few ? "INDEXED BY item_generation" : "")
+            LEFT JOIN item_words_stored AS w ON w.rowid = item.rowid
             LEFT JOIN text_body AS b ON b.id = w.textID
             LEFT JOIN item_meaning AS m ON m.rowid = item.rowid AND length(m.vector) > 0
           WHERE item.rowid > ? AND \(Self.sharedCondition)
