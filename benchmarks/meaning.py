@@ -413,7 +413,11 @@ def main():
               "language than the document found")
         written_wrong = [r for r in rows if r["off"] is not None]
         if written_wrong:
-            print("found by the words alone (fix these queries):")
+            # Only the whole corpus tells a query written wrong: a pool
+            # holds fewer documents for the words to find before it.
+            print("found by the words alone (fix these queries):" if args.instance else
+                  "found by the words alone in this pool (a query to fix if the words find it "
+                  "over the whole corpus too: --instance):")
             for r in written_wrong:
                 print(f"  {r['language']} {r['query']!r}: rank {r['off']}")
         report(rows)
