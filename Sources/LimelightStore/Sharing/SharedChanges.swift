@@ -93,7 +93,7 @@ extension IndexStore {
       }
       // A few changes (a save) are read from the index of generations,
       // and sorted: the planner, asked for the first rows in the order of
-      // rows, read every row before them (at 300,000 entries, 100-200 ms
+      // rows, read every row before them (at 300,000 entries, 100-130 ms
       // between a save and its sending). Many are read in that order:
       // the whole send then reads the table once.
       let few =
