@@ -124,13 +124,25 @@ public final class SharedStoreSender: @unchecked Sendable {
         if error.unreachable { index = nil }
         set(.unreachable, message: error.description)
         logger.warning("shared store: \(error); trying again in \(Int(backOff)) s")
-        store.commits.wait(after: store.commits.current, timeout: backOff)
+        waitOut(backOff)
         backOff = min(backOff * 2, Self.longestBackOff)
       } catch {
         // The local index could not be read: the watcher reports that.
         logger.error("shared store: cannot read the local index: \(error)")
         store.commits.wait(after: seen, timeout: Self.longestBackOff)
       }
+    }
+  }
+
+  /// Waits `seconds`, whatever the watcher commits meanwhile, or until
+  /// stopped. A store away is tried again when its wait is out: woken by
+  /// each commit, the sender tried again at every one (while a crawl
+  /// wrote, a connection and a line in the log every two seconds, each
+  /// saying 30).
+  private func waitOut(_ seconds: Double) {
+    let until = Date(timeIntervalSinceNow: seconds)
+    while !stopped, until.timeIntervalSinceNow > 0 {
+      store.commits.wait(after: store.commits.current, timeout: until.timeIntervalSinceNow)
     }
   }
 

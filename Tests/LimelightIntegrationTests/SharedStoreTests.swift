@@ -361,6 +361,34 @@ import Testing
     #expect(query.stderr.contains("cannot be reached"))
   }
 
+  /// A store away is tried again as the log says, 1, 2, 4 … seconds
+  /// apart, however often the watcher writes meanwhile.
+  @Test func aStoreAwayIsTriedAgainWhenItsWaitIsOut() throws {
+    let alpha = try Instance()
+    try alpha.config("store = host=\(alpha.base)/no-server dbname=x\nhost-name = alpha\n")
+    try alpha.startWatcher(waitingForCrawl: false)
+    defer { alpha.stopWatcher() }
+    try alpha.waitFor("the store said away") { alpha.log.contains("trying again in 1 s") }
+    let started = Date()
+    // A write a quarter of a second, each a commit of the watcher's.
+    var written = 0
+    while Date().timeIntervalSince(started) < 5 {
+      try alpha.write("notes/\(written).txt", "numbat \(written)\n")
+      written += 1
+      usleep(250_000)
+    }
+    try alpha.waitFor("the files in the local index") {
+      try alpha.find("--store", "local", "numbat").count == written
+    }
+    // Tried at 0, 1, 3, 7, 15 … s after the first: by t seconds, about
+    // log2(t + 1) + 1 tries (one more allowed for the time the first
+    // took to be seen), where a try at every commit made twenty.
+    let seconds = Date().timeIntervalSince(started) + 1
+    let tries = alpha.log.components(separatedBy: "trying again in").count - 1
+    #expect(tries >= 2)
+    #expect(tries <= Int(log2(seconds + 1)) + 2, "\(tries) tries in \(seconds) s: \(alpha.log)")
+  }
+
   @Test func liveFollowsAnotherHostsChanges() throws {
     let server = try #require(PostgresServer.shared)
     let store = try server.newDatabase()
