@@ -193,20 +193,25 @@ extension IndexWriter {
     let (prefix, end) = Self.subtreeBounds(folder)
     let statement = try db.cachedStatement(
       sql: "SELECT \(Self.stateColumns), path FROM item WHERE path >= ? AND path < ?"
-        + " ORDER BY path LIMIT 1")
-    // Each child found by a seek, the items below it passed over by another
-    // (its subtree ends where `child + "0"` begins): a folder's own items
-    // are read, never the whole tree below it.
-    var from = prefix
-    while let row = try Row.fetchOne(statement, arguments: [from, end]) {
-      let path: Data = row[ItemTable.path]
-      let rest = path[(path.startIndex + prefix.count)...]
-      if let slash = rest.firstIndex(of: UInt8(ascii: "/")) {
-        from = Data(path[..<slash] + [UInt8(ascii: "0")])
-        continue
+        + " ORDER BY path")
+    // The folder's own items read in the order of paths, and the items
+    // below each child folder passed over by a seek (its subtree ends where
+    // `child + "0"` begins): a folder's own items are read, never the whole
+    // tree below it. (A seek for each child, as before, was half of a
+    // rescan of an unchanged tree: 3.3 of 6.6 s for 177,677 entries.)
+    var from: Data? = prefix
+    while let start = from {
+      from = nil
+      let rows = try Row.fetchCursor(statement, arguments: [start, end])
+      while let row = try rows.next() {
+        let path: Data = row[ItemTable.path]
+        let rest = path[(path.startIndex + prefix.count)...]
+        if let slash = rest.firstIndex(of: UInt8(ascii: "/")) {
+          from = Data(path[..<slash] + [UInt8(ascii: "0")])
+          break
+        }
+        result[RawPath(bytes: Array(path))] = Self.storedState(row)
       }
-      result[RawPath(bytes: Array(path))] = Self.storedState(row)
-      from = path + [0]
     }
     return result
   }
