@@ -60,8 +60,12 @@ public struct StoredFileState: Sendable, Equatable {
   }
 
   /// Whether the content may differ from what was indexed (identity, size or modification time).
+  /// A folder's size is not kept (its entries' bytes, which its time tells
+  /// the change of too): compared, every folder was read again at every
+  /// rescan (14,845 of the corpus tree's 177,677 entries written again, and
+  /// sent again to a shared store, at each start of a watcher).
   public func contentDiffers(from status: FileStatus) -> Bool {
-    status.inode != inode || status.device != device || status.size != size
+    status.inode != inode || status.device != device || !isFolder && status.size != size
       || status.modified != modified || status.isDirectory != isFolder
   }
 
