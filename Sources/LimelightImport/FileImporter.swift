@@ -97,7 +97,7 @@ public final class FileImporter {
   /// What the name, `lstat` and the tags tell of any file.
   static func fileAttributes(_ path: RawPath, status: FileStatus) -> AttributeSet {
     var attributes = AttributeSet(displayName: path.lastComponent.string)
-    attributes.size = status.isDirectory ? nil : status.size
+    attributes.size = status.keptSize
     attributes.modified = Date(timeIntervalSince1970: Double(status.modified) / 1e9)
     attributes.created = status.created.map { Date(timeIntervalSince1970: Double($0) / 1e9) }
     attributes.keywords = Self.tags(of: path)

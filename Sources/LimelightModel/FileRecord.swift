@@ -36,6 +36,7 @@ public struct StoredFileState: Sendable, Equatable {
   public var rowID: Int64
   public var device: UInt64
   public var inode: UInt64
+  /// The size the item keeps; -1 for none (a folder).
   public var size: Int64
   public var modified: Int64
   public var changed: Int64
@@ -59,16 +60,23 @@ public struct StoredFileState: Sendable, Equatable {
     contentDiffers(from: status) || failed && metadataDiffers(from: status)
   }
 
-  /// Whether the content may differ from what was indexed (identity, size or modification time).
-  /// A folder's size is not kept (its entries' bytes, which its time tells
-  /// the change of too): compared, every folder was read again at every
-  /// rescan (14,845 of the corpus tree's 177,677 entries written again, and
-  /// sent again to a shared store, at each start of a watcher).
+  /// Whether the content may differ from what was indexed (identity, size
+  /// or modification time). The size compared is the one an item keeps
+  /// (``FileStatus/keptSize``): a folder's size on disk, compared with the
+  /// none kept, read every folder again at every rescan (14,845 of the
+  /// corpus tree's 177,677 entries written again, and sent again to a
+  /// shared store, at each start of a watcher).
   public func contentDiffers(from status: FileStatus) -> Bool {
-    status.inode != inode || status.device != device || !isFolder && status.size != size
+    status.inode != inode || status.device != device || (status.keptSize ?? -1) != size
       || status.modified != modified || status.isDirectory != isFolder
   }
 
   /// Whether only metadata (tags, mode) may differ.
   public func metadataDiffers(from status: FileStatus) -> Bool { status.changed != changed }
+}
+
+extension FileStatus {
+  /// The size an item keeps of what has this status: none for a folder
+  /// (the bytes of its entries, whose change its time tells too).
+  public var keptSize: Int64? { isDirectory ? nil : size }
 }

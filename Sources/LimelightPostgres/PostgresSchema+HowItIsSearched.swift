@@ -239,10 +239,11 @@ extension PostgresSchema {
         // The names of a word read in their order come in two kinds,
         // changed this week and changed before, each asked apart
         // (``PostgresIndex/walk(_:severalWords:_:keep:best:rank:limit:_:passing:)``):
-        // the index of the changes' times finds the smaller kind (the week's in a home, the rest in the benchmark's
-        // new trees) without reading every name of the word. At 892,000
-        // entries: `nebul summ` 282-338 -> under 186 ms, the 90 queries'
-        // p90 127-146 -> 99-103 ms; 8.7 bytes an entry.
+        // the index of the changes' times finds the smaller kind (the
+        // week's in a home, the rest in the benchmark's new trees) without
+        // reading every name of the word. At 892,000 entries: `nebul summ`
+        // 282-338 -> under 186 ms, the 90 queries' p90 127-146 -> 99-103
+        // ms; 8.7 bytes an entry.
         "CREATE INDEX item_modified ON item (modified)"
       ]
     ),

@@ -58,7 +58,7 @@ import Testing
           case .importFile(let job):
             var record = Fixtures.record(job.path.string, text: nil)
             record.status = job.status
-            record.attributes.size = Self.storedSize(job.status)
+            record.attributes.size = job.status.keptSize
             _ = try writer.upsert(record)
           case .move(let old, let new): try writer.move(from: old, to: new, hidden: { _ in false })
           case .remove(let path): try writer.removeTree(path)
@@ -67,11 +67,6 @@ import Testing
         }
       }
     }
-    /// The size the importer keeps of an entry: none for a folder.
-    static func storedSize(_ status: FileStatus) -> Int64? {
-      status.isDirectory ? nil : status.size
-    }
-
     func watch(_ folder: RawPath) { watched.append(folder) }
     func watchMarked(_ folder: RawPath) { marked.append(folder) }
     func unwatchTree(_ folder: RawPath) { unwatched.append(folder) }
@@ -136,7 +131,7 @@ import Testing
         guard case .importFile(let job) = operation else { continue }
         var record = Fixtures.record(job.path.string, text: nil)
         record.status = job.status
-        record.attributes.size = Recorder.storedSize(job.status)
+        record.attributes.size = job.status.keptSize
         _ = try writer.upsert(record)
       }
     }
