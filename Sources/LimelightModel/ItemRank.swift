@@ -64,6 +64,27 @@ public enum ItemRank {
   /// `item.nameRank`: a name match's whole rank.
   public static let nameRankColumn = nameScore("") + " + " + boost("")
 
+  /// ``nameRankColumn`` of an item about to be written, computed as SQLite
+  /// computes it (the same operations on doubles, in the same order), so
+  /// that a new row's facets need not read it back: a tenth of a first
+  /// crawl's writing did.
+  public static func nameRank(
+    displayName: String, isFolder: Bool, depth: Int, uses: Int, recent: Bool
+  ) -> Double {
+    let scalars = displayName.unicodeScalars
+    var length = scalars.count
+    // `instr(name, '.') > 1`: a dot after the first character.
+    if let dot = scalars.firstIndex(of: "."), dot != scalars.startIndex {
+      // `length(rtrim(name, letters and digits)) - 1`.
+      let trailing = scalars.reversed().prefix { extensionScalars.contains($0) }.count
+      length = length - trailing - 1
+    }
+    let score = -10.0 / (1.0 + Double(length) / 10.0) + Double(isFolder ? 1 : 0) * 0.3
+    return score + Double(depth) * 0.05 - Double(min(uses, 20)) * 0.5 - Double(recent ? 1 : 0)
+      * 0.5
+  }
+
   static let extensionCharacters =
     "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+  private static let extensionScalars = Set(extensionCharacters.unicodeScalars)
 }

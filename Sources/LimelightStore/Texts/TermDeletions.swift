@@ -112,6 +112,9 @@ public struct TermDeletions {
 public final class SeenTerms {
   var terms: Set<String> = []
   var contentTypes: [[String]: Int64?] = [:]
+  /// Whether `failure` may hold a row, once asked: a first crawl found it
+  /// empty and cleared each file's row all the same.
+  var failuresMayExist: Bool?
   let committed: CommittedTerms
   init(committed: CommittedTerms = CommittedTerms()) { self.committed = committed }
 }

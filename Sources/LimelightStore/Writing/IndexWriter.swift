@@ -77,6 +77,8 @@ public struct IndexWriter {
     let id = existing.flatMap { String.fromDatabaseValue($0[1]) } ?? Self.newFileID()
     let added = existing.flatMap { Double.fromDatabaseValue($0[2]) } ?? now
     let text = record.indexedText ?? IndexedText(attributes, path: record.path)
+    let type = try typeColumn(attributes)
+    let recent = ItemRank.isRecent(attributes.modified?.timeIntervalSince1970, now: now)
     let columns: [ItemColumn] =
       [
         (ItemTable.id, id), (ItemTable.domain, fileDomain), (ItemTable.storedURI, ""),
@@ -84,7 +86,7 @@ public struct IndexWriter {
       ]
       + Self.attributeColumns(attributes, text: text)
       + [
-        try typeColumn(attributes),
+        type,
         (ItemTable.modified, attributes.modified?.timeIntervalSince1970), (ItemTable.added, added),
         (ItemTable.device, Int64(bitPattern: record.status.device)),
         (ItemTable.inode, Int64(bitPattern: record.status.inode)),
@@ -93,14 +95,20 @@ public struct IndexWriter {
         (ItemTable.depth, record.path.depth), (ItemTable.generation, generation),
         (ItemTable.extractionError, record.extractionError),
         (ItemTable.contentPending, record.contentPending),
-        (ItemTable.recent, ItemRank.isRecent(attributes.modified?.timeIntervalSince1970, now: now)),
+        (ItemTable.recent, recent),
       ]
     let (rowID, outcome) = try writeItemRow(
       .file, columns, existing: existing.flatMap { Int64.fromDatabaseValue($0[0]) })
-    let facets = try facets(ofRow: rowID)
     if outcome == .updated {
-      try replaceText(rowID, with: text, facets: facets, path: record.path)
+      // Its use count, which ranks it, is the row's.
+      try replaceText(rowID, with: text, facets: try facets(ofRow: rowID), path: record.path)
     } else {
+      let facets = ItemFacets.text(
+        kindClasses: KindClass.classes(for: attributes.contentTypeTree).map(\.rawValue).sorted(),
+        typeID: type.value as? Int64, modified: attributes.modified?.timeIntervalSince1970,
+        nameRank: ItemRank.nameRank(
+          displayName: attributes.displayName, isFolder: record.status.isDirectory,
+          depth: record.path.depth, uses: 0, recent: recent))
       try insertText(rowID, text, facets: facets, path: record.path)
     }
     try clearFailure(record.path)

@@ -92,9 +92,18 @@ extension IndexWriter {
     try db.cachedStatement(
       sql: "INSERT OR REPLACE INTO failure (path, message, time) VALUES (?, ?, ?)"
     ).execute(arguments: [Data(path.bytes), message, Date().timeIntervalSince1970])
+    seenTerms.failuresMayExist = true
   }
 
+  /// Forgets that a path could not be read; asks nothing of an empty
+  /// `failure` after its first look in this transaction.
   public func clearFailure(_ path: RawPath) throws {
+    if seenTerms.failuresMayExist == nil {
+      seenTerms.failuresMayExist =
+        try Bool.fetchOne(
+          db, sql: "SELECT EXISTS (SELECT 1 FROM failure)") ?? true
+    }
+    guard seenTerms.failuresMayExist == true else { return }
     try db.cachedStatement(sql: "DELETE FROM failure WHERE path = ?").run([Data(path.bytes)])
   }
 
