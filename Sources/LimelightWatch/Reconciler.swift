@@ -18,6 +18,10 @@ protocol ReconcileSink: AnyObject {
   func note(_ problem: String)
   /// One more entry met (the first pass's progress).
   func countEntry()
+  /// Between two folders of a walk: the sink may write the user's changes
+  /// that came meanwhile (a start's rescan of a large home took seconds,
+  /// and a file saved then waited for all of it). Whether it wrote any.
+  func betweenFolders() -> Bool
 }
 
 /// Brings the index in line with the disk at and below a folder: what is new
@@ -108,8 +112,12 @@ struct Reconciler {
 
     try visit(top, topStatus, known: topState)
     var stack: [RawPath] = topStatus.isDirectory ? [top] : []
+    // Whether the user's changes were written during the walk: a path it
+    // found gone may be back since.
+    var userChanged = false
     while let folder = stack.popLast() {
       if StopSignal.isRequested { return }
+      if sink.betweenFolders() { userChanged = true }
       if ExclusionRules.hasNoIndexMarker(folder, in: files) {
         // Out of the index with all below it, but still watched, to see the marker go.
         sink.emit(.remove(folder))
@@ -122,8 +130,13 @@ struct Reconciler {
       do {
         names = try files.entries(of: folder)
       } catch {
-        // Keep what was indexed below a folder that cannot be read now.
-        sink.emit(.failure(folder, error.description))
+        // Gone since it was met (moved or removed: its event follows), or
+        // unreadable: what was indexed below it is kept.
+        if files.status(folder) == nil {
+          vanished.append(folder)
+        } else {
+          sink.emit(.failure(folder, error.description))
+        }
         continue
       }
       var stored = try store.childStates(of: folder)
@@ -141,6 +154,8 @@ struct Reconciler {
     }
     for path in vanished.sorted(by: { $0.bytes.lexicographicallyPrecedes($1.bytes) })
     where !movedAway.contains(path) {
+      // Made again since it was found gone: the user's change wrote it.
+      if userChanged, files.status(path) != nil, !rules.excludes(path, root: root) { continue }
       sink.emit(.remove(path))
     }
   }

@@ -124,13 +124,16 @@ extension Watcher {
     return Array(name[dot...]).map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 }
   }
 
-  /// Carries out settled changes and unpaired moves whose time has come.
-  func processDue() {
+  /// Carries out settled changes and unpaired moves whose time has come;
+  /// whether there were any.
+  @discardableResult
+  func processDue() -> Bool {
     let now = monotonicNow()
-    for move in moves.takeExpired(now: now) { removeNow(move.path, isFolder: move.isFolder) }
-    if pacing.heldUntil(now: now) != nil { return }
+    let expired = moves.takeExpired(now: now)
+    for move in expired { removeNow(move.path, isFolder: move.isFolder) }
+    if pacing.heldUntil(now: now) != nil { return !expired.isEmpty }
     let ready = settling.takeReady(now: now, limit: Self.readyPerTurn)
-    guard !ready.isEmpty else { return }
+    guard !ready.isEmpty else { return !expired.isEmpty }
     pacing.took(now: now)
     // Moves and removals first, so stored states below are current; a
     // burst's batch on its way is not waited for (a file of it taken again
@@ -142,6 +145,7 @@ extension Watcher {
     for (path, force) in ready {
       consider(path, stored: stored[path], force: force, namesFirst: burst)
     }
+    return true
   }
 
   /// Decides what a path needs, comparing the disk with what the index
@@ -185,6 +189,25 @@ extension Watcher {
     }
     batch.append(.importFile(job))
   }
+
+  /// Between two folders of a walk (``ReconcileSink``): at most every
+  /// ``lookDuringWalk`` seconds, the user's changes that came meanwhile are
+  /// taken, and those settled written, as the loop would.
+  func betweenFolders() -> Bool {
+    guard !paused, let drain else { return false }
+    let now = monotonicNow()
+    guard now >= nextLookDuringWalk else { return false }
+    nextLookDuringWalk = now + Self.lookDuringWalk
+    let events = drain.take()
+    if !events.isEmpty { handle(events) }
+    guard processDue() || !events.isEmpty else { return false }
+    flush()
+    return true
+  }
+
+  /// Seconds between looks at the user's changes during a walk: each look
+  /// that finds some commits the walk's batch early.
+  static let lookDuringWalk = 0.1
 
   func processRescans() {
     while !rescanQueue.isEmpty && !StopSignal.isRequested && !paused {

@@ -46,8 +46,12 @@ import Testing
     var unwatched: [RawPath] = []
     var problems: [String] = []
     var entries = 0
+    /// What the sink does between two folders (the watcher writes the
+    /// user's changes there); whether it wrote any.
+    var between: () -> Bool = { false }
 
     func emit(_ operation: IndexOperation) { operations.append(operation) }
+    func betweenFolders() -> Bool { between() }
     func flush() {
       guard let applying else { return }
       let pending = operations[written...]
@@ -110,12 +114,30 @@ import Testing
     tree.add("/h/skip/c.txt")
   }
 
-  func reconcile(_ tree: MemoryTree, force: Bool = false, applying: Bool = false) -> Recorder {
+  /// A tree the user changes while the walk goes on (through `Recorder.between`).
+  final class ChangingTree: FileTree, @unchecked Sendable {
+    var tree: MemoryTree
+    /// The folders listed, in order.
+    var listed: [RawPath] = []
+    init(_ tree: MemoryTree) { self.tree = tree }
+    func status(_ path: RawPath) -> FileStatus? { tree.status(path) }
+    func entries(of folder: RawPath) throws(SystemError) -> [RawPath] {
+      guard tree.status(folder) != nil else { throw SystemError("cannot list", path: folder) }
+      listed.append(folder)
+      return try tree.entries(of: folder)
+    }
+  }
+
+  func reconcile(
+    _ tree: any FileTree, force: Bool = false, applying: Bool = false,
+    between: @escaping () -> Bool = { false }
+  ) -> Recorder {
     var reconciler = Reconciler(
       store: store, rules: ExclusionRules(configuration: .defaults, alwaysExcluded: []),
       roots: [root])
     reconciler.files = tree
     let recorder = Recorder()
+    recorder.between = between
     if applying { recorder.applying = store }
     reconciler.run(root, force: force, into: recorder)
     recorder.flush()
@@ -135,6 +157,45 @@ import Testing
         _ = try writer.upsert(record)
       }
     }
+  }
+
+  /// The user's changes written between two folders of a walk: a file
+  /// the walk found gone and the user made again meanwhile stays, and a
+  /// folder gone before it was listed is no failure, and goes.
+  @Test func theUsersChangesDuringAWalkAreKept() throws {
+    var tree = tree
+    // Listed after `/h/docs`: a look at the user's changes comes between.
+    tree.add("/h/a", folder: true)
+    try storeNamed(tree)
+    let docs = RawPath("/h/docs")
+    let changing = ChangingTree(tree)
+    changing.tree.nodes[RawPath("/h/docs/d.txt")] = nil
+    var madeAgain = false
+    let walked = reconcile(changing) {
+      // After `/h/docs` is listed (d.txt found gone), before the next folder.
+      guard changing.listed.contains(docs), !madeAgain else { return false }
+      changing.tree.add("/h/docs/d.txt", size: 5)
+      madeAgain = true
+      return true
+    }
+    #expect(madeAgain)
+    #expect(!walked.removed.contains("/h/docs/d.txt"))
+    // Without the user's change, d.txt goes.
+    let unchanged = ChangingTree(tree)
+    unchanged.tree.nodes[RawPath("/h/docs/d.txt")] = nil
+    #expect(reconcile(unchanged).removed.contains("/h/docs/d.txt"))
+    // `/h/docs` removed after `/h` was listed, before it is.
+    let removing = ChangingTree(tree)
+    let gone = reconcile(removing) {
+      guard removing.listed == [RawPath("/h")] else { return false }
+      for path in removing.tree.nodes.keys where path.isInside(docs) {
+        removing.tree.nodes[path] = nil
+      }
+      return true
+    }
+    #expect(!removing.listed.contains(docs))
+    #expect(gone.failed.isEmpty)
+    #expect(gone.removed.contains("/h/docs"))
   }
 
   @Test func aFirstCrawlNamesEverythingItMayAndWatchesEveryFolder() {
