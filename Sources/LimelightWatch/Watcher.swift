@@ -51,8 +51,10 @@ public final class Watcher: ReconcileSink {
   let batchWriter: BatchWriter
   var overflows = 0
   var nextUnwatchedRescan = 0.0
-  /// When a walk next looks at the user's changes (``betweenFolders()``).
+  /// When a walk next looks at the user's changes, and since when its
+  /// batch has held what it found (``betweenFolders()``).
   var nextLookDuringWalk = 0.0
+  var walkBatchSince: Double?
   /// When the "changed in the last week" flags are next brought up to date.
   var nextRecencyExpiry = 0.0
   /// When the index's structure is checked next (monotonic seconds).

@@ -192,7 +192,10 @@ extension Watcher {
 
   /// Between two folders of a walk (``ReconcileSink``): at most every
   /// ``lookDuringWalk`` seconds, the user's changes that came meanwhile are
-  /// taken, and those settled written, as the loop would.
+  /// taken, and those settled written, as the loop would. What a rescan
+  /// found changed is written once it has waited ``walkBatchAge`` seconds
+  /// (a file saved in a folder the walk had not reached is found there),
+  /// not when the walk ends; a first crawl's batches fill on their own.
   func betweenFolders() -> Bool {
     guard !paused, let drain else { return false }
     let now = monotonicNow()
@@ -200,14 +203,27 @@ extension Watcher {
     nextLookDuringWalk = now + Self.lookDuringWalk
     let events = drain.take()
     if !events.isEmpty { handle(events) }
-    guard processDue() || !events.isEmpty else { return false }
-    flush()
-    return true
+    if processDue() || !events.isEmpty {
+      flush()
+      walkBatchSince = nil
+      return true
+    }
+    if batch.isEmpty || writesAhead {
+      walkBatchSince = nil
+    } else if let since = walkBatchSince, now - since >= Self.walkBatchAge {
+      flush()
+      walkBatchSince = nil
+    } else if walkBatchSince == nil {
+      walkBatchSince = now
+    }
+    return false
   }
 
   /// Seconds between looks at the user's changes during a walk: each look
   /// that finds some commits the walk's batch early.
   static let lookDuringWalk = 0.1
+  /// Seconds a rescan's changes wait for more before they are written.
+  static let walkBatchAge = 0.25
 
   func processRescans() {
     while !rescanQueue.isEmpty && !StopSignal.isRequested && !paused {
