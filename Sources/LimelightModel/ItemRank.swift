@@ -79,9 +79,13 @@ public enum ItemRank {
       let trailing = scalars.reversed().prefix { extensionScalars.contains($0) }.count
       length = length - trailing - 1
     }
-    let score = -10.0 / (1.0 + Double(length) / 10.0) + Double(isFolder ? 1 : 0) * 0.3
-    return score + Double(depth) * 0.05 - Double(min(uses, 20)) * 0.5 - Double(recent ? 1 : 0)
-      * 0.5
+    // Term by term, left to right, as SQLite adds them up.
+    var rank = -10.0 / (1.0 + Double(length) / 10.0)
+    rank += Double(isFolder ? 1 : 0) * 0.3
+    rank += Double(depth) * 0.05
+    rank -= Double(min(uses, 20)) * 0.5
+    rank -= Double(recent ? 1 : 0) * 0.5
+    return rank
   }
 
   static let extensionCharacters =

@@ -130,8 +130,9 @@ struct Reconciler {
       do {
         names = try files.entries(of: folder)
       } catch {
-        // Gone since it was met (moved or removed: its event follows), or
-        // unreadable: what was indexed below it is kept.
+        // Gone since it was met (moved or removed by the user): it goes at
+        // the end, with what is below it. Unreadable: what was indexed
+        // below it is kept.
         if files.status(folder) == nil {
           vanished.append(folder)
         } else {
