@@ -77,7 +77,7 @@ public struct IndexWriter {
     let id = existing.flatMap { String.fromDatabaseValue($0[1]) } ?? Self.newFileID()
     let added = existing.flatMap { Double.fromDatabaseValue($0[2]) } ?? now
     let text = record.indexedText ?? IndexedText(attributes, path: record.path)
-    let type = try typeColumn(attributes)
+    let typeID = try typeID(attributes)
     let recent = ItemRank.isRecent(attributes.modified?.timeIntervalSince1970, now: now)
     let columns: [ItemColumn] =
       [
@@ -86,7 +86,7 @@ public struct IndexWriter {
       ]
       + Self.attributeColumns(attributes, text: text)
       + [
-        type,
+        (ItemTable.typeID, typeID),
         (ItemTable.modified, attributes.modified?.timeIntervalSince1970), (ItemTable.added, added),
         (ItemTable.device, Int64(bitPattern: record.status.device)),
         (ItemTable.inode, Int64(bitPattern: record.status.inode)),
@@ -104,8 +104,8 @@ public struct IndexWriter {
       try replaceText(rowID, with: text, facets: try facets(ofRow: rowID), path: record.path)
     } else {
       let facets = ItemFacets.text(
-        kindClasses: KindClass.classes(for: attributes.contentTypeTree).map(\.rawValue).sorted(),
-        typeID: type.value as? Int64, modified: attributes.modified?.timeIntervalSince1970,
+        kindClasses: Self.kindClasses(attributes), typeID: typeID,
+        modified: attributes.modified?.timeIntervalSince1970,
         nameRank: ItemRank.nameRank(
           displayName: attributes.displayName, isFolder: record.status.isDirectory,
           depth: record.path.depth, uses: 0, recent: recent))
@@ -122,11 +122,10 @@ public struct IndexWriter {
   /// items alike; `text` is what the index stores of it (its description
   /// may be made from there, ``ItemDescription``).
   static func attributeColumns(_ attributes: AttributeSet, text: IndexedText) -> [ItemColumn] {
-    let tree = attributes.contentTypeTree
-    return [
+    [
       (ItemTable.displayName, attributes.displayName), (ItemTable.title, attributes.title),
       (ItemTable.contentType, attributes.contentType), (ItemTable.kind, attributes.kind),
-      (ItemTable.kindClasses, spaced(KindClass.classes(for: tree).map(\.rawValue).sorted())),
+      (ItemTable.kindClasses, spaced(kindClasses(attributes))),
       (ItemTable.keywords, json(attributes.keywords)),
     ] + ItemDescription.columns(attributes, text: text) + [
       (ItemTable.thumbnailPath, attributes.thumbnailPath),
@@ -137,17 +136,27 @@ public struct IndexWriter {
     ]
   }
 
+  /// The kind classes of an item (``KindClass``), sorted: its row's
+  /// `kindClasses` and its facets' kinds.
+  static func kindClasses(_ attributes: AttributeSet) -> [String] {
+    KindClass.classes(for: attributes.contentTypeTree).map(\.rawValue).sorted()
+  }
+
   /// An item's content type tree as SQL: kept once for each type, in
   /// `content_type` (39 bytes an entry when each item held it).
   static let typeTree = "(SELECT tree FROM content_type WHERE id = item.typeID)"
 
-  /// The row of an item's content type with its tree in `content_type`,
-  /// added when new (``ItemFacets``: `type:` narrows by it), as the column
-  /// `item.typeID`.
+  /// ``typeID(_:)`` as the column `item.typeID`.
   func typeColumn(_ attributes: AttributeSet) throws -> ItemColumn {
+    (ItemTable.typeID, try typeID(attributes))
+  }
+
+  /// The row of an item's content type with its tree in `content_type`,
+  /// added when new (``ItemFacets``: `type:` narrows by it).
+  func typeID(_ attributes: AttributeSet) throws -> Int64? {
     let pair = [attributes.contentType ?? "", Self.spaced(attributes.contentTypeTree)]
     if let known = seenTerms.contentTypes[pair] ?? seenTerms.committed.contentType(pair) {
-      return (ItemTable.typeID, known)
+      return known
     }
     try db.cachedStatement(sql: "INSERT OR IGNORE INTO content_type (type, tree) VALUES (?, ?)")
       .execute(arguments: StatementArguments(pair))
@@ -155,7 +164,7 @@ public struct IndexWriter {
       db.cachedStatement(sql: "SELECT id FROM content_type WHERE type = ? AND tree = ?"),
       arguments: StatementArguments(pair))
     seenTerms.contentTypes[pair] = id
-    return (ItemTable.typeID, id)
+    return id
   }
 
   /// Writes an item's row from its columns, described once: updated in
