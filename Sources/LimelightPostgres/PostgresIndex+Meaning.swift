@@ -125,6 +125,39 @@ extension PostgresIndex {
     }
   }
 
+  /// Which of `stems` (``WordEvidence/stems(of:)``) each entry of
+  /// `entries` (host and path) holds among its words (name, keywords, path
+  /// and text), as the beginning of one, by the entry's URI; entries holding
+  /// none, or that the reader may not see, are left out. Each entry's
+  /// words are made once, then asked for every stem.
+  public func stemsHeld(_ stems: [String], by entries: [(host: String, path: RawPath)])
+    throws(PostgresError) -> [String: Set<String>]
+  {
+    guard !stems.isEmpty, !entries.isEmpty else { return [:] }
+    let rows = try connection.execute(
+      """
+      WITH near AS MATERIALIZED (
+        SELECT host, path, \(PostgresQuery.allWords) || \(PostgresQuery.pathWords) AS words
+        FROM item
+        WHERE (host, path) IN (SELECT * FROM unnest($1::text[], $2::bytea[])))
+      SELECT near.host, encode(near.path, 'hex'), stem.text
+      FROM near, unnest($3::text[], $4::text[]) AS stem(text, query)
+      WHERE near.words @@ stem.query::tsquery
+      """,
+      [
+        PostgresQuery.array(entries.map(\.host)),
+        PostgresQuery.array(entries.map { PostgresQuery.hex($0.path.bytes) }),
+        PostgresQuery.array(stems), PostgresQuery.array(stems.map { PostgresWords.quoted($0) + ":*" }),
+      ]
+    ).rows
+    var held: [String: Set<String>] = [:]
+    for row in rows {
+      let path = RawPath(bytes: Self.bytes(fromHex: row[1] ?? ""))
+      held[Self.uri(host: row[0] ?? "", path: path), default: []].insert(row[2] ?? "")
+    }
+    return held
+  }
+
   /// The entries at `entries` (host and path) that `filters` let through
   /// and the reader may see, in no order.
   public func hits(at entries: [(host: String, path: RawPath)], filteredBy filters: QueryNode)

@@ -75,17 +75,17 @@ enum MeaningSearch {
     return result
   }
 
-  /// The query's vector and which documents near it are shown (a word
-  /// alone is held to higher floors than a description); nil when the
-  /// model fails on it.
-  static func asked(about text: String, model: MeaningEngine) -> MeaningQuery? {
+  /// The query's vector, its words (``WordEvidence``) and which documents
+  /// near it are shown (a word alone is held to higher floors than a
+  /// description); nil when the model fails on it.
+  static func asked(about text: String, words: [String], model: MeaningEngine) -> MeaningQuery? {
     guard let vector = model.embed(text, asQuery: true),
       let ordinary = model.ordinarySimilarity(of: vector)
     else { return nil }
     let (aboveOrdinary, aboveAverage) =
       isOneWord(text) ? (wordMargin, wordMargin) : (ordinaryMargin, averageMargin)
     return MeaningQuery(
-      vector: MeaningVector.quantized(vector),
+      vector: MeaningVector.quantized(vector), words: words,
       selection: MeaningSelection(
         floor: max(floor, ordinary + aboveOrdinary), margin: aboveAverage, band: band))
   }
@@ -154,9 +154,11 @@ enum MeaningSearch {
 }
 
 /// A meaning search's question: the query's vector, as the index keeps
-/// vectors, and which documents near it are shown.
+/// vectors, its words, which weigh for the documents that hold them
+/// (``WordEvidence``), and which documents near it are shown.
 public struct MeaningQuery: Sendable {
   public var vector: [UInt8]
+  public var words: [String]
   public var selection: MeaningSelection
 }
 
@@ -167,9 +169,9 @@ final class MeaningInAdvance: Sendable {
   private let made = Mutex<MeaningQuery??>(nil)
   private let done = DispatchSemaphore(value: 0)
 
-  init(about text: String, model: MeaningEngine) {
+  init(about text: String, words: [String], model: MeaningEngine) {
     let thread = Thread { [self] in
-      let query = MeaningSearch.asked(about: text, model: model)
+      let query = MeaningSearch.asked(about: text, words: words, model: model)
       made.withLock { $0 = .some(query) }
       done.signal()
     }
@@ -186,11 +188,15 @@ final class MeaningInAdvance: Sendable {
 
 extension SearchBackend {
   /// The documents nearest a description, narrowed by `filters`; none
-  /// when the model fails on it.
+  /// when the model fails on it. Its words weigh as evidence as a
+  /// query's do.
   func nearest(
     about text: String, filteredBy filters: QueryNode, limit: Int, model: MeaningEngine
   ) throws -> [SearchResult] {
-    guard let query = MeaningSearch.asked(about: text, model: model) else { return [] }
+    let words = text.split(whereSeparator: \.isWhitespace).map(String.init)
+    guard let query = MeaningSearch.asked(about: text, words: words, model: model) else {
+      return []
+    }
     return try nearest(to: query, filteredBy: filters, limit: limit)
   }
 
@@ -207,11 +213,12 @@ extension SearchBackend {
     let text = MeaningSearch.text(of: query)
     let inAdvance = model.flatMap { model in
       MeaningSearch.isAskedWhateverFound(words: words)
-        ? MeaningInAdvance(about: text, model: model) : nil
+        ? MeaningInAdvance(about: text, words: words, model: model) : nil
     }
     var found = try search(query, limit: limit)
     guard let model, MeaningSearch.isAsked(words: words, found: found.results),
-      let meaningQuery = inAdvance?.query ?? MeaningSearch.asked(about: text, model: model)
+      let meaningQuery = inAdvance?.query
+        ?? MeaningSearch.asked(about: text, words: words, model: model)
     else { return found }
     let meaning = try nearest(
       to: meaningQuery, filteredBy: MeaningSearch.filters(of: query), limit: MeaningSearch.most)

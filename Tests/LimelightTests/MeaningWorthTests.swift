@@ -63,7 +63,7 @@ import Testing
     let select = MeaningSelection(floor: 0.9, margin: 0, band: 0.05)
     func nearest(_ dimension: Int) throws -> [String] {
       try engine.meaningMatches(
-        vector(dimension), selection: select, filters: .and([]), limit: 5
+        vector(dimension), words: [], selection: select, filters: .and([]), limit: 5
       ).map(\.displayName)
     }
     try store.keepMeaning([(try #require(byName["notes.txt"]), vector(0))])

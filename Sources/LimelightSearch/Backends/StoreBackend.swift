@@ -139,10 +139,11 @@ public final class StoreBackend: SearchBackend {
   static let meaningCandidates = 1_000
 
   /// The documents nearest a description, as the local index finds them
-  /// (``MeaningSearch``'s floors and ``MeaningSelection``), of those the
-  /// store orders nearest by their bits; the average document's
-  /// similarity is the query's to the model's centre, which the store
-  /// need not read every vector for.
+  /// (``MeaningSearch``'s floors, ``MeaningSelection`` and the query's
+  /// words as evidence, ``WordEvidence``), of those the store orders
+  /// nearest by their bits; the average document's similarity is the
+  /// query's to the model's centre, which the store need not read every
+  /// vector for.
   public func nearest(
     to asked: MeaningQuery, filteredBy filters: QueryNode, limit: Int
   ) throws -> [SearchResult] {
@@ -150,21 +151,34 @@ public final class StoreBackend: SearchBackend {
     let stored = try reading { index throws(PostgresError) in
       try index.meaningCandidates(of: query, count: Self.meaningCandidates)
     }
-    let near = selection.near(
-      stored.map { (key: $0, similarity: MeaningVector.similarity(query, $0.vector)) },
+    let entries = Dictionary(
+      stored.map { (PostgresIndex.uri(host: $0.host, path: $0.path), ($0.host, $0.path)) },
+      uniquingKeysWith: { first, _ in first })
+    let candidates = selection.candidates(
+      stored.map {
+        (
+          key: PostgresIndex.uri(host: $0.host, path: $0.path),
+          similarity: MeaningVector.similarity(query, $0.vector)
+        )
+      },
       average: stored.count > SearchEngine.meaningAverageOf
         ? MeaningVector.averageSimilarity(of: query) : 0,
       most: SearchEngine.meaningCandidates)
-    guard !near.isEmpty else { return [] }
-    let similarity = Dictionary(
-      near.map { (PostgresIndex.uri(host: $0.key.host, path: $0.key.path), $0.similarity) },
-      uniquingKeysWith: { first, _ in first })
+    guard !candidates.isEmpty else { return [] }
+    let stems = WordEvidence.stems(of: asked.words)
+    let held = try reading { index throws(PostgresError) in
+      try index.stemsHeld(stems, by: candidates.compactMap { entries[$0.key] })
+    }
+    let near = selection.chosen(
+      candidates,
+      shares: WordEvidence.shares(held: held, stems: stems, documents: candidates.count))
+    let score = Dictionary(near.map { ($0.key, $0.score) }, uniquingKeysWith: { first, _ in first })
     let hits = try reading { index throws(PostgresError) in
-      try index.hits(at: near.map { ($0.key.host, $0.key.path) }, filteredBy: filters)
+      try index.hits(at: near.compactMap { entries[$0.key] }, filteredBy: filters)
     }
     return hits.map(Self.result).map { result in
       var result = MeaningSearch.markedAsMeaning(result)
-      result.score = 1 - Double(similarity[result.uri] ?? 0)
+      result.score = 1 - (score[result.uri] ?? 0)
       return result
     }.sorted { ($0.score, $0.uri) < ($1.score, $1.uri) }.prefix(limit).map { $0 }
   }

@@ -276,21 +276,27 @@ final class MeaningVectors: Sendable {
 }
 
 extension SearchEngine {
-  /// The nearest items a meaning search reads before its filters: the
-  /// rest are read only by their vectors.
-  public static let meaningCandidates = 500
+  /// The nearest items a meaning search reads for their words, and then
+  /// before its filters: the rest are read only by their vectors.
+  public static let meaningCandidates = 300
   /// How many vectors make an average worth comparing with: fewer are
   /// whatever documents happen to be there.
   public static let meaningAverageOf = 100
+  /// The most text terms a word of a description is looked for as: those
+  /// its stem begins that most texts hold ("coroutin": coroutine,
+  /// coroutines).
+  static let termsOfAStem = 4
 
   /// The items whose meaning is nearest `query` (a unit vector, as
-  /// ``LimelightMeaning`` makes it) that `selection` shows and that pass
-  /// the filters of `filters` (its text is left out: meaning stands for
-  /// it), the nearest first, scored by distance (lower is better, as every
-  /// result's score). The average `selection` compares with is of the
-  /// items but the nearest, when there are enough of them.
+  /// ``LimelightMeaning`` makes it), with the query's `words` as evidence
+  /// (``WordEvidence``), that `selection` shows and that pass the filters
+  /// of `filters` (its text is left out: meaning stands for it), the best
+  /// first, scored by distance (lower is better, as every result's score).
+  /// The average `selection` compares with is of the items but the
+  /// nearest, when there are enough of them.
   public func meaningMatches(
-    _ query: [UInt8], selection: MeaningSelection, filters: QueryNode, limit: Int
+    _ query: [UInt8], words: [String], selection: MeaningSelection, filters: QueryNode,
+    limit: Int
   ) throws -> [SearchResult] {
     let (conditions, arguments) = Self.filterConditions(
       filters, now: Date().timeIntervalSince1970)
@@ -301,12 +307,16 @@ extension SearchEngine {
       let others =
         all.count > Self.meaningAverageOf
         ? (all.reduce(0.0) { $0 + Double($1.similarity) } - Double(top)) / Double(all.count - 1) : 0
-      let near = selection.near(
+      let candidates = selection.candidates(
         all.map { (key: $0.rowID, similarity: $0.similarity) }, average: others,
         most: Self.meaningCandidates)
-      guard !near.isEmpty else { return [] }
-      let similarity = Dictionary(
-        near.map { ($0.key, $0.similarity) }, uniquingKeysWith: { a, _ in a })
+      guard !candidates.isEmpty else { return [] }
+      let stems = WordEvidence.stems(of: words)
+      let held = try Self.stemsHeld(stems, by: candidates.map(\.key), in: db)
+      let near = selection.chosen(
+        candidates,
+        shares: WordEvidence.shares(held: held, stems: stems, documents: candidates.count))
+      let score = Dictionary(near.map { ($0.key, $0.score) }, uniquingKeysWith: { a, _ in a })
       // By their rows, never by an index: for `hidden = 0` the planner
       // walked `item_order` over every item of the index (about 10 ms a
       // query at 155,000 items, more at a million).
@@ -320,9 +330,39 @@ extension SearchEngine {
         arguments: StatementArguments(arguments))
       return rows.map(Self.result).map { result in
         var result = result
-        result.score = 1 - Double(similarity[result.rowID] ?? 0)
+        result.score = 1 - (score[result.rowID] ?? 0)
         return result
       }.sorted { ($0.score, $0.rowID) < ($1.score, $1.rowID) }.prefix(limit).map { $0 }
     }
+  }
+
+  /// Which of `stems` (``WordEvidence/stems(of:)``) each of `rows` holds
+  /// in its name, keywords, path or text, as the beginning of a word: those of
+  /// the text index's terms it begins that most texts hold
+  /// (``termsOfAStem``). Rows holding none are left out.
+  static func stemsHeld(_ stems: [String], by rows: [Int64], in db: Database) throws
+    -> [Int64: Set<String>]
+  {
+    guard !rows.isEmpty else { return [:] }
+    let list = rows.map(String.init).joined(separator: ",")
+    var held: [Int64: Set<String>] = [:]
+    for stem in stems {
+      let terms = try String.fetchAll(
+        db,
+        sql: """
+          SELECT term FROM item_vocab WHERE term >= ? AND term < ?
+          ORDER BY doc DESC LIMIT ?
+          """, arguments: [stem, stem + "\u{10FFFF}", Self.termsOfAStem])
+      guard !terms.isEmpty else { continue }
+      // Any column: the text index keeps none apart (detail=none).
+      let match = terms.map(SQLCompiler.quoted).joined(separator: " OR ")
+      for row in try Int64.fetchAll(
+        db, sql: "SELECT rowid FROM item_text WHERE item_text MATCH ? AND rowid IN (\(list))",
+        arguments: [match])
+      {
+        held[row, default: []].insert(stem)
+      }
+    }
+    return held
   }
 }

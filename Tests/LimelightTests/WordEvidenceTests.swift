@@ -1,0 +1,87 @@
+import Foundation
+import GRDB
+import LimelightQuery
+import Testing
+
+@testable import LimelightStore
+
+/// A description's words weigh beside its meaning: of documents about the
+/// same thing, the one holding the words comes first; a word every near
+/// document holds says nothing; and words never bring a document the
+/// meaning left far behind.
+@Suite struct WordEvidenceTests {
+  @Test func wordsAreLookedForByTheirStems() {
+    #expect(
+      WordEvidence.stems(of: ["coroutines", "Aufgaben", "tasks", "loop", "event", "Loop"])
+        == ["coroutin", "aufgab", "task", "loop", "event"])
+    // Too short, several words in one, or a phrase of ideographs: none.
+    #expect(WordEvidence.stems(of: ["a", "by", "run", "e-mail", "日付と時刻", "v1.2"]).isEmpty)
+    // An ending is kept when dropping it leaves too short a stem.
+    #expect(WordEvidence.stems(of: ["uses", "lines", "Réseaux"]) == ["uses", "line", "reseaux"])
+  }
+
+  @Test func aRareWordWeighsMoreThanOneEveryNearDocumentHolds() throws {
+    let shares = WordEvidence.shares(
+      held: [
+        "both": ["common", "rare"], "common": ["common"], "common too": ["common"],
+        "common again": ["common"], "rare": ["rare"],
+      ], stems: ["common", "rare"], documents: 6)
+    #expect(shares["both"] == 1)
+    #expect(try #require(shares["rare"]) > 0.5)
+    #expect(try #require(shares["common"]) < 0.5)
+    #expect(shares["none"] == nil)
+    #expect(WordEvidence.shares(held: [String: Set<String>](), stems: [], documents: 3).isEmpty)
+  }
+
+  @Test func theWordsReorderNearDocumentsAndBringNoneFromFar() {
+    let selection = MeaningSelection(floor: 0.5, margin: 0, band: 0.04)
+    let similarities: [(key: String, similarity: Float)] = [
+      ("nearest", 0.90), ("near, with the words", 0.88), ("far, with the words", 0.81),
+      ("below the floor", 0.40),
+    ]
+    let candidates = selection.candidates(similarities, average: 0, most: 10)
+    // Within reach (0.08 below the nearest): the far one is not read.
+    #expect(candidates.map(\.key) == ["nearest", "near, with the words"])
+    let shares = ["near, with the words": 1.0, "far, with the words": 1.0]
+    #expect(
+      selection.chosen(candidates, shares: shares).map(\.key)
+        == ["near, with the words", "nearest"])
+    // Even given it, the far one stays beyond the band of the best.
+    let all = similarities.map { (key: $0.key, similarity: $0.similarity) }
+    #expect(!selection.chosen(all, shares: shares).contains { $0.key == "far, with the words" })
+    // A query about nothing the documents are: none, whatever they hold.
+    let high = MeaningSelection(floor: 0.95, margin: 0, band: 0.04)
+    #expect(high.candidates(similarities, average: 0, most: 10).isEmpty)
+  }
+
+  /// Through the index: two documents nearly as near, the second holding a
+  /// form of the query's word in its text.
+  @Test func theIndexWeighsTheWordsItsTextsHold() throws {
+    let store = try Fixtures.newStore()
+    try store.write { writer in
+      try writer.upsert(Fixtures.record("/h/loops.txt", text: "Running many jobs in a loop."))
+      try writer.upsert(
+        Fixtures.record("/h/asyncio.txt", text: "Tasks are coroutines run by an event loop."))
+    }
+    let work = Dictionary(
+      uniqueKeysWithValues: try store.meaningWork(limit: 10, opening: 100).map { ($0.heading, $0) })
+    // The query along the first dimension; the second document a little
+    // off it (0.98).
+    let query: [UInt8] = (0..<384).map { $0 == 0 ? 127 : 0 }
+    try store.keepMeaning([
+      (try #require(work["loops.txt"]), query),
+      (try #require(work["asyncio.txt"]), (0..<384).map { $0 == 0 ? 127 : $0 == 1 ? 25 : 0 }),
+    ])
+    let engine = SearchEngine(store: store)
+    let selection = MeaningSelection(floor: 0.5, margin: 0, band: 0.04)
+    func nearest(_ words: [String]) throws -> [String] {
+      try engine.meaningMatches(
+        query, words: words, selection: selection, filters: .and([]), limit: 5
+      ).map(\.displayName)
+    }
+    #expect(try nearest([]) == ["loops.txt", "asyncio.txt"])
+    #expect(try nearest(["coroutine", "tasks"]) == ["asyncio.txt", "loops.txt"])
+    // A word both hold tells them apart no more.
+    #expect(try nearest(["loop"]) == ["loops.txt", "asyncio.txt"])
+  }
+}
