@@ -198,6 +198,19 @@ public final class MeaningEngine: Sendable {
     }
   }
 
+  /// The mean of ``ordinaryPassages``' embeddings (not of unit length): a
+  /// document's product with it is its mean cosine to them, how ordinary
+  /// it is (``MeaningVector/ordinariness(of:mean:)``); nil when the engine
+  /// fails on them.
+  public func ordinaryMean() -> [Float]? {
+    guard let passages = prepareOrdinaryPassages(), !passages.isEmpty else { return nil }
+    var mean = [Float](repeating: 0, count: Self.dimensions)
+    for passage in passages {
+      for (dimension, value) in passage.enumerated() { mean[dimension] += value }
+    }
+    return mean.map { $0 / Float(passages.count) }
+  }
+
   /// The mean cosine of a query's embedding to ``ordinaryPassages``; nil
   /// when the engine fails on them.
   public func ordinarySimilarity(of query: [Float]) -> Double? {
@@ -249,6 +262,15 @@ public enum MeaningVector {
         let value = length > 0 ? Float(Int8(bitPattern: byte)) / length : 0
         return dimension < centre.count && value > centre[dimension] ? "1" : "0"
       })
+  }
+
+  /// How ordinary a stored vector is: its mean cosine to the model's
+  /// ordinary passages, given their mean (``MeaningEngine/ordinaryMean()``).
+  public static func ordinariness(of vector: [UInt8], mean: [Float]) -> Double {
+    let length = length(of: vector)
+    guard length > 0, vector.count == mean.count else { return 0 }
+    return Double(
+      zip(vector, mean).reduce(Float(0)) { $0 + Float(Int8(bitPattern: $1.0)) * $1.1 } / length)
   }
 
   /// The similarity a query's vector has on average to the documents: its

@@ -147,7 +147,8 @@ extension PostgresIndex {
       [
         PostgresQuery.array(entries.map(\.host)),
         PostgresQuery.array(entries.map { PostgresQuery.hex($0.path.bytes) }),
-        PostgresQuery.array(stems), PostgresQuery.array(stems.map { PostgresWords.quoted($0) + ":*" }),
+        PostgresQuery.array(stems),
+        PostgresQuery.array(stems.map { PostgresWords.quoted($0) + ":*" }),
       ]
     ).rows
     var held: [String: Set<String>] = [:]

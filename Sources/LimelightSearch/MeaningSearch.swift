@@ -85,7 +85,7 @@ enum MeaningSearch {
     let (aboveOrdinary, aboveAverage) =
       isOneWord(text) ? (wordMargin, wordMargin) : (ordinaryMargin, averageMargin)
     return MeaningQuery(
-      vector: MeaningVector.quantized(vector), words: words,
+      vector: MeaningVector.quantized(vector), words: words, ordinary: model.ordinaryMean() ?? [],
       selection: MeaningSelection(
         floor: max(floor, ordinary + aboveOrdinary), margin: aboveAverage, band: band))
   }
@@ -155,10 +155,15 @@ enum MeaningSearch {
 
 /// A meaning search's question: the query's vector, as the index keeps
 /// vectors, its words, which weigh for the documents that hold them
-/// (``WordEvidence``), and which documents near it are shown.
+/// (``WordEvidence``), what ordinary text is, which weighs against the
+/// documents near it, and which documents near it are shown.
 public struct MeaningQuery: Sendable {
   public var vector: [UInt8]
   public var words: [String]
+  /// The mean of the model's ordinary passages, which a document's
+  /// ordinariness is its product with (``MeaningSelection/ordinaryWeight``);
+  /// empty when unknown.
+  public var ordinary: [Float]
   public var selection: MeaningSelection
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import LimelightMeaning
 import LimelightQuery
 import Testing
 
@@ -54,6 +55,23 @@ import Testing
     #expect(high.candidates(similarities, average: 0, most: 10).isEmpty)
   }
 
+  /// A note of a line is near any query: of two documents as near, the one
+  /// less near ordinary text comes first.
+  @Test func anOrdinaryDocumentGivesWayToAParticularOne() {
+    let selection = MeaningSelection(floor: 0.5, margin: 0, band: 0.04)
+    let candidates: [(key: String, similarity: Float)] = [("a note", 0.86), ("the page", 0.85)]
+    #expect(selection.chosen(candidates, shares: [:]).map(\.key) == ["a note", "the page"])
+    let ordinariness = ["a note": 0.84, "the page": 0.80]
+    #expect(
+      selection.chosen(candidates, shares: [:], ordinariness: ordinariness).map(\.key)
+        == ["the page", "a note"])
+    // A stored vector's ordinariness: its cosine-weighted product with the
+    // mean of the ordinary passages.
+    let along: [UInt8] = (0..<4).map { $0 == 0 ? 127 : 0 }
+    #expect(MeaningVector.ordinariness(of: along, mean: [0.5, 0.25, 0, 0]) == 0.5)
+    #expect(MeaningVector.ordinariness(of: along, mean: [0.5]) == 0)
+  }
+
   /// Through the index: two documents nearly as near, the second holding a
   /// form of the query's word in its text.
   @Test func theIndexWeighsTheWordsItsTextsHold() throws {
@@ -74,14 +92,18 @@ import Testing
     ])
     let engine = SearchEngine(store: store)
     let selection = MeaningSelection(floor: 0.5, margin: 0, band: 0.04)
-    func nearest(_ words: [String]) throws -> [String] {
+    func nearest(_ words: [String], ordinary: [Float] = []) throws -> [String] {
       try engine.meaningMatches(
-        query, words: words, selection: selection, filters: .and([]), limit: 5
+        query, words: words, ordinary: ordinary, selection: selection, filters: .and([]),
+        limit: 5
       ).map(\.displayName)
     }
     #expect(try nearest([]) == ["loops.txt", "asyncio.txt"])
     #expect(try nearest(["coroutine", "tasks"]) == ["asyncio.txt", "loops.txt"])
     // A word both hold tells them apart no more.
     #expect(try nearest(["loop"]) == ["loops.txt", "asyncio.txt"])
+    // Ordinary text lies along the first: the second is the more particular.
+    let ordinary: [Float] = [0.9, -0.2] + [Float](repeating: 0, count: 382)
+    #expect(try nearest([], ordinary: ordinary) == ["asyncio.txt", "loops.txt"])
   }
 }

@@ -47,8 +47,8 @@ public final class LocalBackend: SearchBackend {
     to query: MeaningQuery, filteredBy filters: QueryNode, limit: Int
   ) throws -> [SearchResult] {
     try engine.meaningMatches(
-      query.vector, words: query.words, selection: query.selection, filters: filters,
-      limit: limit
+      query.vector, words: query.words, ordinary: query.ordinary, selection: query.selection,
+      filters: filters, limit: limit
     ).map(MeaningSearch.markedAsMeaning)
   }
 

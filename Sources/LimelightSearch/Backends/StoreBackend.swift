@@ -139,8 +139,9 @@ public final class StoreBackend: SearchBackend {
   static let meaningCandidates = 1_000
 
   /// The documents nearest a description, as the local index finds them
-  /// (``MeaningSearch``'s floors, ``MeaningSelection`` and the query's
-  /// words as evidence, ``WordEvidence``), of those the store orders
+  /// (``MeaningSearch``'s floors, ``MeaningSelection`` with the documents'
+  /// ordinariness, and the query's words as evidence, ``WordEvidence``), of
+  /// those the store orders
   /// nearest by their bits; the average document's similarity is the
   /// query's to the model's centre, which the store need not read every
   /// vector for.
@@ -169,9 +170,20 @@ public final class StoreBackend: SearchBackend {
     let held = try reading { index throws(PostgresError) in
       try index.stemsHeld(stems, by: candidates.compactMap { entries[$0.key] })
     }
+    let vectors = Dictionary(
+      stored.map { (PostgresIndex.uri(host: $0.host, path: $0.path), $0.vector) },
+      uniquingKeysWith: { first, _ in first })
     let near = selection.chosen(
       candidates,
-      shares: WordEvidence.shares(held: held, stems: stems, documents: candidates.count))
+      shares: WordEvidence.shares(held: held, stems: stems, documents: candidates.count),
+      ordinariness: asked.ordinary.isEmpty
+        ? [:]
+        : Dictionary(
+          candidates.compactMap { candidate in
+            vectors[candidate.key].map {
+              (candidate.key, MeaningVector.ordinariness(of: $0, mean: asked.ordinary))
+            }
+          }, uniquingKeysWith: { first, _ in first }))
     let score = Dictionary(near.map { ($0.key, $0.score) }, uniquingKeysWith: { first, _ in first })
     let hits = try reading { index throws(PostgresError) in
       try index.hits(at: near.compactMap { entries[$0.key] }, filteredBy: filters)

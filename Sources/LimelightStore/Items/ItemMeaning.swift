@@ -240,6 +240,28 @@ final class MeaningVectors: Sendable {
     return held.changes < 0 || changes - held.changes == read
   }
 
+  /// The products of the vectors of `rowIDs` (of unit length) with
+  /// `vector`, by row; none when `vector` is empty. Read as held: a
+  /// search reads them after ``similarities(to:in:)``.
+  func products(of rowIDs: [Int64], with vector: [Float]) -> [Int64: Double] {
+    guard !vector.isEmpty else { return [:] }
+    return held.withLock { held in
+      var products: [Int64: Double] = [:]
+      let dimensions = vector.count
+      for rowID in rowIDs {
+        guard let position = held.positions[rowID], held.lengths[position] > 0,
+          held.bytes.count >= (position + 1) * dimensions
+        else { continue }
+        var sum: Float = 0
+        for dimension in 0..<dimensions {
+          sum += Float(held.bytes[position * dimensions + dimension]) * vector[dimension]
+        }
+        products[rowID] = Double(sum / held.lengths[position])
+      }
+      return products
+    }
+  }
+
   /// Each vector's similarity to `query`, with its row, read from `db` again
   /// if it changed.
   func similarities(to query: [UInt8], in db: Database) throws -> [(
@@ -289,14 +311,16 @@ extension SearchEngine {
 
   /// The items whose meaning is nearest `query` (a unit vector, as
   /// ``LimelightMeaning`` makes it), with the query's `words` as evidence
-  /// (``WordEvidence``), that `selection` shows and that pass the filters
+  /// (``WordEvidence``) and each item's ordinariness (its product with
+  /// `ordinary`, the mean of the model's ordinary passages) against it,
+  /// that `selection` shows and that pass the filters
   /// of `filters` (its text is left out: meaning stands for it), the best
   /// first, scored by distance (lower is better, as every result's score).
   /// The average `selection` compares with is of the items but the
   /// nearest, when there are enough of them.
   public func meaningMatches(
-    _ query: [UInt8], words: [String], selection: MeaningSelection, filters: QueryNode,
-    limit: Int
+    _ query: [UInt8], words: [String], ordinary: [Float] = [], selection: MeaningSelection,
+    filters: QueryNode, limit: Int
   ) throws -> [SearchResult] {
     let (conditions, arguments) = Self.filterConditions(
       filters, now: Date().timeIntervalSince1970)
@@ -315,7 +339,8 @@ extension SearchEngine {
       let held = try Self.stemsHeld(stems, by: candidates.map(\.key), in: db)
       let near = selection.chosen(
         candidates,
-        shares: WordEvidence.shares(held: held, stems: stems, documents: candidates.count))
+        shares: WordEvidence.shares(held: held, stems: stems, documents: candidates.count),
+        ordinariness: vectors.products(of: candidates.map(\.key), with: ordinary))
       let score = Dictionary(near.map { ($0.key, $0.score) }, uniquingKeysWith: { a, _ in a })
       // By their rows, never by an index: for `hidden = 0` the planner
       // walked `item_order` over every item of the index (about 10 ms a
