@@ -165,22 +165,22 @@ public final class MeaningEngine: Sendable {
   /// cosine to these is what it gives a document it is not about, however
   /// few documents the index holds to compare with.
   static let ordinaryPassages = [
-    "The weather today is mild with some clouds in the afternoon.",
-    "Chapter one. It was a long winter in the village and the roads were closed.",
-    "Table of contents: introduction, methods, results, discussion.",
-    "Dear Sir or Madam, thank you for your letter of last week.",
-    "Shopping list: apples, bread, milk, batteries, a new kettle.",
-    "Release notes for version 2.3: bug fixes and small changes.",
-    "Minutes of the committee meeting held on Tuesday.",
-    "The museum is open from ten to six, closed on Mondays.",
-    "Sehr geehrte Damen und Herren, anbei erhalten Sie die Unterlagen.",
-    "Le train part de la gare à huit heures du matin.",
-    "El informe anual resume las actividades del año pasado.",
-    "本日の会議の議事録を共有します。",
-    "Install the package, then run the program from a terminal.",
-    "A short history of the bicycle and how it changed cities.",
-    "Photos from the garden: roses, tomatoes and the old apple tree.",
-    "Terms and conditions apply. See the website for details.",
+    ("en", "The weather today is mild with some clouds in the afternoon."),
+    ("en", "Chapter one. It was a long winter in the village and the roads were closed."),
+    ("en", "Table of contents: introduction, methods, results, discussion."),
+    ("en", "Dear Sir or Madam, thank you for your letter of last week."),
+    ("en", "Shopping list: apples, bread, milk, batteries, a new kettle."),
+    ("en", "Release notes for version 2.3: bug fixes and small changes."),
+    ("en", "Minutes of the committee meeting held on Tuesday."),
+    ("en", "The museum is open from ten to six, closed on Mondays."),
+    ("de", "Sehr geehrte Damen und Herren, anbei erhalten Sie die Unterlagen."),
+    ("fr", "Le train part de la gare à huit heures du matin."),
+    ("es", "El informe anual resume las actividades del año pasado."),
+    ("ja", "本日の会議の議事録を共有します。"),
+    ("en", "Install the package, then run the program from a terminal."),
+    ("en", "A short history of the bicycle and how it changed cities."),
+    ("en", "Photos from the garden: roses, tomatoes and the old apple tree."),
+    ("en", "Terms and conditions apply. See the website for details."),
   ]
   /// Their embeddings, made at the first query that needs them.
   private let ordinary = Mutex<[[Float]]?>(nil)
@@ -191,24 +191,33 @@ public final class MeaningEngine: Sendable {
   public func prepareOrdinaryPassages() -> [[Float]]? {
     ordinary.withLock { known in
       if known == nil {
-        let made = Self.ordinaryPassages.compactMap { embed($0, asQuery: false) }
+        let made = Self.ordinaryPassages.compactMap { embed($0.1, asQuery: false) }
         if made.count == Self.ordinaryPassages.count { known = made }
       }
       return known
     }
   }
 
-  /// The mean of ``ordinaryPassages``' embeddings (not of unit length): a
-  /// document's product with it is its mean cosine to them, how ordinary
-  /// it is (``MeaningVector/ordinariness(of:mean:)``); nil when the engine
-  /// fails on them.
-  public func ordinaryMean() -> [Float]? {
-    guard let passages = prepareOrdinaryPassages(), !passages.isEmpty else { return nil }
-    var mean = [Float](repeating: 0, count: Self.dimensions)
-    for passage in passages {
-      for (dimension, value) in passage.enumerated() { mean[dimension] += value }
+  /// The means of ``ordinaryPassages``' embeddings, one a language (not
+  /// of unit length): a document's product with one is its mean cosine to
+  /// that language's, and the largest, how ordinary it is in its own
+  /// language (``MeaningVector/ordinariness(of:means:)``); nil when the
+  /// engine fails on them.
+  public func ordinaryMeans() -> [[Float]]? {
+    guard let passages = prepareOrdinaryPassages() else { return nil }
+    var sums: [String: (sum: [Float], count: Float)] = [:]
+    var languages: [String] = []
+    for ((language, _), passage) in zip(Self.ordinaryPassages, passages) {
+      if sums[language] == nil {
+        languages.append(language)
+        sums[language] = ([Float](repeating: 0, count: Self.dimensions), 0)
+      }
+      for (dimension, value) in passage.enumerated() { sums[language]!.sum[dimension] += value }
+      sums[language]!.count += 1
     }
-    return mean.map { $0 / Float(passages.count) }
+    return languages.compactMap { language in
+      sums[language].map { mean in mean.sum.map { $0 / mean.count } }
+    }
   }
 
   /// The mean cosine of a query's embedding to ``ordinaryPassages``; nil
@@ -265,12 +274,15 @@ public enum MeaningVector {
   }
 
   /// How ordinary a stored vector is: its mean cosine to the model's
-  /// ordinary passages, given their mean (``MeaningEngine/ordinaryMean()``).
-  public static func ordinariness(of vector: [UInt8], mean: [Float]) -> Double {
+  /// ordinary passages of the language it is nearest, given their means
+  /// (``MeaningEngine/ordinaryMeans()``); 0 when there are none.
+  public static func ordinariness(of vector: [UInt8], means: [[Float]]) -> Double {
     let length = length(of: vector)
-    guard length > 0, vector.count == mean.count else { return 0 }
-    return Double(
-      zip(vector, mean).reduce(Float(0)) { $0 + Float(Int8(bitPattern: $1.0)) * $1.1 } / length)
+    guard length > 0 else { return 0 }
+    return means.filter { $0.count == vector.count }.map { mean in
+      Double(
+        zip(vector, mean).reduce(Float(0)) { $0 + Float(Int8(bitPattern: $1.0)) * $1.1 } / length)
+    }.max() ?? 0
   }
 
   /// The similarity a query's vector has on average to the documents: its

@@ -85,7 +85,8 @@ enum MeaningSearch {
     let (aboveOrdinary, aboveAverage) =
       isOneWord(text) ? (wordMargin, wordMargin) : (ordinaryMargin, averageMargin)
     return MeaningQuery(
-      vector: MeaningVector.quantized(vector), words: words, ordinary: model.ordinaryMean() ?? [],
+      vector: MeaningVector.quantized(vector), words: words,
+      ordinary: model.ordinaryMeans() ?? [],
       selection: MeaningSelection(
         floor: max(floor, ordinary + aboveOrdinary), margin: aboveAverage, band: band))
   }
@@ -160,10 +161,10 @@ enum MeaningSearch {
 public struct MeaningQuery: Sendable {
   public var vector: [UInt8]
   public var words: [String]
-  /// The mean of the model's ordinary passages, which a document's
-  /// ordinariness is its product with (``MeaningSelection/ordinaryWeight``);
-  /// empty when unknown.
-  public var ordinary: [Float]
+  /// The means of the model's ordinary passages, one a language, which a
+  /// document's ordinariness is its largest product with
+  /// (``MeaningSelection/ordinaryWeight``); none when unknown.
+  public var ordinary: [[Float]]
   public var selection: MeaningSelection
 }
 

@@ -68,8 +68,11 @@ import Testing
     // A stored vector's ordinariness: its cosine-weighted product with the
     // mean of the ordinary passages.
     let along: [UInt8] = (0..<4).map { $0 == 0 ? 127 : 0 }
-    #expect(MeaningVector.ordinariness(of: along, mean: [0.5, 0.25, 0, 0]) == 0.5)
-    #expect(MeaningVector.ordinariness(of: along, mean: [0.5]) == 0)
+    #expect(MeaningVector.ordinariness(of: along, means: [[0.5, 0.25, 0, 0]]) == 0.5)
+    // Of several languages' ordinary text, the nearest.
+    #expect(
+      MeaningVector.ordinariness(of: along, means: [[0.5, 0, 0, 0], [0.75, 0, 0, 0]]) == 0.75)
+    #expect(MeaningVector.ordinariness(of: along, means: [[0.5]]) == 0)
   }
 
   /// Through the index: two documents nearly as near, the second holding a
@@ -92,7 +95,7 @@ import Testing
     ])
     let engine = SearchEngine(store: store)
     let selection = MeaningSelection(floor: 0.5, margin: 0, band: 0.04)
-    func nearest(_ words: [String], ordinary: [Float] = []) throws -> [String] {
+    func nearest(_ words: [String], ordinary: [[Float]] = []) throws -> [String] {
       try engine.meaningMatches(
         query, words: words, ordinary: ordinary, selection: selection, filters: .and([]),
         limit: 5
@@ -103,7 +106,7 @@ import Testing
     // A word both hold tells them apart no more.
     #expect(try nearest(["loop"]) == ["loops.txt", "asyncio.txt"])
     // Ordinary text lies along the first: the second is the more particular.
-    let ordinary: [Float] = [0.9, -0.2] + [Float](repeating: 0, count: 382)
+    let ordinary: [[Float]] = [[0.9, -0.2] + [Float](repeating: 0, count: 382)]
     #expect(try nearest([], ordinary: ordinary) == ["asyncio.txt", "loops.txt"])
   }
 }

@@ -181,7 +181,7 @@ public final class StoreBackend: SearchBackend {
         : Dictionary(
           candidates.compactMap { candidate in
             vectors[candidate.key].map {
-              (candidate.key, MeaningVector.ordinariness(of: $0, mean: asked.ordinary))
+              (candidate.key, MeaningVector.ordinariness(of: $0, means: asked.ordinary))
             }
           }, uniquingKeysWith: { first, _ in first }))
     let score = Dictionary(near.map { ($0.key, $0.score) }, uniquingKeysWith: { first, _ in first })

@@ -240,25 +240,29 @@ final class MeaningVectors: Sendable {
     return held.changes < 0 || changes - held.changes == read
   }
 
-  /// The products of the vectors of `rowIDs` (of unit length) with
-  /// `vector`, by row; none when `vector` is empty. Read as held: a
-  /// search reads them after ``similarities(to:in:)``.
-  func products(of rowIDs: [Int64], with vector: [Float]) -> [Int64: Double] {
-    guard !vector.isEmpty else { return [:] }
+  /// How ordinary the vectors of `rowIDs` are (of unit length): their
+  /// largest product with one of `means`, by row; none without means.
+  /// Read as held: a search reads them after ``similarities(to:in:)``.
+  func ordinariness(of rowIDs: [Int64], means: [[Float]]) -> [Int64: Double] {
+    guard let dimensions = means.first?.count, means.allSatisfy({ $0.count == dimensions }) else {
+      return [:]
+    }
     return held.withLock { held in
-      var products: [Int64: Double] = [:]
-      let dimensions = vector.count
+      var found: [Int64: Double] = [:]
       for rowID in rowIDs {
         guard let position = held.positions[rowID], held.lengths[position] > 0,
           held.bytes.count >= (position + 1) * dimensions
         else { continue }
-        var sum: Float = 0
-        for dimension in 0..<dimensions {
-          sum += Float(held.bytes[position * dimensions + dimension]) * vector[dimension]
-        }
-        products[rowID] = Double(sum / held.lengths[position])
+        let start = position * dimensions
+        found[rowID] = means.map { mean in
+          var sum: Float = 0
+          for dimension in 0..<dimensions {
+            sum += Float(held.bytes[start + dimension]) * mean[dimension]
+          }
+          return Double(sum / held.lengths[position])
+        }.max()
       }
-      return products
+      return found
     }
   }
 
@@ -311,15 +315,16 @@ extension SearchEngine {
 
   /// The items whose meaning is nearest `query` (a unit vector, as
   /// ``LimelightMeaning`` makes it), with the query's `words` as evidence
-  /// (``WordEvidence``) and each item's ordinariness (its product with
-  /// `ordinary`, the mean of the model's ordinary passages) against it,
+  /// (``WordEvidence``) and each item's ordinariness (its largest product
+  /// with `ordinary`, the means of the model's ordinary passages, one a
+  /// language) against it,
   /// that `selection` shows and that pass the filters
   /// of `filters` (its text is left out: meaning stands for it), the best
   /// first, scored by distance (lower is better, as every result's score).
   /// The average `selection` compares with is of the items but the
   /// nearest, when there are enough of them.
   public func meaningMatches(
-    _ query: [UInt8], words: [String], ordinary: [Float] = [], selection: MeaningSelection,
+    _ query: [UInt8], words: [String], ordinary: [[Float]] = [], selection: MeaningSelection,
     filters: QueryNode, limit: Int
   ) throws -> [SearchResult] {
     let (conditions, arguments) = Self.filterConditions(
@@ -340,7 +345,7 @@ extension SearchEngine {
       let near = selection.chosen(
         candidates,
         shares: WordEvidence.shares(held: held, stems: stems, documents: candidates.count),
-        ordinariness: vectors.products(of: candidates.map(\.key), with: ordinary))
+        ordinariness: vectors.ordinariness(of: candidates.map(\.key), means: ordinary))
       let score = Dictionary(near.map { ($0.key, $0.score) }, uniquingKeysWith: { a, _ in a })
       // By their rows, never by an index: for `hidden = 0` the planner
       // walked `item_order` over every item of the index (about 10 ms a
