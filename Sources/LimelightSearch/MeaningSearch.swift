@@ -126,10 +126,11 @@ enum MeaningSearch {
 
   /// Words' results and meaning's together: the strong matches of the
   /// words first (every full match; of a sentence's, those whose name
-  /// holds its words); then the words' other matches that meaning found
-  /// too, in meaning's order (two kinds of evidence); then meaning's
-  /// others; then the words' other matches. Meaning leads when the words
-  /// matched nothing fully, or a sentence's in texts alone.
+  /// holds its words); then what meaning found, in its order, which
+  /// weighs the words each holds (``WordEvidence``), each the words found
+  /// too kept as theirs (what it lacks, not marked as meaning's); then
+  /// the words' other matches. Meaning leads when the words matched
+  /// nothing fully, or a sentence's in texts alone.
   static func merged(words: [SearchResult], meaning: [SearchResult], typed: [String] = [])
     -> [SearchResult]
   {
@@ -146,11 +147,14 @@ enum MeaningSearch {
     let strongIDs = Set(strong.map(\.id))
     let weak = words.filter { !strongIDs.contains($0.id) }
     let weakByID = Dictionary(weak.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-    let both = meaning.compactMap { weakByID[$0.id] }
-    let bothIDs = Set(both.map(\.id))
-    let wordIDs = Set(words.map(\.id))
-    let added = meaning.filter { !wordIDs.contains($0.id) }
-    return strong + both + added + weak.filter { !bothIDs.contains($0.id) }
+    // The words' matches were moved before meaning's others when meaning
+    // found them too: with the words weighed in meaning's order, that
+    // counted them twice (over 5,265 documents, a page of asyncio holding
+    // "events", "running" and "application" came before the logging how-to
+    // for "writing down the events of a running application").
+    let found = meaning.filter { !strongIDs.contains($0.id) }.map { weakByID[$0.id] ?? $0 }
+    let foundIDs = Set(found.map(\.id))
+    return strong + found + weak.filter { !foundIDs.contains($0.id) }
   }
 }
 

@@ -16,9 +16,10 @@ import Testing
     return result
   }
 
-  /// Full matches first; then the partial matches meaning found too, in
-  /// meaning's order; meaning's others; the other partial matches last.
-  @Test func twoKindsOfEvidenceComeBeforeOne() {
+  /// Full matches first; then what meaning found, in its order (which
+  /// weighs the words each holds), the partial matches among them kept as
+  /// the words'; the other partial matches last.
+  @Test func meaningsOrderFollowsTheFullMatches() {
     let words = [
       result("full"), result("partial-a", lacking: ["x"]), result("partial-b", lacking: ["y"]),
       result("partial-c", lacking: ["x"]),
@@ -26,10 +27,10 @@ import Testing
     let meaning = ["near", "partial-c", "full", "partial-a"].map { result($0, byMeaning: true) }
     let merged = MeaningSearch.merged(words: words, meaning: meaning)
     #expect(
-      merged.map(\.id) == ["full", "partial-c", "partial-a", "near", "partial-b"])
+      merged.map(\.id) == ["full", "near", "partial-c", "partial-a", "partial-b"])
     // What the words found partly keeps what they said it lacks.
-    #expect(merged[1].unmatched == ["x"] && !merged[1].byMeaning)
-    #expect(merged[3].byMeaning)
+    #expect(merged[2].unmatched == ["x"] && !merged[2].byMeaning)
+    #expect(merged[1].byMeaning)
     // No words: meaning alone.
     #expect(MeaningSearch.merged(words: [], meaning: meaning).map(\.id) == meaning.map(\.id))
   }
@@ -47,7 +48,7 @@ import Testing
     let merged = MeaningSearch.merged(words: words, meaning: meaning, typed: typed)
     #expect(
       merged.map(\.id) == [
-        "sort list by key function.txt", "kernel changelog", "sorting howto",
+        "sort list by key function.txt", "sorting howto", "kernel changelog",
         "Python library reference",
       ])
     // Three words are no sentence: every full match first.
