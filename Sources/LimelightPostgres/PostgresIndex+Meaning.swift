@@ -127,7 +127,7 @@ extension PostgresIndex {
 
   /// Which of `stems` (``WordEvidence/stems(of:)``) each entry of
   /// `entries` (host and path) holds among its words (name, keywords, path
-  /// and text), as the beginning of one, by the entry's URI; entries holding
+  /// and text), as one of its forms (``WordEvidence/forms(of:)``), by the entry's URI; entries holding
   /// none, or that the reader may not see, are left out. Each entry's
   /// words are made once, then asked for every stem.
   public func stemsHeld(_ stems: [String], by entries: [(host: String, path: RawPath)])
@@ -148,7 +148,10 @@ extension PostgresIndex {
         PostgresQuery.array(entries.map(\.host)),
         PostgresQuery.array(entries.map { PostgresQuery.hex($0.path.bytes) }),
         PostgresQuery.array(stems),
-        PostgresQuery.array(stems.map { PostgresWords.quoted($0) + ":*" }),
+        PostgresQuery.array(
+          stems.map {
+            WordEvidence.forms(of: $0).map(PostgresWords.quoted).joined(separator: " | ")
+          }),
       ]
     ).rows
     var held: [String: Set<String>] = [:]

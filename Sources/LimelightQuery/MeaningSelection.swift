@@ -99,8 +99,8 @@ public enum WordEvidence {
   /// "coroutine", "Aufgaben" "Aufgabe").
   static let endings = ["ing", "es", "ed", "s", "e", "en", "er", "n"]
 
-  /// The stems a query's words are looked for by, as prefixes of the
-  /// documents' words (folded, as the indexes fold them): each word
+  /// The stems a query's words are looked for by, in their forms
+  /// (``forms(of:)``; folded, as the indexes fold words): each word
   /// without its first ending that leaves ``stemLetters``. A word of
   /// several (`e-mail`) or in ideographs (a phrase: "日付と時刻") is left
   /// out, as is one shorter than a stem.
@@ -117,6 +117,12 @@ public enum WordEvidence {
       if !stems.contains(stem) { stems.append(stem) }
     }
     return stems
+  }
+
+  /// The words a stem stands for: itself and itself with each ending
+  /// (``stems(of:)`` makes it of each), looked for whole.
+  public static func forms(of stem: String) -> [String] {
+    [stem] + endings.map { stem + $0 }
   }
 
   /// Each document's share of the stems' weight, 0 to 1, of `documents`

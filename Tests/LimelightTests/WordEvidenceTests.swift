@@ -19,6 +19,11 @@ import Testing
     #expect(WordEvidence.stems(of: ["a", "by", "run", "e-mail", "日付と時刻", "v1.2"]).isEmpty)
     // An ending is kept when dropping it leaves too short a stem.
     #expect(WordEvidence.stems(of: ["uses", "lines", "Réseaux"]) == ["uses", "line", "reseaux"])
+    // A stem is looked for as the words it stands for, whole: "download"
+    // is no form of "down".
+    let forms = WordEvidence.forms(of: "coroutin")
+    #expect(forms.contains("coroutine") && forms.contains("coroutines"))
+    #expect(!WordEvidence.forms(of: "down").contains("download"))
   }
 
   @Test func aRareWordWeighsMoreThanOneEveryNearDocumentHolds() throws {
