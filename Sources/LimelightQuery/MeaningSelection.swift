@@ -87,7 +87,10 @@ public struct MeaningSelection: Sendable {
 /// 0.04, 41; at 0.08, 38; with each word's stem ("coroutin" for
 /// "coroutines") in place of the word, at 0.04: 43; at 0.08: 41. Weighed by
 /// the whole index's frequencies instead of the near documents', the same.
-/// The title's words counted once more added nothing.
+/// The title's words counted once more added nothing. Through `find-in`
+/// (with ``MeaningSelection/ordinaryWeight``), a stem looked for as the
+/// terms it begins: top 1 / top 10 37 / 68 % of 1,770 documents, 18 / 60 %
+/// of 5,265; as its forms (``forms(of:)``), 40 / 68 % and 22 / 60 %.
 public enum WordEvidence {
   /// What a document holding every word of the query adds to its
   /// similarity.
