@@ -1,0 +1,34 @@
+import Foundation
+import LimelightQuery
+import Testing
+
+@testable import LimelightStore
+
+/// A word's typos are looked for once for each state of the index: the
+/// searches of one query's subsets share them, and a write makes them
+/// looked for again.
+@Suite struct TypoExpansionKeptTests {
+  @Test func aWordNothingHeldIsFoundOnceWritten() throws {
+    let store = try Fixtures.newStore()
+    try store.write { try $0.upsert(Fixtures.record("/h/notes.txt", text: "nothing here")) }
+    let engine = SearchEngine(store: store)
+    let query = QueryNode.text("zorblatt", prefix: false, column: nil)
+    #expect(try engine.search(query).isEmpty)
+    #expect(try engine.search(query).isEmpty)
+    try store.write { try $0.upsert(Fixtures.record("/h/zorblatt.txt", text: "zorblatt")) }
+    #expect(try engine.search(query).map(\.displayName) == ["zorblatt.txt"])
+    // A typo of it, then: its expansion is made for the index as it is now.
+    let typo = QueryNode.text("zorblett", prefix: false, column: nil)
+    #expect(try engine.search(typo).map(\.displayName) == ["zorblatt.txt"])
+  }
+
+  /// Two indexes at the same generation keep apart.
+  @Test func anotherIndexHasItsOwn() throws {
+    let (first, second) = (try Fixtures.newStore(), try Fixtures.newStore())
+    try first.write { try $0.upsert(Fixtures.record("/h/quorvex.txt", text: "quorvex")) }
+    try second.write { try $0.upsert(Fixtures.record("/h/other.txt", text: "other")) }
+    let query = QueryNode.text("quorvexx", prefix: false, column: nil)
+    #expect(try SearchEngine(store: first).search(query).map(\.displayName) == ["quorvex.txt"])
+    #expect(try SearchEngine(store: second).search(query).isEmpty)
+  }
+}
