@@ -127,9 +127,10 @@ extension PostgresIndex {
 
   /// Which of `stems` (``WordEvidence/stems(of:)``) each entry of
   /// `entries` (host and path) holds among its words (name, keywords, path
-  /// and text), as one of its forms (``WordEvidence/forms(of:)``), by the entry's URI; entries holding
-  /// none, or that the reader may not see, are left out. Each entry's
-  /// words are made once, then asked for every stem.
+  /// and text), as one of its forms (``WordEvidence/forms(of:)``), by the
+  /// entry's URI; entries holding none, or that the reader may not see,
+  /// are left out. Each entry's words are made once, then asked for every
+  /// stem.
   public func stemsHeld(_ stems: [String], by entries: [(host: String, path: RawPath)])
     throws(PostgresError) -> [String: Set<String>]
   {

@@ -7,14 +7,15 @@ import LimelightModel
 /// A document is chosen by its nearness to the query and, beside it, by
 /// how much of the query's words it holds (``WordEvidence``): of two pages
 /// about the same thing, the one holding "coroutines" is what "running many
-/// network jobs at once with coroutines" describes.
+/// network jobs at once with coroutines" describes; and by how particular it
+/// is (``ordinaryWeight``).
 public struct MeaningSelection: Sendable {
   /// How alike a document must be at all.
   public var floor: Double
   /// How much more alike than the average document.
   public var margin: Double
-  /// How far below the best a document may be (its similarity with its
-  /// words' evidence).
+  /// How far below the best a document may be (its score: its similarity
+  /// with its words' evidence, less its ordinariness).
   public var band: Double
 
   public init(floor: Double, margin: Double, band: Double) {
@@ -47,7 +48,8 @@ public struct MeaningSelection: Sendable {
   /// descriptions of pages of documentation): what counts is how much
   /// nearer the query a document is than to ordinary text of its language.
   /// Measured with `benchmarks/meaning.py`'s 65 descriptions over its pool
-  /// of 1,770 documents (with the words' evidence): the intended document
+  /// of 1,770 documents, ranked again by a script from the pool's vectors
+  /// (with the words' evidence): the intended document
   /// first for 15 of them, 23 at 1.0, 24 at 1.5; in the first ten for 42,
   /// 44 at 1.0, 43 at 1.5. The mean over all the ordinary passages, most
   /// of them English, favoured documents in other languages: at 1.0, 22

@@ -141,10 +141,9 @@ public final class StoreBackend: SearchBackend {
   /// The documents nearest a description, as the local index finds them
   /// (``MeaningSearch``'s floors, ``MeaningSelection`` with the documents'
   /// ordinariness, and the query's words as evidence, ``WordEvidence``), of
-  /// those the store orders
-  /// nearest by their bits; the average document's similarity is the
-  /// query's to the model's centre, which the store need not read every
-  /// vector for.
+  /// those the store orders nearest by their bits; the average document's
+  /// similarity is the query's to the model's centre, which the store need
+  /// not read every vector for.
   public func nearest(
     to asked: MeaningQuery, filteredBy filters: QueryNode, limit: Int
   ) throws -> [SearchResult] {
@@ -152,41 +151,34 @@ public final class StoreBackend: SearchBackend {
     let stored = try reading { index throws(PostgresError) in
       try index.meaningCandidates(of: query, count: Self.meaningCandidates)
     }
-    let entries = Dictionary(
-      stored.map { (PostgresIndex.uri(host: $0.host, path: $0.path), ($0.host, $0.path)) },
+    let byURI = Dictionary(
+      stored.map { (PostgresIndex.uri(host: $0.host, path: $0.path), $0) },
       uniquingKeysWith: { first, _ in first })
+    func entries(_ uris: [String]) -> [(host: String, path: RawPath)] {
+      uris.compactMap { uri in byURI[uri].map { ($0.host, $0.path) } }
+    }
     let candidates = selection.candidates(
-      stored.map {
-        (
-          key: PostgresIndex.uri(host: $0.host, path: $0.path),
-          similarity: MeaningVector.similarity(query, $0.vector)
-        )
-      },
+      byURI.map { (key: $0.key, similarity: MeaningVector.similarity(query, $0.value.vector)) },
       average: stored.count > SearchEngine.meaningAverageOf
         ? MeaningVector.averageSimilarity(of: query) : 0,
       most: SearchEngine.meaningCandidates)
     guard !candidates.isEmpty else { return [] }
     let stems = WordEvidence.stems(of: asked.words)
     let held = try reading { index throws(PostgresError) in
-      try index.stemsHeld(stems, by: candidates.compactMap { entries[$0.key] })
+      try index.stemsHeld(stems, by: entries(candidates.map(\.key)))
     }
-    let vectors = Dictionary(
-      stored.map { (PostgresIndex.uri(host: $0.host, path: $0.path), $0.vector) },
-      uniquingKeysWith: { first, _ in first })
     let near = selection.chosen(
       candidates,
       shares: WordEvidence.shares(held: held, stems: stems, documents: candidates.count),
-      ordinariness: asked.ordinary.isEmpty
-        ? [:]
-        : Dictionary(
-          candidates.compactMap { candidate in
-            vectors[candidate.key].map {
-              (candidate.key, MeaningVector.ordinariness(of: $0, means: asked.ordinary))
-            }
-          }, uniquingKeysWith: { first, _ in first }))
+      ordinariness: Dictionary(
+        candidates.compactMap { candidate in
+          byURI[candidate.key].map {
+            (candidate.key, MeaningVector.ordinariness(of: $0.vector, means: asked.ordinary))
+          }
+        }, uniquingKeysWith: { first, _ in first }))
     let score = Dictionary(near.map { ($0.key, $0.score) }, uniquingKeysWith: { first, _ in first })
     let hits = try reading { index throws(PostgresError) in
-      try index.hits(at: near.compactMap { entries[$0.key] }, filteredBy: filters)
+      try index.hits(at: entries(near.map(\.key)), filteredBy: filters)
     }
     return hits.map(Self.result).map { result in
       var result = MeaningSearch.markedAsMeaning(result)
