@@ -182,17 +182,26 @@ public final class MeaningEngine: Sendable {
     ("en", "Photos from the garden: roses, tomatoes and the old apple tree."),
     ("en", "Terms and conditions apply. See the website for details."),
   ]
-  /// Their embeddings, made at the first query that needs them.
-  private let ordinary = Mutex<[[Float]]?>(nil)
+  /// Their embeddings, and their means, one a language: made once, at the
+  /// first query that needs them.
+  private struct Ordinary {
+    var passages: [[Float]]
+    var means: [[Float]]
+  }
+  private let ordinary = Mutex<Ordinary?>(nil)
 
   /// Embeds ``ordinaryPassages`` now (half a second), if not done yet: a
   /// service calls it at start, so that its first query does not wait.
   @discardableResult
-  public func prepareOrdinaryPassages() -> [[Float]]? {
+  public func prepareOrdinaryPassages() -> [[Float]]? { preparedOrdinary()?.passages }
+
+  private func preparedOrdinary() -> Ordinary? {
     ordinary.withLock { known in
       if known == nil {
         let made = Self.ordinaryPassages.compactMap { embed($0.1, asQuery: false) }
-        if made.count == Self.ordinaryPassages.count { known = made }
+        if made.count == Self.ordinaryPassages.count {
+          known = Ordinary(passages: made, means: Self.meansByLanguage(of: made))
+        }
       }
       return known
     }
@@ -201,22 +210,21 @@ public final class MeaningEngine: Sendable {
   /// The means of ``ordinaryPassages``' embeddings, one a language (not
   /// of unit length): a document's product with one is its mean cosine to
   /// that language's, and the largest, how ordinary it is in its own
-  /// language (``MeaningVector/ordinariness(of:means:)``); nil when the
-  /// engine fails on them.
-  public func ordinaryMeans() -> [[Float]]? {
-    guard let passages = prepareOrdinaryPassages() else { return nil }
-    var sums: [String: (sum: [Float], count: Float)] = [:]
-    var languages: [String] = []
-    for ((language, _), passage) in zip(Self.ordinaryPassages, passages) {
-      if sums[language] == nil {
-        languages.append(language)
-        sums[language] = ([Float](repeating: 0, count: Self.dimensions), 0)
-      }
-      for (dimension, value) in passage.enumerated() { sums[language]!.sum[dimension] += value }
-      sums[language]!.count += 1
+  /// language (`MeaningSelection.ordinariness`); nil when the engine fails
+  /// on them.
+  public func ordinaryMeans() -> [[Float]]? { preparedOrdinary()?.means }
+
+  /// The mean of `passages` (the embeddings of ``ordinaryPassages``) of
+  /// each language, in the order the languages first come.
+  static func meansByLanguage(of passages: [[Float]]) -> [[Float]] {
+    let languages = ordinaryPassages.map(\.0).reduce(into: [String]()) { languages, language in
+      if !languages.contains(language) { languages.append(language) }
     }
-    return languages.compactMap { language in
-      sums[language].map { mean in mean.sum.map { $0 / mean.count } }
+    return languages.map { language in
+      let own = zip(ordinaryPassages, passages).filter { $0.0.0 == language }.map(\.1)
+      return (0..<dimensions).map { dimension in
+        own.reduce(Float(0)) { $0 + $1[dimension] } / Float(own.count)
+      }
     }
   }
 
@@ -271,18 +279,6 @@ public enum MeaningVector {
         let value = length > 0 ? Float(Int8(bitPattern: byte)) / length : 0
         return dimension < centre.count && value > centre[dimension] ? "1" : "0"
       })
-  }
-
-  /// How ordinary a stored vector is: its mean cosine to the model's
-  /// ordinary passages of the language it is nearest, given their means
-  /// (``MeaningEngine/ordinaryMeans()``); 0 when there are none.
-  public static func ordinariness(of vector: [UInt8], means: [[Float]]) -> Double {
-    let length = length(of: vector)
-    guard length > 0 else { return 0 }
-    return means.filter { $0.count == vector.count }.map { mean in
-      Double(
-        zip(vector, mean).reduce(Float(0)) { $0 + Float(Int8(bitPattern: $1.0)) * $1.1 } / length)
-    }.max() ?? 0
   }
 
   /// The similarity a query's vector has on average to the documents: its

@@ -57,6 +57,19 @@ public struct MeaningSelection: Sendable {
   /// written in English.
   public static let ordinaryWeight = 1.0
 
+  /// How ordinary a vector is (its bytes, as the stores keep them): its
+  /// mean cosine to the model's ordinary passages of the language it is
+  /// nearest, given their means, one a language; 0 when there are none.
+  public static func ordinariness<Bytes: Collection>(of vector: Bytes, means: [[Float]])
+    -> Double where Bytes.Element == Int8
+  {
+    let length = vector.reduce(Float(0)) { $0 + Float($1) * Float($1) }.squareRoot()
+    guard length > 0 else { return 0 }
+    return means.filter { $0.count == vector.count }.map { mean in
+      Double(zip(vector, mean).reduce(Float(0)) { $0 + Float($1.0) * $1.1 } / length)
+    }.max() ?? 0
+  }
+
   /// The candidates shown, best first: each scored by its similarity, less
   /// its ordinariness (``ordinaryWeight``; `ordinariness`, none: 0), and its
   /// share of the query's words (`shares`, 0 to 1; none: 0), within

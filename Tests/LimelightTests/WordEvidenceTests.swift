@@ -1,6 +1,5 @@
 import Foundation
 import GRDB
-import LimelightMeaning
 import LimelightQuery
 import Testing
 
@@ -72,12 +71,12 @@ import Testing
         == ["the page", "a note"])
     // A stored vector's ordinariness: its cosine-weighted product with the
     // mean of the ordinary passages.
-    let along: [UInt8] = (0..<4).map { $0 == 0 ? 127 : 0 }
-    #expect(MeaningVector.ordinariness(of: along, means: [[0.5, 0.25, 0, 0]]) == 0.5)
+    let along: [Int8] = (0..<4).map { $0 == 0 ? 127 : 0 }
+    #expect(MeaningSelection.ordinariness(of: along, means: [[0.5, 0.25, 0, 0]]) == 0.5)
     // Of several languages' ordinary text, the nearest.
     #expect(
-      MeaningVector.ordinariness(of: along, means: [[0.5, 0, 0, 0], [0.75, 0, 0, 0]]) == 0.75)
-    #expect(MeaningVector.ordinariness(of: along, means: [[0.5]]) == 0)
+      MeaningSelection.ordinariness(of: along, means: [[0.5, 0, 0, 0], [0.75, 0, 0, 0]]) == 0.75)
+    #expect(MeaningSelection.ordinariness(of: along, means: [[0.5]]) == 0)
   }
 
   /// Through the index: two documents nearly as near, the second holding a

@@ -173,7 +173,11 @@ public final class StoreBackend: SearchBackend {
       ordinariness: Dictionary(
         candidates.compactMap { candidate in
           byURI[candidate.key].map {
-            (candidate.key, MeaningVector.ordinariness(of: $0.vector, means: asked.ordinary))
+            (
+              candidate.key,
+              MeaningSelection.ordinariness(
+                of: $0.vector.lazy.map { Int8(bitPattern: $0) }, means: asked.ordinary)
+            )
           }
         }, uniquingKeysWith: { first, _ in first }))
     let score = Dictionary(near.map { ($0.key, $0.score) }, uniquingKeysWith: { first, _ in first })

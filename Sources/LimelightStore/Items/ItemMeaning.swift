@@ -240,27 +240,19 @@ final class MeaningVectors: Sendable {
     return held.changes < 0 || changes - held.changes == read
   }
 
-  /// How ordinary the vectors of `rowIDs` are (of unit length): their
-  /// largest product with one of `means`, by row; none without means.
-  /// Read as held: a search reads them after ``similarities(to:in:)``.
+  /// How ordinary the vectors of `rowIDs` are
+  /// (``MeaningSelection/ordinariness(of:means:)``), by row. Read as held:
+  /// a search reads them after ``similarities(to:in:)``.
   func ordinariness(of rowIDs: [Int64], means: [[Float]]) -> [Int64: Double] {
-    guard let dimensions = means.first?.count, means.allSatisfy({ $0.count == dimensions }) else {
-      return [:]
-    }
+    guard let dimensions = means.first?.count else { return [:] }
     return held.withLock { held in
       var found: [Int64: Double] = [:]
       for rowID in rowIDs {
-        guard let position = held.positions[rowID], held.lengths[position] > 0,
+        guard let position = held.positions[rowID],
           held.bytes.count >= (position + 1) * dimensions
         else { continue }
-        let start = position * dimensions
-        found[rowID] = means.map { mean in
-          var sum: Float = 0
-          for dimension in 0..<dimensions {
-            sum += Float(held.bytes[start + dimension]) * mean[dimension]
-          }
-          return Double(sum / held.lengths[position])
-        }.max()
+        found[rowID] = MeaningSelection.ordinariness(
+          of: held.bytes[(position * dimensions)..<((position + 1) * dimensions)], means: means)
       }
       return found
     }
