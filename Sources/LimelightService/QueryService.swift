@@ -23,8 +23,9 @@ public final class QueryService: Sendable {
   public let socketPath: RawPath
   let location: IndexLocation
   let listener: Int32
-  /// Meaning search's model, loaded once for every search (nil: off).
-  let meaning: MeaningEngine?
+  /// Meaning search's model, loaded once for every search (nil: off), or
+  /// taken up later (``takeUp(_:)``).
+  let meaning: Mutex<MeaningEngine?>
   /// Open read-only connections to the index, one per search in progress.
   let stores = Mutex<[(store: IndexStore, searches: Int)]>([])
   /// The shared stores' connections kept between searches, closed with
@@ -53,6 +54,12 @@ public final class QueryService: Sendable {
   /// Why the service could not start.
   public struct StartError: Error, CustomStringConvertible {
     public let description: String
+  }
+
+  /// Meaning search's model from now on: one installed after the
+  /// watcher started (``LimelightWatch/MeaningStart``).
+  public func takeUp(_ model: MeaningEngine) {
+    meaning.withLock { $0 = model }
   }
 
   /// Listens on the instance's socket (replacing a stale one: the caller holds
@@ -92,7 +99,7 @@ public final class QueryService: Sendable {
     socketPath: RawPath, location: IndexLocation, listener: Int32, meaning: MeaningEngine?,
     quietSpell: Double
   ) {
-    self.meaning = meaning
+    self.meaning = Mutex(meaning)
     self.socketPath = socketPath
     self.location = location
     self.listener = listener
@@ -178,7 +185,7 @@ public final class QueryService: Sendable {
     var serving = context
     serving.store = connection.store
     serving.storeBackends = storeBackends
-    serving.meaning = meaning
+    serving.meaning = meaning.withLock { $0 }
     serving.abandoned = { Self.hungUp(client) }
     let status = failureStatus(name: "find-in", errors: context.errors) {
       try FindInSearch(options, context: serving).run()

@@ -116,7 +116,7 @@ struct Limelightd: ParsableCommand {
     // Meaning search: the third pass embeds documents, and the query
     // service keeps the model loaded for find-in.
     var meaning: MeaningEngine?
-    var meaningPass: MeaningPass?
+    var meaningStart: MeaningStart?
     if !configuration.meaning {
       if !once {
         do {
@@ -136,29 +136,19 @@ struct Limelightd: ParsableCommand {
         MeaningReport(off: error.description).write(location)
       }
     } else {
-      do throws(MeaningEngine.Unavailable) {
-        // A model of its own for each: a search never waits for the
-        // pass's passage (up to a second) to be embedded. The model's
-        // file is mapped, its pages shared.
-        let model = try MeaningEngine.load()
-        Thread.detachNewThread { model.prepareOrdinaryPassages() }
-        meaning = model
-        meaningPass = MeaningPass(
-          store: store, engine: try MeaningEngine.load(), location: location, logger: logger,
-          watcher: watcher.activity)
-      } catch {
-        logger.notice("meaning search is off: \(error)")
-        MeaningReport(off: error.description).write(location)
-      }
+      meaningStart = MeaningStart(
+        store: store, location: location, logger: logger, watcher: watcher.activity)
+      meaning = meaningStart?.loadNow()
     }
-    meaningPass?.start()
-    defer { meaningPass?.stop() }
+    defer { meaningStart?.stop() }
     var service: QueryService?
     if !once {
       do { service = try QueryService.start(location: location, meaning: meaning) } catch {
         logger.warning("no query service: \(error)")
       }
     }
+    // A model installed while the watcher runs is taken up by both.
+    meaningStart?.keepLooking { [service] model in service?.takeUp(model) }
     defer { service?.stop() }
     do {
       try watcher.run()

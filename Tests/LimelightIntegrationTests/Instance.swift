@@ -153,11 +153,12 @@ final class Instance: @unchecked Sendable {
   /// `boundByPermissions`, a watcher run by root runs without the
   /// capabilities that let root read what its permissions forbid, so that
   /// a file's mode binds it as it binds the user who owns the file.
+  /// `program`: the watcher's program, when not the built one.
   func startWatcher(
-    _ extra: [String] = [], boundByPermissions: Bool = false, waitingForCrawl: Bool = true
+    _ extra: [String] = [], boundByPermissions: Bool = false, waitingForCrawl: Bool = true,
+    program: String = Instance.binDirectory + "/limelightd"
   ) throws {
     let process = Process()
-    let program = Self.binDirectory + "/limelightd"
     if boundByPermissions && geteuid() == 0 {
       process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
       process.arguments =

@@ -89,6 +89,32 @@ import Testing
     }
   }
 
+  /// A model installed while the watcher runs, as `limelight status`
+  /// advises when there is none, is taken up without a restart: the third
+  /// pass embeds the documents, and the watcher's searches find by meaning.
+  @Test func aModelInstalledWhileTheWatcherRunsIsTakenUp() throws {
+    // The watcher's program alone, in a folder with no model beside it yet.
+    let folder = instance.base + "/bare"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    try FileManager.default.copyItem(
+      atPath: Instance.binDirectory + "/limelightd", toPath: folder + "/limelightd")
+    try instance.startWatcher(program: folder + "/limelightd")
+    let before = try instance.run("limelight", ["status"]).stdout
+    #expect(
+      before.contains(
+        "meaning:    off (no model installed; scripts/install-meaning puts one in \(folder)/limelight-meaning)"
+      ), "\(before)")
+    #expect(try results(["vegetable", "patch", "layout"]).isEmpty)
+    try FileManager.default.createSymbolicLink(
+      atPath: folder + "/limelight-meaning",
+      withDestinationPath: Instance.binDirectory + "/limelight-meaning")
+    try waitForMeaning()
+    let garden = try results(["vegetable", "patch", "layout"])
+    #expect(
+      garden.map(\.path) == ["Documents/garden.txt"] && garden.allSatisfy(\.meaning), "\(garden)")
+    #expect(instance.log.contains("meaning search is on"), "\(instance.log)")
+  }
+
   @Test func documentsAreFoundByWhatTheyAreAboutInAnotherLanguage() throws {
     try instance.startWatcher()
     try waitForMeaning()
