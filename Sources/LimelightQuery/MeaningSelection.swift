@@ -31,6 +31,9 @@ public struct MeaningSelection: Sendable {
   /// ``margin`` more alike than `average`, and within ``reach`` of the
   /// nearest. None when the nearest is below the floors: the query is
   /// about nothing the documents are, whatever words they share.
+  /// Inlinable, to be specialized where it is called: as generic code it
+  /// took a fifth of a query over 100,000 vectors.
+  @inlinable
   public func candidates<Key>(
     _ similarities: [(key: Key, similarity: Float)], average: Double, most: Int
   ) -> [(key: Key, similarity: Float)] {
@@ -60,20 +63,38 @@ public struct MeaningSelection: Sendable {
   /// How ordinary a vector is (its bytes, as the stores keep them): its
   /// mean cosine to the model's ordinary passages of the language it is
   /// nearest, given their means, one a language; 0 when there are none.
-  public static func ordinariness<Bytes: Collection>(of vector: Bytes, means: [[Float]])
-    -> Double where Bytes.Element == Int8
+  /// Loops over a buffer, not generic code: generic over the collection,
+  /// unspecialized across modules, it took 200 ms of a query over 100,000
+  /// vectors (300 candidates, each element through the type's metadata).
+  public static func ordinariness(of vector: UnsafeBufferPointer<Int8>, means: [[Float]])
+    -> Double
   {
-    let length = vector.reduce(Float(0)) { $0 + Float($1) * Float($1) }.squareRoot()
+    var squares = Float(0)
+    for value in vector { squares += Float(value) * Float(value) }
+    let length = squares.squareRoot()
     guard length > 0 else { return 0 }
-    return means.filter { $0.count == vector.count }.map { mean in
-      Double(zip(vector, mean).reduce(Float(0)) { $0 + Float($1.0) * $1.1 } / length)
-    }.max() ?? 0
+    var most: Double?
+    for mean in means where mean.count == vector.count {
+      let dot = mean.withUnsafeBufferPointer { mean in
+        var dot = Float(0)
+        for index in 0..<vector.count { dot += Float(vector[index]) * mean[index] }
+        return dot
+      }
+      most = max(most ?? -.infinity, Double(dot / length))
+    }
+    return most ?? 0
+  }
+
+  /// ``ordinariness(of:means:)`` of a vector's bytes as signed numbers.
+  public static func ordinariness(of vector: [Int8], means: [[Float]]) -> Double {
+    vector.withUnsafeBufferPointer { ordinariness(of: $0, means: means) }
   }
 
   /// The candidates shown, best first: each scored by its similarity, less
   /// its ordinariness (``ordinaryWeight``; `ordinariness`, none: 0), and its
   /// share of the query's words (`shares`, 0 to 1; none: 0), within
   /// ``band`` of the best score.
+  @inlinable
   public func chosen<Key: Hashable>(
     _ candidates: [(key: Key, similarity: Float)], shares: [Key: Double],
     ordinariness: [Key: Double] = [:]
@@ -146,6 +167,7 @@ public enum WordEvidence {
   /// Each document's share of the stems' weight, 0 to 1, of `documents`
   /// near the query, given which stems each holds (`held`; one not in it
   /// holds none).
+  @inlinable
   public static func shares<Key: Hashable>(
     held: [Key: Set<String>], stems: [String], documents: Int
   ) -> [Key: Double] {

@@ -175,8 +175,10 @@ public final class StoreBackend: SearchBackend {
           byURI[candidate.key].map {
             (
               candidate.key,
-              MeaningSelection.ordinariness(
-                of: $0.vector.lazy.map { Int8(bitPattern: $0) }, means: asked.ordinary)
+              $0.vector.withUnsafeBytes { bytes in
+                MeaningSelection.ordinariness(
+                  of: bytes.bindMemory(to: Int8.self), means: asked.ordinary)
+              }
             )
           }
         }, uniquingKeysWith: { first, _ in first }))

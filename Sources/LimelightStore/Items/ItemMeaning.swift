@@ -251,8 +251,12 @@ final class MeaningVectors: Sendable {
         guard let position = held.positions[rowID],
           held.bytes.count >= (position + 1) * dimensions
         else { continue }
-        found[rowID] = MeaningSelection.ordinariness(
-          of: held.bytes[(position * dimensions)..<((position + 1) * dimensions)], means: means)
+        found[rowID] = held.bytes.withUnsafeBufferPointer { bytes in
+          MeaningSelection.ordinariness(
+            of: UnsafeBufferPointer(
+              rebasing: bytes[(position * dimensions)..<((position + 1) * dimensions)]),
+            means: means)
+        }
       }
       return found
     }
