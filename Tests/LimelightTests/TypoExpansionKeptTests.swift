@@ -1,4 +1,5 @@
 import Foundation
+import LimelightPlatform
 import LimelightQuery
 import Testing
 
@@ -20,6 +21,21 @@ import Testing
     // A typo of it, then: its expansion is made for the index as it is now.
     let typo = QueryNode.text("zorblett", prefix: false, column: nil)
     #expect(try engine.search(typo).map(\.displayName) == ["zorblatt.txt"])
+  }
+
+  /// The words' state, not the generation, keys them: a file's text
+  /// written again with a new word, and a file removed, are seen by the
+  /// next search's typos.
+  @Test func aTextWrittenAgainOrRemovedIsSeen() throws {
+    let store = try Fixtures.newStore()
+    try store.write { try $0.upsert(Fixtures.record("/h/a.txt", text: "nothing here")) }
+    let engine = SearchEngine(store: store)
+    let typo = QueryNode.text("vastrelmo", prefix: false, column: nil)
+    #expect(try engine.search(typo).isEmpty)
+    try store.write { try $0.upsert(Fixtures.record("/h/a.txt", text: "vastrelmx at last")) }
+    #expect(try engine.search(typo).map(\.displayName) == ["a.txt"])
+    _ = try store.write { try $0.removeTree(RawPath("/h/a.txt")) }
+    #expect(try engine.search(typo).isEmpty)
   }
 
   /// Two indexes at the same generation keep apart.

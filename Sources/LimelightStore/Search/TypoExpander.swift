@@ -24,16 +24,24 @@ struct TypoExpander {
 
   func expand(_ node: QueryNode) throws -> QueryNode {
     var budget = Self.maxWords
-    // Which index, at which generation: a write moves the generation, and
-    // an index made anew at the same path has other rows by then.
+    // Which index, in which state of its words: the full-text indexes'
+    // structure records (FTS5's row 10), which every write of words
+    // changes; and its last row, as an index made anew at the same path
+    // has other rows by then. Not the generation: a thumbnail drawn or a
+    // file read again with the same text moves it, and for the first hour
+    // after a crawl every search looked for its typos again.
     let state = try Row.fetchOne(
       db,
       sql: """
         SELECT (SELECT file FROM pragma_database_list WHERE name = 'main'),
-          (SELECT value FROM meta WHERE key = 'generation'), (SELECT max(rowid) FROM item)
+          (SELECT block FROM item_name_data WHERE id = 10),
+          (SELECT block FROM item_text_data WHERE id = 10), (SELECT max(rowid) FROM item)
         """)
+    let structures = [state?[1] as Data?, state?[2] as Data?].map {
+      $0?.base64EncodedString() ?? ""
+    }
     let index =
-      "\(state?[0] as String? ?? "") \(state?[1] as Int64? ?? 0) \(state?[2] as Int64? ?? 0)"
+      "\(state?[0] as String? ?? "") \(structures.joined(separator: " ")) \(state?[3] as Int64? ?? 0)"
     return try expand(node, budget: &budget, index: index)
   }
 
@@ -48,8 +56,8 @@ struct TypoExpander {
     /// Whether it took one of the query's words looked at.
     var counted: Bool
   }
-  /// The words' expansions made in this process, for one index at one
-  /// generation: a query nothing holds every word of searches the subsets
+  /// The words' expansions made in this process, for one index in one
+  /// state of its words: a query nothing holds every word of searches the subsets
   /// of its words, and each search looked for the same typos again (13
   /// times for a description of six words: 93 ms of its 100).
   private static let made = Mutex<(index: String, known: [Asked: Expansion])>(("", [:]))
