@@ -226,6 +226,8 @@ extension SearchBackend {
         ? MeaningInAdvance(about: text, words: words, model: model) : nil
     }
     var found = try search(query, limit: limit)
+    // While the meaning is still being made: its words' part.
+    if inAdvance != nil { try readAheadForMeaning(of: words) }
     guard let model, MeaningSearch.isAsked(words: words, found: found.results),
       let meaningQuery = inAdvance?.query
         ?? MeaningSearch.asked(about: text, words: words, model: model)

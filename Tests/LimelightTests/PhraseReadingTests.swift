@@ -27,6 +27,31 @@ import Testing
     }
   }
 
+  /// A sentence (four words or more) is typed a word at a time: its words
+  /// but the last are looked for whole, the last as the start of a word;
+  /// fewer words each as the start of one, filters as they were.
+  @Test func aSentencesWordsButTheLastAreWhole() throws {
+    var parser = QueryParser(
+      home: RawPath("/home/me"), currentDirectory: { RawPath("/work") }, now: Self.clock.now,
+      calendar: Self.clock.calendar)
+    let sentence = try parser.read("schedule command every night kind:text")
+    #expect(
+      sentence.node
+        == .and([
+          .text("schedule", prefix: false, column: nil),
+          .text("command", prefix: false, column: nil),
+          .text("every", prefix: false, column: nil), .text("night", prefix: true, column: nil),
+          .filter(.kind(.text)),
+        ]), "\(sentence.node)")
+    let words = try parser.read("schedule command night")
+    #expect(
+      words.node
+        == .and([
+          .text("schedule", prefix: true, column: nil), .text("command", prefix: true, column: nil),
+          .text("night", prefix: true, column: nil),
+        ]), "\(words.node)")
+  }
+
   @Test func kindsByTheWordsPeopleUse() throws {
     try expectLines([
       ("pdfs", "kind:pdf"), ("pdf files", "kind:pdf"), ("photos", "kind:image"),

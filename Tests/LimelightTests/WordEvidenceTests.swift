@@ -99,14 +99,25 @@ import Testing
     ])
     let engine = SearchEngine(store: store)
     let selection = MeaningSelection(floor: 0.5, margin: 0, band: 0.04)
-    func nearest(_ words: [String], ordinary: [[Float]] = []) throws -> [String] {
+    func nearest(_ words: [String], ordinary: [[Float]] = [], readAhead: StemRows? = nil) throws
+      -> [String]
+    {
       try engine.meaningMatches(
         query, words: words, ordinary: ordinary, selection: selection, filters: .and([]),
-        limit: 5
+        limit: 5, readAhead: readAhead
       ).map(\.displayName)
     }
     #expect(try nearest([]) == ["loops.txt", "asyncio.txt"])
     #expect(try nearest(["coroutine", "tasks"]) == ["asyncio.txt", "loops.txt"])
+    // The stems' rows read ahead count as those read then; read ahead for
+    // other words, they are not taken.
+    let ahead = try engine.stemRows(of: ["coroutine", "tasks"])
+    #expect(try nearest(["coroutine", "tasks"], readAhead: ahead) == ["asyncio.txt", "loops.txt"])
+    #expect(try nearest(["loop"], readAhead: ahead) == ["loops.txt", "asyncio.txt"])
+    #expect(
+      try nearest([], readAhead: try engine.stemRows(of: ["running"])) == [
+        "loops.txt", "asyncio.txt",
+      ])
     // A word both hold tells them apart no more.
     #expect(try nearest(["loop"]) == ["loops.txt", "asyncio.txt"])
     // Ordinary text lies along the first: the second is the more particular.

@@ -2,6 +2,7 @@ import Foundation
 import LimelightMeaning
 import LimelightQuery
 import LimelightStore
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -11,6 +12,9 @@ import LimelightStore
 public final class LocalBackend: SearchBackend {
   public let store: IndexStore
   let engine: SearchEngine
+  /// The rows holding a description's stems, read while its meaning was
+  /// made (``readAheadForMeaning(of:)``).
+  private let readAhead = Mutex<StemRows?>(nil)
 
   public init(store: IndexStore) {
     self.store = store
@@ -48,8 +52,16 @@ public final class LocalBackend: SearchBackend {
   ) throws -> [SearchResult] {
     try engine.meaningMatches(
       query.vector, words: query.words, ordinary: query.ordinary, selection: query.selection,
-      filters: filters, limit: limit
+      filters: filters, limit: limit, readAhead: readAhead.withLock { $0 }
     ).map(MeaningSearch.markedAsMeaning)
+  }
+
+  /// The rows holding the words' stems (8 to 10 ms of a description's
+  /// meaning search over 355,000 entries), read while the model makes its
+  /// meaning (15 to 20 ms on one core).
+  public func readAheadForMeaning(of words: [String]) throws {
+    let rows = try engine.stemRows(of: words)
+    readAhead.withLock { $0 = rows }
   }
 
   public func buildingNote() -> String? { store.buildingNote() }

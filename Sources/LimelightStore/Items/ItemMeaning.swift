@@ -320,7 +320,7 @@ extension SearchEngine {
   /// of the items but the nearest, when there are enough of them.
   public func meaningMatches(
     _ query: [UInt8], words: [String], ordinary: [[Float]] = [], selection: MeaningSelection,
-    filters: QueryNode, limit: Int
+    filters: QueryNode, limit: Int, readAhead: StemRows? = nil
   ) throws -> [SearchResult] {
     let (conditions, arguments) = Self.filterConditions(
       filters, now: Date().timeIntervalSince1970)
@@ -339,11 +339,14 @@ extension SearchEngine {
       guard !candidates.isEmpty else { return [] }
       let stems = WordEvidence.stems(of: words)
       let started = Date()
-      let (held, looked) = try Self.stemsHeld(stems, by: candidates.map(\.key), in: db)
+      let stemRows =
+        try readAhead.flatMap { $0.stems == stems ? $0 : nil } ?? Self.stemRows(stems, in: db)
+      let held = stemRows.held(by: candidates.map(\.key))
+      let looked = stemRows.looked
       if Self.trace {
         Self.traceLine(
           since: started, "\(held.count) of \(candidates.count) hold some",
-          "stems \(looked) of \(stems) in the nearest")
+          "stems \(looked) of \(stems) in the nearest\(readAhead == nil ? "" : ", read ahead")")
       }
       let near = selection.chosen(
         candidates,
@@ -369,21 +372,22 @@ extension SearchEngine {
     }
   }
 
-  /// Which of `stems` (``WordEvidence/stems(of:)``) each of `rows` holds
-  /// in its name, keywords, path or text, as one of its forms
-  /// (``WordEvidence/forms(of:)``); rows holding none are left out. Every
-  /// row of the text index holding a stem's forms is read, stem after
-  /// stem, until ``evidenceRows`` are: the stems looked for are returned,
-  /// the others say nothing.
-  static func stemsHeld(_ stems: [String], by rows: [Int64], in db: Database) throws
-    -> (held: [Int64: Set<String>], looked: [String])
-  {
-    guard !rows.isEmpty else { return ([:], []) }
-    let wanted = Set(rows)
-    var held: [Int64: Set<String>] = [:]
-    var (looked, read) = ([String](), 0)
+  /// The rows of the text index holding each of `words`' stems
+  /// (``WordEvidence/stems(of:)``), read while the query's meaning is made:
+  /// ``meaningMatches(_:words:ordinary:selection:filters:limit:readAhead:)``
+  /// takes them.
+  public func stemRows(of words: [String]) throws -> StemRows {
+    try store.read { db in try Self.stemRows(WordEvidence.stems(of: words), in: db) }
+  }
+
+  /// Every row of the text index holding a stem's forms
+  /// (``WordEvidence/forms(of:)``) in its name, keywords, path or text,
+  /// stem after stem, until ``evidenceRows`` are read: the stems looked for
+  /// are kept, the others say nothing.
+  static func stemRows(_ stems: [String], in db: Database) throws -> StemRows {
+    var found = StemRows(stems: stems)
+    var read = 0
     for stem in stems where read < Self.evidenceRows {
-      looked.append(stem)
       // Any column: the text index keeps none apart (detail=none). Each
       // row holding the forms is read: asking for each near row in turn
       // (`rowid IN`) parsed the match again for each, 50 µs a row; the
@@ -391,11 +395,47 @@ extension SearchEngine {
       let match = WordEvidence.forms(of: stem).map(SQLCompiler.quoted).joined(separator: " OR ")
       let holding = try Int64.fetchCursor(
         db, sql: "SELECT rowid FROM item_text WHERE item_text MATCH ?", arguments: [match])
-      while let row = try holding.next() {
-        read += 1
-        if wanted.contains(row) { held[row, default: []].insert(stem) }
+      var rows: [Int64] = []
+      while let row = try holding.next() { rows.append(row) }
+      // FTS5 gives them rising; the look-ups need them so.
+      if zip(rows, rows.dropFirst()).contains(where: { $0 > $1 }) { rows.sort() }
+      read += rows.count
+      found.looked.append(stem)
+      found.rows.append(rows)
+    }
+    return found
+  }
+}
+
+/// The rows of the text index holding each stem of a query's words, for
+/// the words' evidence of a meaning search (``WordEvidence``).
+public struct StemRows: Sendable, Equatable {
+  /// The stems asked for.
+  public var stems: [String]
+  /// Those looked for (the first ones, until enough rows were read), each
+  /// with its rows, rising.
+  var looked: [String] = []
+  var rows: [[Int64]] = []
+
+  /// Which of the stems looked for each of `candidates` holds; those
+  /// holding none are left out.
+  func held(by candidates: [Int64]) -> [Int64: Set<String>] {
+    var held: [Int64: Set<String>] = [:]
+    for (stem, rows) in zip(looked, rows) {
+      for candidate in candidates where Self.contains(rows, candidate) {
+        held[candidate, default: []].insert(stem)
       }
     }
-    return (held, looked)
+    return held
+  }
+
+  /// Whether rising `rows` hold `row`.
+  static func contains(_ rows: [Int64], _ row: Int64) -> Bool {
+    var (low, high) = (0, rows.count)
+    while low < high {
+      let middle = (low + high) / 2
+      if rows[middle] < row { low = middle + 1 } else { high = middle }
+    }
+    return low < rows.count && rows[low] == row
   }
 }
