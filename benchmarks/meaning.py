@@ -26,8 +26,22 @@ shared PostgreSQL store (named in the instance's limelight.conf for the
 run), and both programs search the store: the figures are the store's, to
 compare with the local index's on the same vectors.
 
+With `--speed N`, each description and query about nothing is then asked N
+more times of the watcher (`find-in`, process start included), and the
+median, the 99th percentile and the slowest are printed: the served speed
+of meaning search at the instance's size. A third pass over a large
+instance takes hours; `--borrow-vectors POOL_WORKDIR` first gives every
+document of the instance that has no vector one: its own when the pool
+(a `--pool` run's work folder) embedded the same file, else one of the
+pool's drawn at random (a fixed seed). The speed is then that of a whole
+index of vectors; the ranks are meaningless for the borrowed ones.
+
+`--also-root DIR` (with `--instance`) adds a root the watcher follows: a
+copy of the corpus hard-linked (`cp -al`) for an index twice the size.
+
 Usage: benchmarks/meaning.py --bin BIN_DIR --corpus CORPUS [--instance DIR | --pool N]
-       [--store URL] [WORKDIR]
+       [--also-root DIR]... [--store URL] [--speed N] [--borrow-vectors POOL_WORKDIR]
+       [WORKDIR]
 """
 import argparse
 import json
@@ -35,6 +49,8 @@ import os
 import random
 import re
 import shutil
+import sqlite3
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -340,6 +356,60 @@ def report(rows):
         print(line(f"asked in {language}", [r for r in rows if r["language"] == language]))
 
 
+def borrow_vectors(instance, pool_workdir, roots, seed=7):
+    """Gives the documents of `instance`'s index without a vector one of the
+    pool's (its own file's when the pool embedded it). The watcher drops
+    those of items not worth one at its start."""
+    pool_tree_root = os.path.join(pool_workdir, "tree")
+    pool = sqlite3.connect(os.path.join(pool_workdir, "instance/data/limelight/index.sqlite"))
+    by_path = {}
+    for path, vector in pool.execute(
+            "SELECT CAST(i.path AS TEXT), m.vector FROM item_meaning AS m "
+            "JOIN item AS i ON i.rowid = m.rowid WHERE length(m.vector) > 0"):
+        if path:
+            by_path[os.path.relpath(path, pool_tree_root)] = vector
+    vectors = list(by_path.values())
+    if not vectors:
+        sys.exit(f"{pool_workdir}: no vectors to borrow")
+    index = sqlite3.connect(os.path.join(instance, "data/limelight/index.sqlite"))
+    rows = index.execute(
+        "SELECT item.rowid, CAST(item.path AS TEXT) FROM item "
+        "JOIN item_words_stored AS w ON w.rowid = item.rowid "
+        "WHERE item.isFolder = 0 AND item.hidden = 0 AND w.textID IS NOT NULL "
+        "AND NOT EXISTS (SELECT 1 FROM item_meaning AS m WHERE m.rowid = item.rowid)").fetchall()
+    draw = random.Random(seed)
+    change = index.execute("SELECT value FROM meta WHERE key = 'meaningChanges'").fetchone()[0]
+    own = 0
+    for rowid, path in rows:
+        relative = next((os.path.relpath(path, root) for root in roots
+                         if path and path.startswith(root.rstrip("/") + "/")), None)
+        vector = by_path.get(relative)
+        own += vector is not None
+        change += 1
+        index.execute("INSERT INTO item_meaning (rowid, vector, change) VALUES (?, ?, ?)",
+                      (rowid, vector if vector is not None else draw.choice(vectors), change))
+    index.commit()
+    log(f"borrowed vectors: {len(rows)} documents, {own} of them their own file's")
+
+
+def served_speed(program, queries, env, rounds):
+    """Each query asked `rounds` more times (after one that warms it); the
+    median, 99th percentile and slowest in ms, and the five slowest queries."""
+    times = {}
+    for query in queries:
+        subprocess.run([program, "--limit", "20", *query.split()], env=env, capture_output=True)
+    for _ in range(rounds):
+        for query in queries:
+            started = time.perf_counter()
+            subprocess.run([program, "--limit", "20", *query.split()], env=env,
+                           capture_output=True)
+            times.setdefault(query, []).append((time.perf_counter() - started) * 1000)
+    every = sorted(t for ts in times.values() for t in ts)
+    slowest = sorted(((statistics.median(ts), q) for q, ts in times.items()), reverse=True)[:5]
+    return (statistics.median(every), every[min(len(every) - 1, int(len(every) * 0.99))],
+            every[-1], slowest)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bin", required=True)
@@ -352,6 +422,13 @@ def main():
     parser.add_argument("--hours", type=float, default=3.0,
                         help="how long the third pass may take")
     parser.add_argument("--store", help="search this shared PostgreSQL store (a URL)")
+    parser.add_argument("--speed", type=int, default=0, metavar="N",
+                        help="then time every query N times, served by the watcher")
+    parser.add_argument("--also-root", action="append", default=[], metavar="DIR",
+                        help="with --instance: another root its watcher follows (a copy of "
+                             "the corpus hard-linked, for a larger index)")
+    parser.add_argument("--borrow-vectors", metavar="POOL_WORKDIR",
+                        help="with --instance: first give its documents the pool's vectors")
     parser.add_argument("workdir", nargs="?")
     args = parser.parse_args()
     binaries = os.path.abspath(args.bin)
@@ -375,8 +452,14 @@ def main():
         os.makedirs(os.path.dirname(config), exist_ok=True)
         with open(config, "w") as out:
             out.write((kept_config or "") + f"\nstore = {args.store}\nhost-name = benchmark\n")
+    if args.borrow_vectors:
+        if not args.instance:
+            sys.exit("--borrow-vectors needs --instance")
+        borrow_vectors(instance, os.path.abspath(args.borrow_vectors),
+                       [root] + [os.path.abspath(r) for r in args.also_root])
     if not args.lexical_only:
-        watcher = subprocess.Popen([ll("limelightd"), "--root", root],
+        also = [a for r in args.also_root for a in ("--root", os.path.abspath(r))]
+        watcher = subprocess.Popen([ll("limelightd"), "--root", root, *also],
                                    env=env, stdout=subprocess.DEVNULL,
                                    stderr=open(os.path.join(workdir, "watcher.log"), "w"))
     try:
@@ -427,6 +510,15 @@ def main():
             print(f"\n{len(ABOUT_NOTHING)} queries about nothing the corpus holds: "
                   f"{sum(noise)} results found by meaning ({sum(1 for n in noise if n)} queries "
                   f"with any): {noise}")
+        if watcher and args.speed:
+            meaning = status(ll, env).get("meaning") or {}
+            median, p99, most, slowest = served_speed(
+                ll("find-in"), [q for _, q, _ in QUERIES] + ABOUT_NOTHING, env, args.speed)
+            print(f"\nserved, {len(QUERIES) + len(ABOUT_NOTHING)} queries x {args.speed} "
+                  f"({status(ll, env).get('items', '?')} items, {meaning.get('vectors')} vectors): "
+                  f"median {median:.1f} ms, p99 {p99:.1f} ms, slowest {most:.1f} ms")
+            for took, query in slowest:
+                print(f"  {took:.1f} ms  {query}")
     finally:
         if watcher:
             watcher.terminate()
