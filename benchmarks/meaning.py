@@ -376,6 +376,7 @@ def borrow_vectors(instance, pool_workdir, roots, seed=7):
         "SELECT item.rowid, CAST(item.path AS TEXT) FROM item "
         "JOIN item_words_stored AS w ON w.rowid = item.rowid "
         "WHERE item.isFolder = 0 AND item.hidden = 0 AND w.textID IS NOT NULL "
+        "AND instr(' ' || item.kindClasses || ' ', ' code ') = 0 "
         "AND NOT EXISTS (SELECT 1 FROM item_meaning AS m WHERE m.rowid = item.rowid)").fetchall()
     draw = random.Random(seed)
     change = index.execute("SELECT value FROM meta WHERE key = 'meaningChanges'").fetchone()[0]
