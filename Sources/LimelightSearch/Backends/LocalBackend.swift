@@ -52,7 +52,12 @@ public final class LocalBackend: SearchBackend {
   ) throws -> [SearchResult] {
     try engine.meaningMatches(
       query.vector, words: query.words, ordinary: query.ordinary, selection: query.selection,
-      filters: filters, limit: limit, readAhead: readAhead.withLock { $0 }
+      filters: filters, limit: limit,
+      // Taken: a later search (the picker's next keystroke) reads its own.
+      readAhead: readAhead.withLock { taken in
+        defer { taken = nil }
+        return taken
+      }
     ).map(MeaningSearch.markedAsMeaning)
   }
 
