@@ -61,8 +61,8 @@ public struct MeaningSelection: Sendable {
   public static let ordinaryWeight = 1.0
 
   /// How ordinary a vector is (its bytes, as the stores keep them): its
-  /// mean cosine to the model's ordinary passages of the language it is
-  /// nearest, given their means, one a language; 0 when there are none.
+  /// largest mean cosine to the model's ordinary passages of a language,
+  /// given their means, one a language; 0 when there are none.
   /// Loops over a buffer, not generic code: generic over the collection,
   /// unspecialized across modules, it took 200 ms of a query over 100,000
   /// vectors (300 candidates, each element through the type's metadata).
