@@ -170,6 +170,10 @@ public struct MeaningQuery: Sendable {
   /// (``MeaningSelection/ordinaryWeight``); none when unknown.
   public var ordinary: [[Float]]
   public var selection: MeaningSelection
+  /// The rows holding its words' stems, read while its vector was made
+  /// (``SearchBackend/readAheadForMeaning(of:)``); nil: read with the
+  /// near documents.
+  public var readAhead: StemRows?
 }
 
 /// A query's meaning made on a thread of its own while its words are
@@ -227,11 +231,12 @@ extension SearchBackend {
     }
     var found = try search(query, limit: limit)
     // While the meaning is still being made: its words' part.
-    if inAdvance != nil { try readAheadForMeaning(of: words) }
+    let readAhead = inAdvance != nil ? try readAheadForMeaning(of: words) : nil
     guard let model, MeaningSearch.isAsked(words: words, found: found.results),
-      let meaningQuery = inAdvance?.query
+      var meaningQuery = inAdvance?.query
         ?? MeaningSearch.asked(about: text, words: words, model: model)
     else { return found }
+    meaningQuery.readAhead = readAhead
     let meaning = try nearest(
       to: meaningQuery, filteredBy: MeaningSearch.filters(of: query), limit: MeaningSearch.most)
     found.results = MeaningSearch.merged(words: found.results, meaning: meaning, typed: words)

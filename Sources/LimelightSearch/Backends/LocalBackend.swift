@@ -2,7 +2,6 @@ import Foundation
 import LimelightMeaning
 import LimelightQuery
 import LimelightStore
-import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -12,9 +11,6 @@ import Synchronization
 public final class LocalBackend: SearchBackend {
   public let store: IndexStore
   let engine: SearchEngine
-  /// The rows holding a description's stems, read while its meaning was
-  /// made (``readAheadForMeaning(of:)``).
-  private let readAhead = Mutex<StemRows?>(nil)
 
   public init(store: IndexStore) {
     self.store = store
@@ -52,21 +48,15 @@ public final class LocalBackend: SearchBackend {
   ) throws -> [SearchResult] {
     try engine.meaningMatches(
       query.vector, words: query.words, ordinary: query.ordinary, selection: query.selection,
-      filters: filters, limit: limit,
-      // Taken: a later search (the picker's next keystroke) reads its own.
-      readAhead: readAhead.withLock { taken in
-        defer { taken = nil }
-        return taken
-      }
+      filters: filters, limit: limit, readAhead: query.readAhead
     ).map(MeaningSearch.markedAsMeaning)
   }
 
   /// The rows holding the words' stems (8 to 10 ms of a description's
   /// meaning search over 355,000 entries), read while the model makes its
   /// meaning (15 to 20 ms on one core).
-  public func readAheadForMeaning(of words: [String]) throws {
-    let rows = try engine.stemRows(of: words)
-    readAhead.withLock { $0 = rows }
+  public func readAheadForMeaning(of words: [String]) throws -> StemRows? {
+    try engine.stemRows(of: words)
   }
 
   public func buildingNote() -> String? { store.buildingNote() }

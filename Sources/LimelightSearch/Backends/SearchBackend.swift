@@ -26,11 +26,11 @@ public protocol SearchBackend: AnyObject {
   func nearest(
     to query: MeaningQuery, filteredBy filters: QueryNode, limit: Int
   ) throws -> [SearchResult]
-  /// Reads ahead what a meaning search of `words` asks of the index
-  /// besides their meaning (the rows holding their stems), while the
-  /// meaning is made on another thread; the next
-  /// ``nearest(to:filteredBy:limit:)`` of those words takes it.
-  func readAheadForMeaning(of words: [String]) throws
+  /// What a meaning search of `words` asks of the index besides their
+  /// meaning (the rows holding their stems), read while the meaning is
+  /// made on another thread: ``nearest(to:filteredBy:limit:)`` takes it
+  /// with the query (``MeaningQuery/readAhead``).
+  func readAheadForMeaning(of words: [String]) throws -> StemRows?
   /// A note to show while the first crawl is still running (nil: none).
   func buildingNote() -> String?
 
@@ -63,5 +63,5 @@ public struct FoundResults {
 extension SearchBackend {
   /// Nothing to read ahead: the shared store reads its words' evidence
   /// with the near entries, in one statement.
-  public func readAheadForMeaning(of words: [String]) throws {}
+  public func readAheadForMeaning(of words: [String]) throws -> StemRows? { nil }
 }
