@@ -18,7 +18,7 @@ public final class MeaningPass: Sendable {
   let engine: MeaningEngine
   let logger: Logger
   let location: IndexLocation
-  private let stopped = Atomic<Bool>(false)
+  private let stopping = StopFlag()
   /// Items embedded since the pass began, and when it began (monotonic seconds).
   private let progress = Mutex<(embedded: Int, since: Double?)>((0, nil))
 
@@ -66,7 +66,7 @@ public final class MeaningPass: Sendable {
     thread.start()
   }
 
-  public func stop() { stopped.store(true, ordering: .relaxed) }
+  public func stop() { stopping.stop() }
 
   func run() {
     do {
@@ -80,18 +80,18 @@ public final class MeaningPass: Sendable {
     MeaningReport().write(location)
     var reported = monotonicNow()
     var idleSince: Int64?
-    while !stopped.load(ordering: .relaxed) {
+    while !stopping.isStopped {
       do {
         let generation = try store.generation()
         // Nothing new since the last look found nothing: wait for a change.
         let paused = try store.isPaused()
         let contentWaits = try store.contentWaits()
         if idleSince == generation || paused || contentWaits {
-          sleep(seconds: 5)
+          stopping.sleep(seconds: 5)
           continue
         }
         if watcher.isBusy(within: Self.quietSeconds) {
-          sleep(seconds: 1)
+          stopping.sleep(seconds: 1)
           continue
         }
         let work = try store.meaningWork(
@@ -109,7 +109,7 @@ public final class MeaningPass: Sendable {
         // A burst that starts meanwhile cuts the batch short: what was
         // embedded is kept, the rest comes again.
         for item in work
-        where !stopped.load(ordering: .relaxed) && !watcher.isBusy(within: Self.quietSeconds) {
+        where !stopping.isStopped && !watcher.isBusy(within: Self.quietSeconds) {
           // An empty vector: too short to be about anything, or the model
           // failed on this text; tried again once it changes.
           let (passage, substance) = MeaningPassage.of(
@@ -131,7 +131,7 @@ public final class MeaningPass: Sendable {
         }
       } catch {
         logger.warning("meaning: \(error)")
-        sleep(seconds: 30)
+        stopping.sleep(seconds: 30)
       }
     }
   }
@@ -146,12 +146,5 @@ public final class MeaningPass: Sendable {
         "items": "\(embedded)", "seconds": "\(String(format: "%.1f", seconds))",
         "rate": "\(String(format: "%.2f", Double(embedded) / max(seconds, 0.001)))/s",
       ])
-  }
-
-  private func sleep(seconds: Double) {
-    let end = monotonicNow() + seconds
-    while !stopped.load(ordering: .relaxed) && monotonicNow() < end {
-      Thread.sleep(forTimeInterval: 0.2)
-    }
   }
 }

@@ -20,7 +20,7 @@ public final class MeaningStart: Sendable {
   /// Where the engine and its model are looked for.
   let folders: [RawPath]
   private let pass = Mutex<MeaningPass?>(nil)
-  private let stopped = Atomic<Bool>(false)
+  private let stopping = StopFlag()
   /// The files of the last model that failed to load, as they were then.
   private let failed = Mutex<[FileStatus?]?>(nil)
 
@@ -49,7 +49,7 @@ public final class MeaningStart: Sendable {
       pass.withLock { $0 = started }
       started.start()
       // A watcher stopping meanwhile stops the pass it has not heard of.
-      if stopped.load(ordering: .relaxed) { started.stop() }
+      if stopping.isStopped { started.stop() }
       return model
     } catch {
       let files = installedFiles()
@@ -65,7 +65,7 @@ public final class MeaningStart: Sendable {
   public func keepLooking(_ loaded: @escaping @Sendable (MeaningEngine) -> Void) {
     guard pass.withLock({ $0 == nil }) else { return }
     let thread = Thread { [self] in
-      while !waitOrStop(seconds: Self.lookSeconds) {
+      while !stopping.sleep(seconds: Self.lookSeconds) {
         // Not installed, or the files that failed to load have not changed.
         guard let files = installedFiles(), failed.withLock({ $0 }) != files else { continue }
         logger.info("meaning search: a model was installed; loading it")
@@ -82,7 +82,7 @@ public final class MeaningStart: Sendable {
 
   /// Stops looking for a model, and the third pass.
   public func stop() {
-    stopped.store(true, ordering: .relaxed)
+    stopping.stop()
     pass.withLock { $0?.stop() }
   }
 
@@ -91,15 +91,5 @@ public final class MeaningStart: Sendable {
   func installedFiles() -> [FileStatus?]? {
     guard let (engine, model) = try? MeaningEngine.installed(in: folders) else { return nil }
     return [FileSystem.followedStatus(engine), FileSystem.followedStatus(model)]
-  }
-
-  /// Waits `seconds`, a little at a time; whether ``stop()`` came meanwhile.
-  private func waitOrStop(seconds: Double) -> Bool {
-    var left = seconds
-    while left > 0 && !stopped.load(ordering: .relaxed) {
-      usleep(250_000)
-      left -= 0.25
-    }
-    return stopped.load(ordering: .relaxed)
   }
 }
