@@ -37,12 +37,17 @@ struct TypoExpander {
           (SELECT block FROM item_name_data WHERE id = 10),
           (SELECT block FROM item_text_data WHERE id = 10), (SELECT max(rowid) FROM item)
         """)
-    let structures = [state?[1] as Data?, state?[2] as Data?].map {
-      $0?.base64EncodedString() ?? ""
-    }
-    let index =
-      "\(state?[0] as String? ?? "") \(structures.joined(separator: " ")) \(state?[3] as Int64? ?? 0)"
+    let index = IndexState(
+      file: state?[0], names: state?[1], texts: state?[2], lastRow: state?[3])
     return try expand(node, budget: &budget, index: index)
+  }
+
+  /// An index in one state of its words, which a word's expansion holds for.
+  private struct IndexState: Equatable, Sendable {
+    var file: String?
+    var names: Data?
+    var texts: Data?
+    var lastRow: Int64?
   }
 
   /// A word as a query asks for it, and what it was made.
@@ -60,11 +65,13 @@ struct TypoExpander {
   /// state of its words: a query nothing holds every word of searches the subsets
   /// of its words, and each search looked for the same typos again (13
   /// times for a description of six words: 93 ms of its 100).
-  private static let made = Mutex<(index: String, known: [Asked: Expansion])>(("", [:]))
+  private static let made = Mutex<(index: IndexState?, known: [Asked: Expansion])>((nil, [:]))
   /// The most expansions kept.
   static let mostKept = 2_000
 
-  private func expand(_ node: QueryNode, budget: inout Int, index: String) throws -> QueryNode {
+  private func expand(_ node: QueryNode, budget: inout Int, index: IndexState) throws
+    -> QueryNode
+  {
     switch node {
     case .text(let text, let prefix, let column):
       guard budget > 0 else { return node }
