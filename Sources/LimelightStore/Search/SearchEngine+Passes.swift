@@ -64,5 +64,8 @@ extension SearchEngine {
     var index: String
     var match: String
     var limit: Int
+    /// What the step leaves out of `match`'s items by the index (FTS5's
+    /// NOT: the whole words of a prefix step), when it does.
+    var leavingOut: String? = nil
   }
 }

@@ -220,7 +220,8 @@ extension SearchEngine {
       whenCrowded: (
         Crowding(
           index: "item_text", match: match.match,
-          limit: match.check == nil ? rankedTextLimit : rankedPhraseLimit),
+          limit: match.check == nil ? rankedTextLimit : rankedPhraseLimit,
+          leavingOut: whole?.check == nil ? whole?.match : nil),
         crowdedText(
           (
             "SELECT \(Self.columns), 0.0 AS score \(from)\(listed.sql)",
