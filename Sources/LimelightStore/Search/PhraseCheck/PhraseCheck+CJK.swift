@@ -2,21 +2,6 @@ import CLinux
 
 /// Runs of Chinese and Japanese characters, which the index keeps as pairs.
 extension PhraseCheck {
-  /// The phrase's words when each is one Chinese or Japanese character (a
-  /// run typed without spaces, the commonest phrase): those are found by a
-  /// scan of the text's characters, without making its words.
-  static func singleCJKCharacters(_ words: [String]) -> [Unicode.Scalar]? {
-    var characters: [Unicode.Scalar] = []
-    for word in words {
-      let scalars = word.unicodeScalars
-      guard scalars.count == 1, let scalar = scalars.first, isFoldedAlready(scalar) else {
-        return nil
-      }
-      characters.append(scalar)
-    }
-    return characters
-  }
-
   /// A phrase's first word that is one Chinese or Japanese character, and
   /// how many bytes of the phrase come before and after it: the phrase can
   /// only be where the text holds that character.
@@ -95,31 +80,6 @@ extension PhraseCheck {
         decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
       if contains(Self.words(of: window), words, prefix: prefix) { return true }
       index += anchor.character.count
-    }
-    return false
-  }
-
-  /// Whether `text` holds `characters` as consecutive one-character words.
-  static func contains(_ text: String, _ characters: [Unicode.Scalar]) -> Bool {
-    // The text's words: one-character ones, nil for longer ones. The same
-    // split as `words(of:)`, in a loop of its own: made from a shared one
-    // that yields ranges, a common run's check took a quarter longer.
-    var words: [Unicode.Scalar?] = []
-    var length = 0
-    for scalar in text.unicodeScalars {
-      if isWordScalar(scalar) || length > 0 && isMark(scalar) {
-        if length == 0 { words.append(scalar) } else if length == 1 { words[words.count - 1] = nil }
-        length += 1
-      } else {
-        length = 0
-      }
-    }
-    guard !characters.isEmpty, words.count >= characters.count else { return characters.isEmpty }
-    outer: for start in 0...(words.count - characters.count) {
-      for (offset, wanted) in characters.enumerated() where words[start + offset] != wanted {
-        continue outer
-      }
-      return true
     }
     return false
   }
