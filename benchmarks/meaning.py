@@ -289,17 +289,22 @@ def wait_for_meaning(ll, env, deadline):
     raise SystemExit("the third pass did not end in time")
 
 
-def wait_for_store(ll, env, timeout=600):
+def wait_for_store(ll, env, stall=600):
     """Waits until the watcher has sent the store everything its index holds,
-    the vectors included."""
-    end = time.time() + timeout
-    while time.time() < end:
+    the vectors included: as long as the sending goes on (a whole index of
+    355,000 entries takes about twenty minutes), but no more than `stall`
+    seconds without anything in the status of the sending changing."""
+    seen, moved = None, time.time()
+    while time.time() - moved < stall:
         state = status(ll, env)
         shared = state.get("sharedStore") or {}
         if shared.get("state") == "current" and shared.get("sentThrough") == state.get("generation"):
             return
+        now = json.dumps(shared, sort_keys=True)
+        if now != seen:
+            seen, moved = now, time.time()
         time.sleep(1)
-    raise SystemExit("the watcher did not send the store everything in time")
+    raise SystemExit(f"the watcher sent the store nothing for {stall} s")
 
 
 def wait_for_service(env, timeout=60):
