@@ -213,6 +213,18 @@ struct Status: ParsableCommand {
     }
   }
 
+  /// How a send under way goes: what it has sent of what, when a long one
+  /// tells; the generations to go otherwise.
+  func sendingLine(_ progress: SharedStoreReport.Progress?, behind: Int64) -> String {
+    guard let progress else { return "sending, \(behind) generations to go" }
+    let what = progress.what == .entries ? "entries" : "meaning vectors"
+    guard let total = progress.of else {
+      return "sending \(what): \(count(progress.sent)) sent, \(behind) generations to go"
+    }
+    let all = progress.what == .entries ? "every entry" : "meaning vectors"
+    return "sending \(all): \(count(progress.sent)) of \(count(total)) sent"
+  }
+
   /// The shared store: how this watcher's sending goes, and every host's
   /// entries and last contact.
   func sharedStoreLines(_ status: IndexStatus) -> [(String, String)] {
@@ -221,7 +233,7 @@ struct Status: ParsableCommand {
       var state: String
       switch shared.state {
       case .current: state = "current"
-      case .sending: state = "sending, \(status.sharedStoreBehind ?? 0) generations to go"
+      case .sending: state = sendingLine(shared.progress, behind: status.sharedStoreBehind ?? 0)
       case .unreachable:
         state =
           "UNREACHABLE since \(ShortDateFormatter().string(shared.since)): "

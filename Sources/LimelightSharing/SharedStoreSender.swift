@@ -54,6 +54,14 @@ public final class SharedStoreSender: @unchecked Sendable {
   /// the store busy for nothing.
   static let meaningGathering = 5.0
 
+  /// When the send under way began, and when its progress was last
+  /// written for `limelight status` (``tell(_:sent:of:)``).
+  private var sendBegan = Date()
+  private var progressWritten = Date.distantPast
+  /// Seconds between the writes of a send's progress; a send shorter than
+  /// this (a save) writes none.
+  static let progressEvery = 1.0
+
   /// Whether vectors wait to be sent, and have waited long enough.
   private func meaningDue() throws -> Bool {
     guard try store.meaningChange() != meaningSent else { return false }
@@ -192,6 +200,7 @@ public final class SharedStoreSender: @unchecked Sendable {
     }
     guard try sendMeaning(to: index, resent: resend, before: meaningBefore) else { return false }
     report.sentThrough = now
+    report.progress = nil
     set(.current)
     return true
   }
@@ -207,6 +216,10 @@ public final class SharedStoreSender: @unchecked Sendable {
     let mark = resend ? sweep + 1 : sweep
     let after = resend ? nil : following?.generation
     lastSent = 0
+    sendBegan = Date()
+    // Every entry again: how many, told at once (a read of every row).
+    let total = resend ? try store.sharedEntries(counting: true).count : nil
+    tell(.entries, sent: 0, of: total)
     // Each page is read and made ready on a thread of its own while the
     // store writes the page before; the first is waited for. (One host
     // sending alone for 100 s: 27,500-31,000 entries before, 37,000-37,500.)
@@ -222,6 +235,7 @@ public final class SharedStoreSender: @unchecked Sendable {
         ? PostgresIndex.Following(indexID: identity, generation: now) : nil
       try index.write(page.entries, removing: page.removed, sweep: mark, following: reached)
       lastSent += page.entries.count + page.removed.count
+      tell(.entries, sent: lastSent, of: total)
       if page.nextRow == nil { break }
     }
     if resend {
@@ -272,16 +286,37 @@ public final class SharedStoreSender: @unchecked Sendable {
     // The store heard of an index numbered further (restored from a
     // backup, say): everything again.
     if through > now { through = 0 }
+    sendBegan = Date()
+    var sent = 0
+    let total = through < now ? try store.sharedMeaningCount(after: through) : 0
     while through < now {
       if stopped { return false }
+      tell(.vectors, sent: sent, of: total)
       let page = try store.sharedMeaning(after: through, limit: pageSize)
       let last = page.last?.change ?? now
       let reached = page.count < pageSize ? max(now, last) : last
       try index.writeMeaning(page.map { ($0.path, $0.vector) }, through: reached)
       through = reached
+      sent += page.count
     }
     meaningSent = now
     return true
+  }
+
+  /// Keeps how far the send under way is, and writes it for `limelight
+  /// status` once a second: at once for a whole resend, whose size is
+  /// known; after a second for any other (a save writes nothing more).
+  private func tell(_ what: SharedStoreReport.Progress.What, sent: Int, of total: Int?) {
+    report.progress = SharedStoreReport.Progress(what: what, sent: sent, of: total)
+    let now = Date()
+    let first = what == .entries && sent == 0 && total != nil
+    guard
+      first
+        || now.timeIntervalSince(sendBegan) >= Self.progressEvery
+          && now.timeIntervalSince(progressWritten) >= Self.progressEvery
+    else { return }
+    progressWritten = now
+    report.write(store.location)
   }
 
   private func set(_ state: SharedStoreReport.State, message: String? = nil) {

@@ -560,6 +560,47 @@ import Testing
     }
   }
 
+  /// A whole send (a host new to the store, or one the store asks for
+  /// everything again) tells `limelight status` how far it is: what it has
+  /// sent of every entry, not the generations to go, a number that rose
+  /// all through a first send of 355,000 entries as the watcher wrote.
+  @Test func aWholeSendTellsHowFarItIs() throws {
+    let server = try #require(PostgresServer.shared)
+    let store = try server.newDatabase()
+    let beta = try instance(store, host: "beta")
+    for n in 0..<3 { try beta.write("notes/\(n).txt", "bettong \(n)\n") }
+    try beta.indexOnce()
+    // The store no longer knows which index its rows reflect, as after an
+    // upgrade that asks for everything again; and it takes no write.
+    _ = try server.psql(store, "UPDATE host SET index_id = NULL")
+    let holder = try server.session(
+      store, running: "BEGIN; LOCK TABLE item IN SHARE MODE; SELECT pg_sleep(600);")
+    defer { holder.terminate() }
+    try beta.waitFor("the entries' table held") {
+      try server.psql(
+        store,
+        "SELECT count(*) FROM pg_locks WHERE relation = 'item'::regclass AND mode = 'ShareLock'"
+          + " AND granted") == "1"
+    }
+    try beta.startWatcher()
+    // The home folder, notes and its three files.
+    try beta.waitFor("the send telling how far it is") {
+      try beta.run("limelight", ["status"]).stdout.contains(
+        "as beta: sending every entry: 0 of 5 sent")
+    }
+    // The session ends (its server process would sleep on, the lock held).
+    _ = try server.psql(
+      store,
+      "SELECT pg_terminate_backend(pid) FROM pg_locks WHERE relation = 'item'::regclass"
+        + " AND mode = 'ShareLock'")
+    try beta.waitFor("the store current once it takes writes", seconds: 60) {
+      try beta.run("limelight", ["status"]).stdout.contains("as beta: current")
+    }
+    let status = try beta.run("limelight", ["status", "--json"]).stdout
+    #expect(!status.contains("\"progress\""), "\(status)")
+    #expect(try beta.find("bettong").count == 3)
+  }
+
   /// The primary restarting while a host sends, its transaction open in
   /// the middle of a page: the page is rolled back, and the host sends it
   /// again once the server is back; the store then holds each entry once.

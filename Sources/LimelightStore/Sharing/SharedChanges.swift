@@ -186,6 +186,21 @@ extension IndexStore {
     }
   }
 
+  /// How many meaning vectors of the items a store receives were written
+  /// after vector number `after` (what a send of them has to send).
+  public func sharedMeaningCount(after: Int64) throws -> Int {
+    try read { db in
+      var arguments: StatementArguments = [after]
+      arguments += Self.sharedArguments
+      return try Int.fetchOne(
+        db,
+        sql: """
+          SELECT count(*) FROM item_meaning AS m JOIN item ON item.rowid = m.rowid
+          WHERE m.change > ? AND length(m.vector) > 0 AND \(Self.sharedCondition)
+          """, arguments: arguments) ?? 0
+    }
+  }
+
   /// Up to `limit` meaning vectors of the items a store receives, written
   /// after vector number `after`, in the order they were written, each
   /// with its item's path (an application item's URI) and number.

@@ -26,6 +26,28 @@ public struct SharedStoreReport: Codable, Sendable, Equatable {
   public var sentThrough: Int64?
   /// When the store last took a write.
   public var lastSent: Date?
+  /// How far a long send is (nil when none is under way, or one too short
+  /// to tell of): `limelight status` said only "generations to go", a
+  /// number that rose all through a first send, since the watcher's own
+  /// writes move it.
+  public var progress: Progress?
+
+  /// What a send under way sends, how many it has sent, and of how many
+  /// when that is known (every entry of this host, sent again; the
+  /// vectors written since the store last heard).
+  public struct Progress: Codable, Sendable, Equatable {
+    public enum What: String, Codable, Sendable {
+      case entries
+      case vectors
+    }
+    public var what: What
+    public var sent: Int
+    public var of: Int?
+
+    public init(what: What, sent: Int, of: Int?) {
+      (self.what, self.sent, self.of) = (what, sent, of)
+    }
+  }
 
   public init(store: String, host: String, state: State, since: Date) {
     (self.store, self.host, self.state, self.since) = (store, host, state, since)
