@@ -8,6 +8,7 @@ extension PostgresIndex {
   /// fewest edits away; abbreviated by it when none is; those most names
   /// hold first, at most eight.
   func closeWords(_ word: String) throws(PostgresError) -> [String] {
+    closeWordsAsked += 1
     let letters = Array(word)
     guard NearWords.termLengths.contains(letters.count) else { return [] }
     let keys = NearWords.keys(of: letters, depth: NearWords.allowedEdits(letters.count))

@@ -27,6 +27,8 @@ public final class PostgresIndex {
   /// Whether the names a query with filters finds are read from the rows
   /// its filters find, whatever the planner expects (a test takes each way).
   var forcedFiltersFirst: Bool?
+  /// How many typed words' close words were read (``closeWords(_:)``).
+  var closeWordsAsked = 0
   /// How many times names were read from the rows their filters find
   /// (``readsFiltersFirst(anyWord:filters:_:)``).
   var namesReadFromFilters = 0

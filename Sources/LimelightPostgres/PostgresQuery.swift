@@ -22,6 +22,10 @@ struct PostgresQuery {
   let closeWords: ((String) throws(PostgresError) -> [String])?
   /// The words read for each typo, once a query however often it is compiled.
   var closeWordsRead: [String: [String]] = [:]
+  /// The words other queries of the same search read for their typos
+  /// (``PostgresIndex/search(_:limit:typos:closeWordsKnown:)``): taken
+  /// instead of being read again, and counted as read by this one.
+  var closeWordsKnown: [String: [String]] = [:]
 
   /// What a condition checks: everything; the candidates alone (what the
   /// words' index answers, a text's run of words taken as held); or the
@@ -197,7 +201,8 @@ struct PostgresQuery {
     _ closeWords: (String) throws(PostgresError) -> [String], _ word: String
   ) throws(PostgresError) -> [String] {
     if let known = closeWordsRead[word] { return known }
-    let close = try closeWords(word)
+    let close: [String]
+    if let known = closeWordsKnown[word] { close = known } else { close = try closeWords(word) }
     closeWordsRead[word] = close
     return close
   }

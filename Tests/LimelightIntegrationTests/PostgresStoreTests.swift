@@ -709,6 +709,35 @@ struct PostgresStoreTests {
     #expect(try names(index, "καλημρέα") == ["greek.txt"])
   }
 
+  /// The searches of one reading (a sentence nothing holds whole, searched
+  /// again by subsets of its words) read the close words of each typed
+  /// word once, and find what each would find alone.
+  @Test func aReadingsSearchesReadEachWordsTyposOnce() throws {
+    let server = try #require(PostgresServer.shared)
+    let index = try PostgresIndex(try server.newDatabase(), host: "alpha")
+    let files = try Files()
+    try index.write([try files.write("notes/list.txt", "remember the zorblatpgalpha and the quokka")])
+    let words = ["zorblatpgalhpa", "quokak", "xqwzvvbnmtrp"]
+    let subsets = [words, [words[0], words[1]], [words[0], words[2]], [words[1]], [words[0]]]
+    func search(_ kept: [String], _ known: inout [String: [String]]) throws -> [String] {
+      let node = QueryNode.and(kept.map { .text($0, prefix: false, column: nil) })
+      return try index.search(node, limit: 10, closeWordsKnown: &known).map(\.name)
+    }
+    var known: [String: [String]] = [:]
+    let before = index.closeWordsAsked
+    for kept in subsets {
+      var alone: [String: [String]] = [:]
+      let expected = try search(kept, &alone)
+      #expect(expected == (kept.contains(words[2]) ? [] : ["list.txt"]), "\(kept)")
+      let asked = index.closeWordsAsked
+      #expect(try search(kept, &known) == expected, "\(kept)")
+      if kept == words { #expect(index.closeWordsAsked - asked == 3) }
+    }
+    // Each subset alone read its words again: 3 + 2 + 2 + 1 + 1, and the
+    // searches that shared what they read, 3.
+    #expect(index.closeWordsAsked - before == 9 + 3)
+  }
+
   /// A new database holding a store made by the migrations before
   /// `migration`, and its owner's connection.
   func store(before migration: String) throws -> (url: String, owner: PostgresConnection) {

@@ -99,10 +99,13 @@ public final class StoreBackend: SearchBackend {
   }
 
   public func search(_ query: ReadQuery, limit: Int?) throws -> FoundResults {
+    // The words each typed word may stand for, read once for the reading's
+    // searches (a sentence nothing holds whole searches its subsets).
+    var closeWords: [String: [String]] = [:]
     let search = ReadingSearch<SearchResult>(
       search: { node, limit, typos in
         try self.reading { index throws(PostgresError) in
-          try index.search(node, limit: limit, typos: typos)
+          try index.search(node, limit: limit, typos: typos, closeWordsKnown: &closeWords)
         }.map(Self.result)
       }, key: \.uri, size: \.size)
     let results = try search.results(query, limit: limit)
