@@ -716,7 +716,9 @@ struct PostgresStoreTests {
     let server = try #require(PostgresServer.shared)
     let index = try PostgresIndex(try server.newDatabase(), host: "alpha")
     let files = try Files()
-    try index.write([try files.write("notes/list.txt", "remember the zorblatpgalpha and the quokka")])
+    try index.write([
+      try files.write("notes/list.txt", "remember the zorblatpgalpha and the quokka")
+    ])
     let words = ["zorblatpgalhpa", "quokak", "xqwzvvbnmtrp"]
     let subsets = [words, [words[0], words[1]], [words[0], words[2]], [words[1]], [words[0]]]
     func search(_ kept: [String], _ known: inout [String: [String]]) throws -> [String] {
