@@ -33,15 +33,20 @@ public struct MeaningSelection: Sendable {
   /// about nothing the documents are, whatever words they share.
   /// Inlinable, to be specialized where it is called: as generic code it
   /// took a fifth of a query over 100,000 vectors.
+  /// Alike ones in the order of their keys: copies of a document have the
+  /// same vector, and which of them the `most` kept had been left to the
+  /// order they came in (in the shared store, a dictionary's: the same
+  /// query chose other documents from one search to the next).
   @inlinable
-  public func candidates<Key>(
+  public func candidates<Key: Comparable>(
     _ similarities: [(key: Key, similarity: Float)], average: Double, most: Int
   ) -> [(key: Key, similarity: Float)] {
     guard let top = similarities.map(\.similarity).max() else { return [] }
     let least = max(floor, average + margin, Double(top) - reach)
     return Array(
       similarities.filter { Double($0.similarity) >= least }
-        .sorted { $0.similarity > $1.similarity }.prefix(most))
+        .sorted { $0.similarity != $1.similarity ? $0.similarity > $1.similarity : $0.key < $1.key }
+        .prefix(most))
   }
 
   /// How much a document's ordinariness (its mean similarity to the

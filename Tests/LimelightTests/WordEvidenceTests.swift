@@ -38,6 +38,20 @@ import Testing
     #expect(WordEvidence.shares(held: [String: Set<String>](), stems: [], documents: 3).isEmpty)
   }
 
+  /// Copies of a document share a vector: which of them are kept is the
+  /// same whatever order they come in (the shared store's came in a
+  /// dictionary's, and a query chose other documents from one search to
+  /// the next).
+  @Test func alikeCandidatesAreKeptInTheOrderOfTheirKeys() {
+    let selection = MeaningSelection(floor: 0.5, margin: 0, band: 0.04)
+    let similarities: [(key: String, similarity: Float)] =
+      (0..<6).map { (key: "copy \($0)", similarity: 0.9) } + [(key: "nearest", similarity: 0.95)]
+    for _ in 0..<8 {
+      let kept = selection.candidates(similarities.shuffled(), average: 0, most: 3)
+      #expect(kept.map(\.key) == ["nearest", "copy 0", "copy 1"])
+    }
+  }
+
   @Test func theWordsReorderNearDocumentsAndBringNoneFromFar() {
     let selection = MeaningSelection(floor: 0.5, margin: 0, band: 0.04)
     let similarities: [(key: String, similarity: Float)] = [
