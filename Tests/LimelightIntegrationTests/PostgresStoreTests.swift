@@ -84,6 +84,25 @@ struct PostgresStoreTests {
 
   /// The predicate language on what the store keeps: names and paths by
   /// wildcard, with its modifiers, beside words, types, sizes and dates.
+  /// Whether a query finds anything, asked of each word of a sentence
+  /// nothing holds whole, is what a search of one result says: words,
+  /// prefixes, typos in names and texts, phrases, filters.
+  @Test func whetherAQueryFindsAnythingIsWhatItsSearchSays() throws {
+    let (index, _) = try sampleStore()
+    var parser = QueryParser(home: RawPath("/"))
+    var known: [String: [String]] = [:]
+    for query in [
+      "report", "quart", "quartrely", "wombta", "burows", "\"wombat burrows\"",
+      "\"burrows wombat\"", "coffee ext:txt", "coffee ext:md", "kind:folder", "zzzqqq",
+      "revenue kind:folder", "caf",
+    ] {
+      let node = try parser.parse(query)
+      #expect(
+        try index.holdsAny(node, closeWordsKnown: &known)
+          == !index.search(node, limit: 1).isEmpty, "\(query)")
+    }
+  }
+
   @Test func thePredicateLanguageComparesNamesAndPaths() throws {
     let (index, _) = try sampleStore()
     let all = ["Café menu.txt", "Quarterly Report 2024.txt", "build.sh", "field notes.md", "notes"]

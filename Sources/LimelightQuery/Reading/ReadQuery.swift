@@ -128,6 +128,10 @@ public struct ReadingSearch<Result> {
   public var key: (Result) -> String
   /// A result's size in bytes, for the largest first.
   public var size: (Result) -> Int64?
+  /// Whether a query finds anything, typos forgiven, when the store tells
+  /// it cheaper than a search of one result (nil: such a search). Asked of
+  /// each word of a query nothing holds whole.
+  public var holds: ((QueryNode) throws -> Bool)?
 
   /// The most words looked at for partial matches, and the most searches
   /// run for them.
@@ -139,11 +143,13 @@ public struct ReadingSearch<Result> {
   public init(
     search: @escaping (QueryNode, Int?, Bool) throws -> [Result],
     key: @escaping (Result) -> String,
-    size: @escaping (Result) -> Int64?
+    size: @escaping (Result) -> Int64?,
+    holds: ((QueryNode) throws -> Bool)? = nil
   ) {
     self.search = search
     self.key = key
     self.size = size
+    self.holds = holds
   }
 
   /// The results, best first, at most `limit`, each with the words of the
@@ -183,7 +189,13 @@ public struct ReadingSearch<Result> {
       return try search(QueryParser.simplify(.and(filters + kept.map(\.node))), limit, true)
     }
     var matching: [(text: String, node: QueryNode)] = []
-    for word in words where try !run([word], limit: 1).isEmpty { matching.append(word) }
+    for word in words {
+      searches += 1
+      let alone = QueryParser.simplify(.and(filters + [word.node]))
+      if try holds.map({ try $0(alone) }) ?? !search(alone, 1, true).isEmpty {
+        matching.append(word)
+      }
+    }
     let missing = words.filter { word in !matching.contains { $0.text == word.text } }.map(\.text)
     guard !matching.isEmpty else { return }
     var size = matching.count

@@ -107,7 +107,12 @@ public final class StoreBackend: SearchBackend {
         try self.reading { index throws(PostgresError) in
           try index.search(node, limit: limit, typos: typos, closeWordsKnown: &closeWords)
         }.map(Self.result)
-      }, key: \.uri, size: \.size)
+      }, key: \.uri, size: \.size,
+      holds: { node in
+        try self.reading { index throws(PostgresError) in
+          try index.holdsAny(node, closeWordsKnown: &closeWords)
+        }
+      })
     let results = try search.results(query, limit: limit)
     return FoundResults(results: results, ran: query.node)
   }
