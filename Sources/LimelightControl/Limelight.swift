@@ -232,7 +232,9 @@ struct Status: ParsableCommand {
     if let shared = status.sharedStore {
       var state: String
       switch shared.state {
-      case .current: state = "current"
+      case .current:
+        // Vectors the third pass wrote, sent after the entries.
+        state = shared.progress.map { "current; " + sendingLine($0, behind: 0) } ?? "current"
       case .sending: state = sendingLine(shared.progress, behind: status.sharedStoreBehind ?? 0)
       case .unreachable:
         state =

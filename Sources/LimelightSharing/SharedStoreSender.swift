@@ -58,6 +58,8 @@ public final class SharedStoreSender: @unchecked Sendable {
   /// written for `limelight status` (``tell(_:sent:of:)``).
   private var sendBegan = Date()
   private var progressWritten = Date.distantPast
+  /// Whether the report written last holds a send's progress.
+  private var progressShown = false
   /// Seconds between the writes of a send's progress; a send shorter than
   /// this (a save) writes none.
   static let progressEvery = 1.0
@@ -201,6 +203,10 @@ public final class SharedStoreSender: @unchecked Sendable {
     guard try sendMeaning(to: index, resent: resend, before: meaningBefore) else { return false }
     report.sentThrough = now
     report.progress = nil
+    // A long send of vectors while the store was current told its
+    // progress: that goes too.
+    if progressShown && report.state == .current { report.write(store.location) }
+    progressShown = false
     set(.current)
     return true
   }
@@ -212,6 +218,8 @@ public final class SharedStoreSender: @unchecked Sendable {
     to index: PostgresIndex, through now: Int64, identity: String,
     following: PostgresIndex.Following?, sweep: Int64, resend: Bool
   ) throws -> Bool {
+    // What a send cut short (a store away) had told is not this one's.
+    report.progress = nil
     set(.sending)
     let mark = resend ? sweep + 1 : sweep
     let after = resend ? nil : following?.generation
@@ -316,6 +324,7 @@ public final class SharedStoreSender: @unchecked Sendable {
           && now.timeIntervalSince(progressWritten) >= Self.progressEvery
     else { return }
     progressWritten = now
+    progressShown = true
     report.write(store.location)
   }
 
