@@ -31,18 +31,9 @@ extension PostgresIndex {
     let query = Self.shortWordsWhole(query)
     let pairs = try pairsComplete()
     let strict = try searchOnce(query, limit: limit, typos: false, pairs: pairs)
-    guard strict.isEmpty, typos else { return strict }
-    // A query none of whose words may be a typo (none of three letters or
-    // more, or none close to a word of a name) compiles as it was typed,
-    // and would be asked again alike: half the time of a query that finds
-    // nothing.
-    var forgiving = PostgresQuery(closeWords: closeWords, usesPairs: pairs)
-    forgiving.closeWordsKnown = known
-    _ = try forgiving.condition(query)
-    known.merge(forgiving.closeWordsRead) { kept, _ in kept }
-    guard forgiving.closeWordsRead.values.contains(where: { !$0.isEmpty }) else { return strict }
-    return try searchOnce(
-      query, limit: limit, typos: true, pairs: pairs, closeWordsRead: forgiving.closeWordsRead)
+    guard strict.isEmpty, typos, let read = try self.typos(of: query, pairs: pairs, known: &known)
+    else { return strict }
+    return try searchOnce(query, limit: limit, typos: true, pairs: pairs, closeWordsRead: read)
   }
 
   /// Whether `query` finds any entry, its typos read as
@@ -57,20 +48,33 @@ extension PostgresIndex {
   {
     let query = Self.shortWordsWhole(query)
     let pairs = try pairsComplete()
-    for typos in [false, true] {
-      var compiled = PostgresQuery(closeWords: typos ? closeWords : nil, usesPairs: pairs)
-      compiled.closeWordsKnown = known
+    func exists(_ read: [String: [String]]?) throws(PostgresError) -> Bool {
+      var compiled = PostgresQuery(closeWords: read == nil ? nil : closeWords, usesPairs: pairs)
+      compiled.closeWordsRead = read ?? [:]
       let condition = try compiled.condition(query)
-      if typos {
-        known.merge(compiled.closeWordsRead) { kept, _ in kept }
-        guard compiled.closeWordsRead.values.contains(where: { !$0.isEmpty }) else { return false }
-      }
-      let held = try connection.execute(
+      return try connection.execute(
         "SELECT EXISTS (SELECT 1 FROM item WHERE \(condition))", compiled.parameters
-      ).rows.first?.first
-      if held == "t" { return true }
+      ).rows.first?.first == "t"
     }
-    return false
+    if try exists(nil) { return true }
+    guard let read = try typos(of: query, pairs: pairs, known: &known) else { return false }
+    return try exists(read)
+  }
+
+  /// The words of names each typed word of `query` may stand for, read
+  /// (or taken from `known`, which keeps them); nil when none may be a
+  /// typo (none of three letters or more, or none close to a word of a
+  /// name): the query would compile as it was typed, and be asked again
+  /// alike, half the time of a query that finds nothing.
+  private func typos(
+    of query: QueryNode, pairs: Bool, known: inout [String: [String]]
+  ) throws(PostgresError) -> [String: [String]]? {
+    var forgiving = PostgresQuery(closeWords: closeWords, usesPairs: pairs)
+    forgiving.closeWordsKnown = known
+    _ = try forgiving.condition(query)
+    known.merge(forgiving.closeWordsRead) { kept, _ in kept }
+    let read = forgiving.closeWordsRead
+    return read.values.contains(where: { !$0.isEmpty }) ? read : nil
   }
 
   /// Whether every entry sent before the store kept pairs of common words

@@ -31,12 +31,12 @@ public struct MeaningSelection: Sendable {
   /// ``margin`` more alike than `average`, and within ``reach`` of the
   /// nearest. None when the nearest is below the floors: the query is
   /// about nothing the documents are, whatever words they share.
-  /// Inlinable, to be specialized where it is called: as generic code it
-  /// took a fifth of a query over 100,000 vectors.
   /// Alike ones in the order of their keys: copies of a document have the
   /// same vector, and which of them the `most` kept had been left to the
   /// order they came in (in the shared store, a dictionary's: the same
   /// query chose other documents from one search to the next).
+  /// Inlinable, to be specialized where it is called: as generic code it
+  /// took a fifth of a query over 100,000 vectors.
   @inlinable
   public func candidates<Key: Comparable>(
     _ similarities: [(key: Key, similarity: Float)], average: Double, most: Int

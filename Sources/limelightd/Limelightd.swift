@@ -148,7 +148,7 @@ struct Limelightd: ParsableCommand {
       }
     }
     // A model installed while the watcher runs is taken up by both.
-    meaningStart?.keepLooking { [service] model in service?.takeUp(model) }
+    if !once { meaningStart?.keepLooking { [service] model in service?.takeUp(model) } }
     defer { service?.stop() }
     do {
       try watcher.run()

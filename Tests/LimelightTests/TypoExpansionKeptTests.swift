@@ -9,10 +9,15 @@ import Testing
 /// searches of one query's subsets share them, and a write makes them
 /// looked for again.
 @Suite struct TypoExpansionKeptTests {
-  @Test func aWordNothingHeldIsFoundOnceWritten() throws {
+  /// A new index holding one file of `text`, and its search engine.
+  func index(holding path: String, text: String) throws -> (IndexStore, SearchEngine) {
     let store = try Fixtures.newStore()
-    try store.write { try $0.upsert(Fixtures.record("/h/notes.txt", text: "nothing here")) }
-    let engine = SearchEngine(store: store)
+    try store.write { try $0.upsert(Fixtures.record(path, text: text)) }
+    return (store, SearchEngine(store: store))
+  }
+
+  @Test func aWordNothingHeldIsFoundOnceWritten() throws {
+    let (store, engine) = try index(holding: "/h/notes.txt", text: "nothing here")
     let query = QueryNode.text("zorblatt", prefix: false, column: nil)
     #expect(try engine.search(query).isEmpty)
     #expect(try engine.search(query).isEmpty)
@@ -27,9 +32,7 @@ import Testing
   /// written again with a new word, and a file removed, are seen by the
   /// next search's typos.
   @Test func aTextWrittenAgainOrRemovedIsSeen() throws {
-    let store = try Fixtures.newStore()
-    try store.write { try $0.upsert(Fixtures.record("/h/a.txt", text: "nothing here")) }
-    let engine = SearchEngine(store: store)
+    let (store, engine) = try index(holding: "/h/a.txt", text: "nothing here")
     let typo = QueryNode.text("vastrelmo", prefix: false, column: nil)
     #expect(try engine.search(typo).isEmpty)
     try store.write { try $0.upsert(Fixtures.record("/h/a.txt", text: "vastrelmx at last")) }

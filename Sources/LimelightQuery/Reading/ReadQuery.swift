@@ -184,18 +184,19 @@ public struct ReadingSearch<Result> {
     let (words, filters) = query.parts
     guard words.count >= 2, words.count <= Self.mostWords else { return }
     var searches = 0
+    // The query of the words kept with the filters, one search more.
+    func counted(_ kept: [(text: String, node: QueryNode)]) -> QueryNode {
+      searches += 1
+      return QueryParser.simplify(.and(filters + kept.map(\.node)))
+    }
     func run(_ kept: [(text: String, node: QueryNode)], limit: Int?) throws -> [Result] {
-      searches += 1
-      return try search(QueryParser.simplify(.and(filters + kept.map(\.node))), limit, true)
+      try search(counted(kept), limit, true)
     }
-    var matching: [(text: String, node: QueryNode)] = []
-    for word in words {
-      searches += 1
-      let alone = QueryParser.simplify(.and(filters + [word.node]))
-      if try holds.map({ try $0(alone) }) ?? !search(alone, 1, true).isEmpty {
-        matching.append(word)
-      }
+    func finds(_ word: (text: String, node: QueryNode)) throws -> Bool {
+      let alone = counted([word])
+      return try holds.map { try $0(alone) } ?? !search(alone, 1, true).isEmpty
     }
+    let matching = try words.filter(finds)
     let missing = words.filter { word in !matching.contains { $0.text == word.text } }.map(\.text)
     guard !matching.isEmpty else { return }
     var size = matching.count

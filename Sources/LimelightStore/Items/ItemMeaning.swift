@@ -199,8 +199,6 @@ final class MeaningVectors: Sendable {
     }
   }
   private let held = Mutex(Held())
-  /// How many vectors are scanned on two threads.
-  static let splitFrom = 20_000
   private static let byIndex = Mutex<[String: MeaningVectors]>([:])
 
   /// How many times a vector was written or removed (`meaningChanges`).
@@ -278,27 +276,18 @@ final class MeaningVectors: Sendable {
         }
         held.changes = changes
       }
-      let count = held.rowIDs.count
-      let dimensions = query.count
-      var dots = [Int32](repeating: 0, count: count)
+      var dots = [Int32](repeating: 0, count: held.rowIDs.count)
       let queryLength = Float(
         query.reduce(Int32(0)) { $0 + Int32(Int8(bitPattern: $1)) * Int32(Int8(bitPattern: $1)) }
       ).squareRoot()
-      // In two halves, on two threads, when there are many: the scan
-      // reads every vector (38 MB at 100,000: 3 ms on one core), and the
-      // model's thread that made the query's vector is done by now.
-      let parts = count >= Self.splitFrom ? 2 : 1
+      // One thread: the scan reads every vector (38 MB at 100,000, 3 ms),
+      // as fast as memory gives them; split over two it took as long.
       held.bytes.withUnsafeBufferPointer { vectors in
         query.withUnsafeBytes { q in
           dots.withUnsafeMutableBufferPointer { out in
-            nonisolated(unsafe) let (vectors, query, out) =
-              (vectors.baseAddress, q.bindMemory(to: Int8.self).baseAddress, out.baseAddress)
-            DispatchQueue.concurrentPerform(iterations: parts) { part in
-              let (start, end) = (count * part / parts, count * (part + 1) / parts)
-              limelight_dot_products(
-                vectors.map { $0 + start * dimensions }, end - start, Int32(dimensions), query,
-                out.map { $0 + start })
-            }
+            limelight_dot_products(
+              vectors.baseAddress, held.rowIDs.count, Int32(query.count),
+              q.bindMemory(to: Int8.self).baseAddress, out.baseAddress)
           }
         }
       }
