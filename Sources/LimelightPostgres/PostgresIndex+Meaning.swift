@@ -132,7 +132,7 @@ extension PostgresIndex {
   /// and text), as one of its forms (``WordEvidence/forms(of:)``), by the
   /// entry's URI; entries holding none, or that the reader may not see,
   /// are left out. Each stem's entries are read from the words' indexes,
-  /// narrowed by the index of paths to the entries asked about: making
+  /// narrowed by the primary key to the entries asked about: making
   /// each near entry's words again from its text took 80 to 130 ms of a
   /// description at 355,000 entries (300 texts), a stem's look-up takes 5
   /// to 15.
@@ -145,7 +145,7 @@ extension PostgresIndex {
       PostgresQuery.array(entries.map { PostgresQuery.hex($0.path.bytes) }),
     ]
     // A branch a stem, its forms a query of their own (planned with its
-    // words: an index scan of each, the rows then those of the paths).
+    // words: an index scan of each, the rows then those of the keys).
     var branches: [String] = []
     for (number, stem) in stems.enumerated() {
       parameters.append(
@@ -154,7 +154,7 @@ extension PostgresIndex {
       branches.append(
         """
         SELECT \(number) AS stem, host, path FROM item
-        WHERE path = ANY ($2::bytea[])
+        WHERE host = ANY ($1::text[]) AND path = ANY ($2::bytea[])
           AND (\(PostgresQuery.allWords) @@ \(query) OR \(PostgresQuery.pathWords) @@ \(query))
         """)
     }

@@ -51,14 +51,19 @@ extension PostgresIndex {
   /// Entries alike in rank: the newest first, then by name, then for good.
   static let tieBreak = "modified DESC NULLS LAST, name, host, path"
 
-  /// How many folders deep an entry's path is (the column `depth`).
-  static let depthOfPath = "length(path_text) - length(replace(path_text, '/', ''))"
+  /// How many folders deep an entry's path is (the column `depth`): the
+  /// slashes of its bytes (`escape` writes a slash as it is), which need
+  /// not be UTF-8.
+  static let depthOfPath =
+    "length(encode(path, 'escape')) - length(replace(encode(path, 'escape'), '/', ''))"
 
   /// An entry's rank as a name match apart from a recent change, the
-  /// store counting no uses (the column `name_rank`).
-  static let staticNameRank =
+  /// store counting no uses (the column `name_rank`), with its depth
+  /// computed by `depth`.
+  static func staticNameRank(depth: String = depthOfPath) -> String {
     ItemRank.nameScore(name: "name", isFolder: "folder::int", position: "strpos") + " + "
-    + ItemRank.boost(depth: "(\(depthOfPath))", uses: "0", recent: "0")
+      + ItemRank.boost(depth: "(\(depth))", uses: "0", recent: "0")
+  }
 
   /// The words of a text and its path, counted by the host that sent
   /// them: what the local index's BM25 weighs a text by (counting them in

@@ -67,7 +67,8 @@ extension PostgresIndex {
       INSERT INTO item (host, path, path_text, name, name_words, folder, content_types,
         kinds, size, modified, text_hash, name_vector, reach, domain, title, kind,
         authors, keywords, description, created, last_used, path_words, word_count, sweep)
-      SELECT $1, path, path_text, name, name_words, folder, string_to_array(types, ' '),
+      SELECT $1, path, \(PostgresQuery.pathTextKept(text: "path_text", path: "path")), name,
+        name_words, folder, string_to_array(types, ' '),
         string_to_array(kinds, ' '), size, to_timestamp(modified), text_hash,
         name_vector::tsvector, reach::integer[], domain, title, kind,
         string_to_array(authors, chr(31)), string_to_array(keywords, chr(31)), description,

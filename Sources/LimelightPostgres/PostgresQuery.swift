@@ -317,6 +317,25 @@ struct PostgresQuery {
   /// without one), read from the texts kept once (`item_text`).
   static let text = "limelight_text(text_hash)"
 
+  /// An entry's path as text: its bytes read as UTF-8, or the text its
+  /// host made of them where they are not (kept only then, store
+  /// migration `v21-slimmer-rows`).
+  static let pathText = "coalesce(path_text, convert_from(path, 'UTF8'))"
+
+  /// What a row keeps of a path's `text` beside its bytes (`path`), as
+  /// SQL: nothing when the text is the bytes as UTF-8, which
+  /// ``pathText`` reads back.
+  static func pathTextKept(text: String, path: String) -> String {
+    "CASE WHEN convert_to(\(text), 'UTF8') = \(path) THEN NULL ELSE \(text) END"
+  }
+
+  /// The entries of every host under a folder whose paths lie between
+  /// `low` and `high` (parameters, as `bytea`): a range of the primary
+  /// key for each host that writes.
+  static func pathOnEveryHost(above low: String, below high: String) -> String {
+    "(host = ANY (ARRAY(SELECT name FROM host)) AND path > \(low)::bytea AND path < \(high)::bytea)"
+  }
+
   /// An entry's description: its own, or the one kept with its text.
   static let description = "coalesce(description, limelight_text_description(text_hash))"
 
@@ -339,9 +358,9 @@ struct PostgresQuery {
         + " AND lower(name) LIKE ANY (\(bind(Self.array(patterns)))::text[]))"
     case .inFolder(let folder):
       // The folder on every host (a person's machines share a layout);
-      // `host:` narrows to one. A range of `item_path`.
+      // `host:` narrows to one.
       let (low, high) = folder.subtreeBounds
-      return "(path > \(bind(Self.hex(low)))::bytea AND path < \(bind(Self.hex(high)))::bytea)"
+      return Self.pathOnEveryHost(above: bind(Self.hex(low)), below: bind(Self.hex(high)))
     case .host(let name):
       return "(host = \(bind(name)))"
     case .domain(let domain):
@@ -409,14 +428,14 @@ struct PostgresQuery {
     var value: String
     switch attribute {
     case .displayName: value = "name"
-    case .path: value = "path_text"
+    case .path: value = Self.pathText
     case .domain:
       // A file's domain is `fileDomain`, not kept.
       value = "coalesce(domain, \(bind(fileDomain))::text)"
     case .title: value = "title"
     case .kind: value = "kind"
     case .contentDescription: value = Self.description
-    case .uri: value = "limelight_uri(host, path, path_text, domain)"
+    case .uri: value = "limelight_uri(host, path, \(Self.pathText), domain)"
     case .keywords, .authors:
       list = attribute == .keywords ? "keywords" : "authors"
       value = "v"

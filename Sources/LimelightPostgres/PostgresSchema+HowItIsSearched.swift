@@ -15,8 +15,8 @@ extension PostgresSchema {
         // names).
         """
         ALTER TABLE item
-          ADD COLUMN depth integer GENERATED ALWAYS AS (\(PostgresIndex.depthOfPath)) STORED,
-          ADD COLUMN name_rank float8 GENERATED ALWAYS AS ((\(PostgresIndex.staticNameRank))::float8) STORED
+          ADD COLUMN depth integer GENERATED ALWAYS AS (\(depthInV9)) STORED,
+          ADD COLUMN name_rank float8 GENERATED ALWAYS AS ((\(PostgresIndex.staticNameRank(depth: depthInV9)))::float8) STORED
         """,
         // What changed this week, listed by its order (``PostgresIndex/byRecency(_:_:)``).
         "CREATE INDEX item_order ON item (depth, modified DESC NULLS LAST)",
@@ -265,6 +265,11 @@ extension PostgresSchema {
   /// The slices of short texts whose words' indexes migration
   /// `v13-short-texts` made, and `v17-texts-once` made again.
   static let slicesOfV13 = [64, 256]
+
+  /// An entry's depth as migration `v9-ranks` counted it, from the path's
+  /// text, which `v21-slimmer-rows` keeps only where it is not the path's
+  /// bytes.
+  static let depthInV9 = "length(path_text) - length(replace(path_text, '/', ''))"
 
   /// The words' index of the rows as migrations before `v17-texts-once`
   /// made it, each text in its entry's row.

@@ -3,7 +3,7 @@
 /// order, each once, recorded by name.
 enum PostgresSchema {
   /// Migrations in the order they run; never edit one that has shipped.
-  static let migrations = whatIsKept + howItIsSearched
+  static let migrations = whatIsKept + howItIsSearched + howItIsKeptSmall
 
   /// Who finds a row: a file, the readers whose Unix user could list its
   /// folder; an application item, the role that wrote it.

@@ -131,6 +131,78 @@ struct PostgresStoreTests {
     }
   }
 
+  /// A row keeps a path's text only where the path's bytes are not UTF-8
+  /// (store migration `v21-slimmer-rows`): either reads back as it was
+  /// sent, by `in:` on every host, by the predicate language, in its URI
+  /// and in the depth it is ranked by; a store written before the
+  /// migration answers the same once upgraded.
+  @Test func aPathsTextIsKeptOnlyWhereItsBytesAreNotUTF8() throws {
+    func item(_ bytes: [UInt8]) -> SharedItem {
+      SharedItem(
+        path: RawPath(bytes: bytes), isFolder: false, size: 1, modifiedNs: nil,
+        contentTypeTree: ["text/plain"], keywords: [], text: "numbat")
+    }
+    let accented = item(Array("/docs/résumé numbat.txt".utf8))
+    let latin1 = item(Array("/docs/caf".utf8) + [0xE9] + Array(" numbat.txt".utf8))
+    let outside = item(Array("/other/deeper/numbat.txt".utf8))
+    func uri(_ host: String, _ item: SharedItem) -> String {
+      "file://\(host)\(FileURI.uri(for: item.path).dropFirst(7))"
+    }
+    func check(_ url: String) throws {
+      let alpha = try PostgresIndex(url, host: "alpha")
+      var parser = QueryParser(home: RawPath("/"))
+      func uris(_ query: String) throws -> [String] {
+        try alpha.search(parser.parse(query), limit: 20).map(\.uri).sorted()
+      }
+      let bothHosts = { (item: SharedItem) in [uri("alpha", item), uri("beta", item)] }
+      #expect(try uris("numbat in:/docs") == (bothHosts(accented) + bothHosts(latin1)).sorted())
+      #expect(
+        try uris("numbat in:/docs host:beta")
+          == [uri("beta", accented), uri("beta", latin1)].sorted())
+      #expect(try uris(#"kMDItemPath == "/docs/résumé*""#) == bothHosts(accented))
+      #expect(try uris(#"kMDItemPath == "/docs/caf\#u{FFFD} numbat.txt""#) == bothHosts(latin1))
+      #expect(try uris(#"kMDItemPath == "/other/*""#) == bothHosts(outside))
+      let owner = try PostgresConnection(url)
+      #expect(
+        try owner.execute("SELECT depth FROM item ORDER BY depth").rows.map { $0[0] ?? "" }
+          == ["2", "2", "2", "2", "3", "3"])
+    }
+    let server = try #require(PostgresServer.shared)
+    let url = try server.newDatabase()
+    for host in ["alpha", "beta"] {
+      try PostgresIndex(url, host: host).write([accented, latin1, outside])
+    }
+    #expect(
+      try PostgresConnection(url).execute(
+        "SELECT count(*) FILTER (WHERE path_text IS NULL), count(path_text) FROM item"
+      ).rows.first == ["4", "2"])
+    try check(url)
+    // Written before: each row kept its path's text, and the writer's name.
+    let (older, owner) = try store(before: "v21-slimmer-rows")
+    let named = [
+      (accented, "résumé numbat.txt", "resume numbat txt"),
+      (latin1, "caf\u{FFFD} numbat.txt", "caf numbat txt"),
+      (outside, "numbat.txt", "numbat txt"),
+    ]
+    try owner.execute(
+      "INSERT INTO host (name, last_contact) VALUES ('alpha', now()), ('beta', now())")
+    for host in ["alpha", "beta"] {
+      for (item, name, words) in named {
+        let vector = words.split(separator: " ").enumerated()
+          .map { "\($0.element):\($0.offset + 1)A" }.joined(separator: " ")
+        try owner.execute(
+          """
+          INSERT INTO item (host, path, path_text, name, name_words, folder, name_vector)
+          VALUES ($1, $2::bytea, $3, $4, $5, false, $6::tsvector)
+          """, [host, PostgresQuery.hex(item.path.bytes), item.path.string, name, words, vector])
+      }
+    }
+    #expect(try owner.execute("SELECT count(path_text) FROM item").rows.first == ["6"])
+    try PostgresSchema.migrate(owner)
+    #expect(try owner.execute("SELECT count(path_text) FROM item").rows.first == ["2"])
+    try check(older)
+  }
+
   /// Row-level security: a reading role stands for a Unix user on a host,
   /// and finds only entries whose folders that user could list, by name,
   /// by text and by typo alike; a role that stands for nobody finds nothing.
@@ -1073,7 +1145,8 @@ struct PostgresStoreTests {
       item("/c.c", "int main(void) { return 0; }"), item("/d.txt", "Thé quick"),
     ])
     let pairs = try PostgresConnection(store).execute(
-      "SELECT path_text, pair_words FROM item JOIN item_text ON hash = text_hash ORDER BY path_text"
+      "SELECT convert_from(path, 'UTF8') AS p, pair_words FROM item JOIN item_text ON hash = text_hash"
+        + " ORDER BY p"
     ).rows.map { "\($0[0] ?? ""): \($0[1] ?? "")" }
     #expect(
       pairs == [
@@ -1100,12 +1173,13 @@ struct PostgresStoreTests {
       try connection.execute(
         """
         INSERT INTO item_text SELECT limelight_text_hash(content, ''), content, ''
-        FROM item_text JOIN item ON hash = text_hash WHERE path_text = '/d.txt'
+        FROM item_text JOIN item ON hash = text_hash WHERE path = convert_to('/d.txt', 'UTF8')
         RETURNING '\\x' || encode(hash, 'hex')
         """
       ).rows.first?.first ?? nil
     try connection.execute(
-      "UPDATE item SET text_hash = $1::bytea WHERE path_text = '/d.txt'", [withoutPairs])
+      "UPDATE item SET text_hash = $1::bytea WHERE path = convert_to('/d.txt', 'UTF8')",
+      [withoutPairs])
     #expect(try index.search(quick, limit: 10).map(\.uri).sorted() == ["file://alpha/a.txt"])
     try connection.execute("UPDATE host SET index_id = NULL")
     #expect(

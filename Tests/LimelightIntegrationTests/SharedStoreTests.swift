@@ -341,7 +341,7 @@ import Testing
     func reach(_ relative: String) throws -> [Int] {
       let text =
         try owner.execute(
-          "SELECT reach FROM item WHERE path_text = $1", [alpha.path(relative)]
+          "SELECT reach FROM item WHERE path = convert_to($1, 'UTF8')", [alpha.path(relative)]
         ).rows.first?.first ?? nil
       return (text ?? "").trimmingCharacters(in: CharacterSet(charactersIn: "{}"))
         .split(separator: ",").compactMap { Int($0) }
@@ -632,12 +632,13 @@ import Testing
       try server.psql(
         store,
         "SELECT count(*), count(*) FILTER (WHERE limelight_text(text_hash) LIKE 'quokka%')"
-          + " FROM item WHERE host = 'alpha' AND path_text LIKE '%/batch/%' AND NOT folder")
+          + " FROM item WHERE host = 'alpha' AND convert_from(path, 'UTF8') LIKE '%/batch/%' AND NOT folder"
+      )
         == "\(files)|\(files)")
     #expect(
       try server.psql(
         store,
-        "SELECT count(*) FROM item WHERE host = 'alpha' AND path_text LIKE '%/batch/%' AND folder"
+        "SELECT count(*) FROM item WHERE host = 'alpha' AND convert_from(path, 'UTF8') LIKE '%/batch/%' AND folder"
       ) == "12")
   }
 
