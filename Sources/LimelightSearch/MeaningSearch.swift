@@ -88,8 +88,18 @@ enum MeaningSearch {
       vector: MeaningVector.quantized(vector), words: words,
       ordinary: model.ordinaryMeans() ?? [],
       selection: MeaningSelection(
-        floor: max(floor, ordinary + aboveOrdinary), margin: aboveAverage, band: band))
+        floor: max(floor, ordinary + aboveOrdinary), margin: aboveAverage, band: band,
+        centred: centred),
+      centring: centring)
   }
+
+  /// How documents are chosen with their languages taken out
+  /// (``MeaningSelection/Centred``).
+  static let centred = MeaningSelection.Centred(floor: 0.20, scale: 3, slack: 0.02)
+
+  /// The model's centre and its languages' means (``MeaningCentring``).
+  static let centring = MeaningCentring(
+    centre: MeaningVector.centre, languages: MeaningVector.languageMeans.map(\.mean))
 
   /// Whether `text` is one word: no space in it, and not a phrase of a
   /// script written without spaces ("日付と時刻を扱う", to handle dates and
@@ -170,6 +180,9 @@ public struct MeaningQuery: Sendable {
   /// (``MeaningSelection/ordinaryWeight``); none when unknown.
   public var ordinary: [[Float]]
   public var selection: MeaningSelection
+  /// How each document's language is taken out before it is compared
+  /// (``MeaningCentring``); nil: plain cosines.
+  public var centring: MeaningCentring?
   /// The rows holding its words' stems, read while its vector was made
   /// (``SearchBackend/readAheadForMeaning(of:)``); nil: read with the
   /// near documents.

@@ -48,7 +48,7 @@ public final class LocalBackend: SearchBackend {
   ) throws -> [SearchResult] {
     try engine.meaningMatches(
       query.vector, words: query.words, ordinary: query.ordinary, selection: query.selection,
-      filters: filters, limit: limit, readAhead: query.readAhead
+      centring: query.centring, filters: filters, limit: limit, readAhead: query.readAhead
     ).map(MeaningSearch.markedAsMeaning)
   }
 

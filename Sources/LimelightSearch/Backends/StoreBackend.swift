@@ -165,11 +165,24 @@ public final class StoreBackend: SearchBackend {
     func entries(_ uris: [String]) -> [(host: String, path: RawPath)] {
       uris.compactMap { uri in byURI[uri].map { ($0.host, $0.path) } }
     }
-    let candidates = selection.candidates(
-      byURI.map { (key: $0.key, similarity: MeaningVector.similarity(query, $0.value.vector)) },
-      average: stored.count > SearchEngine.meaningAverageOf
-        ? MeaningVector.averageSimilarity(of: query) : 0,
-      most: SearchEngine.meaningCandidates)
+    let average =
+      stored.count > SearchEngine.meaningAverageOf ? MeaningVector.averageSimilarity(of: query) : 0
+    let candidates: [(key: String, similarity: Float)]
+    if let centring = asked.centring, selection.centred != nil {
+      let centredQuery = centring.asked(query)
+      candidates = selection.candidates(
+        centred: byURI.map { uri, stored in
+          let raw = MeaningVector.similarity(query, stored.vector)
+          return (
+            key: uri, raw: raw,
+            similarity: centring.similarity(raw: raw, centring.place(stored.vector), centredQuery)
+          )
+        }, average: average, most: SearchEngine.meaningCandidates)
+    } else {
+      candidates = selection.candidates(
+        byURI.map { (key: $0.key, similarity: MeaningVector.similarity(query, $0.value.vector)) },
+        average: average, most: SearchEngine.meaningCandidates)
+    }
     guard !candidates.isEmpty else { return [] }
     let stems = WordEvidence.stems(of: asked.words)
     let held = try reading { index throws(PostgresError) in

@@ -181,6 +181,10 @@ final class MeaningVectors: Sendable {
     var bytes: [Int8] = []
     /// Each vector's length.
     var lengths: [Float] = []
+    /// Each vector's place for a centred comparison (``MeaningCentring``),
+    /// made at the first search that asks for one; a vector written again
+    /// is placed again (its length set to -1 until then).
+    var placed: [MeaningCentring.Placed] = []
 
     /// Keeps `vector` (of `dimensions` bytes) as the one of `rowID`.
     mutating func keep(_ rowID: Int64, _ vector: UnsafeRawBufferPointer, dimensions: Int) {
@@ -190,6 +194,7 @@ final class MeaningVectors: Sendable {
         bytes.replaceSubrange(
           (position * dimensions)..<((position + 1) * dimensions), with: values)
         lengths[position] = length
+        if position < placed.count { placed[position].length = -1 }
       } else {
         positions[rowID] = rowIDs.count
         rowIDs.append(rowID)
@@ -264,12 +269,13 @@ final class MeaningVectors: Sendable {
 
   /// What a scan of every vector tells of a query: how many were
   /// compared, the highest similarity and their sum, and those at or above
-  /// a floor, with their rows.
+  /// a floor, with their rows (and with a ``MeaningCentring``, their
+  /// centred similarity).
   struct Scan {
     var count = 0
     var top: Float?
     var sum = 0.0
-    var near: [(key: Int64, similarity: Float)] = []
+    var near: [(key: Int64, raw: Float, similarity: Float)] = []
   }
 
   /// Each vector's similarity to `query`, read from `db` again if it
@@ -277,7 +283,9 @@ final class MeaningVectors: Sendable {
   /// them add up to. One pass over the products: a list of every vector's
   /// similarity, then its maximum, sum and filter, each a pass of its own,
   /// took a millisecond more at 100,000.
-  func scan(_ query: [UInt8], floor: Double, in db: Database) throws -> Scan {
+  func scan(
+    _ query: [UInt8], floor: Double, centring: MeaningCentring? = nil, in db: Database
+  ) throws -> Scan {
     let changes = try Self.changes(db)
     return try held.withLock { held in
       if held.changes != changes {
@@ -304,7 +312,9 @@ final class MeaningVectors: Sendable {
       }
       let least = Float(floor)
       var (top, sum) = (-Float.infinity, 0.0)
-      var near: [(key: Int64, similarity: Float)] = []
+      var near: [(key: Int64, raw: Float, similarity: Float)] = []
+      let asked = centring.map { $0.asked(query) }
+      if let centring { Self.place(&held, centring, dimensions: query.count) }
       held.lengths.withUnsafeBufferPointer { lengths in
         dots.withUnsafeBufferPointer { dots in
           for row in 0..<dots.count {
@@ -312,11 +322,34 @@ final class MeaningVectors: Sendable {
             let similarity = product > 0 ? Float(dots[row]) / product : 0
             sum += Double(similarity)
             top = max(top, similarity)
-            if similarity >= least { near.append((held.rowIDs[row], similarity)) }
+            guard similarity >= least else { continue }
+            let centred =
+              if let centring, let asked {
+                centring.similarity(raw: similarity, held.placed[row], asked)
+              } else { similarity }
+            near.append((held.rowIDs[row], similarity, centred))
           }
         }
       }
       return Scan(count: dots.count, top: dots.isEmpty ? nil : top, sum: sum, near: near)
+    }
+  }
+
+  /// Places the vectors not placed yet, or written again since.
+  private static func place(_ held: inout Held, _ centring: MeaningCentring, dimensions: Int) {
+    let count = held.rowIDs.count
+    held.bytes.withUnsafeBufferPointer { bytes in
+      for position in 0..<count
+      where position >= held.placed.count || held.placed[position].length < 0 {
+        let placed = centring.place(
+          UnsafeBufferPointer(
+            rebasing: bytes[(position * dimensions)..<((position + 1) * dimensions)]))
+        if position < held.placed.count {
+          held.placed[position] = placed
+        } else {
+          held.placed.append(placed)
+        }
+      }
     }
   }
 }
@@ -344,23 +377,28 @@ extension SearchEngine {
   /// of the items but the nearest, when there are enough of them.
   public func meaningMatches(
     _ query: [UInt8], words: [String], ordinary: [[Float]] = [], selection: MeaningSelection,
-    filters: QueryNode, limit: Int, readAhead: StemRows? = nil
+    centring: MeaningCentring? = nil, filters: QueryNode, limit: Int, readAhead: StemRows? = nil
   ) throws -> [SearchResult] {
     let (conditions, arguments) = Self.filterConditions(
       filters, now: Date().timeIntervalSince1970)
     let vectors = MeaningVectors.of(store.location.databasePath.string)
     return try store.read { db in
       let compared = Date()
+      let centring = selection.centred == nil ? nil : centring
       // Those below the lowest floor are never candidates: left out before
       // they are sorted (the nearest is among those kept when any is).
-      let scan = try vectors.scan(query, floor: selection.floor, in: db)
+      let scan = try vectors.scan(query, floor: selection.lowestCosine, centring: centring, in: db)
       if Self.trace { Self.traceLine(since: compared, "\(scan.count) vectors", "meaning compared") }
       guard let top = scan.top else { return [] }
       let others =
         scan.count > Self.meaningAverageOf
         ? (scan.sum - Double(top)) / Double(scan.count - 1) : 0
-      let candidates = selection.candidates(
-        scan.near, average: others, most: Self.meaningCandidates)
+      let candidates =
+        centring == nil
+        ? selection.candidates(
+          scan.near.map { (key: $0.key, similarity: $0.raw) }, average: others,
+          most: Self.meaningCandidates)
+        : selection.candidates(centred: scan.near, average: others, most: Self.meaningCandidates)
       guard !candidates.isEmpty else { return [] }
       let stems = WordEvidence.stems(of: words)
       let started = Date()
