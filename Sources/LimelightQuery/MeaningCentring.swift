@@ -40,20 +40,27 @@ public struct MeaningCentring: Sendable {
     var squares = Float(0)
     for value in vector { squares += Float(value) * Float(value) }
     let length = squares.squareRoot()
-    guard length > 0, vector.count == centre.count, !languages.isEmpty else {
-      return Placed(language: -1, centreProduct: 0, length: 0)
-    }
-    var centreProduct = Float(0)
-    for index in 0..<vector.count { centreProduct += Float(vector[index]) * centre[index] }
-    centreProduct /= length
-    var (best, nearest) = (-Float.infinity, 0)
-    var products = [Float](repeating: 0, count: languages.count)
-    for (number, mean) in languages.enumerated() {
-      var product = Float(0)
+    guard length > 0, vector.count == centre.count else { return Self.unplaced }
+    func product(_ mean: [Float]) -> Float {
       mean.withUnsafeBufferPointer { mean in
+        var product = Float(0)
         for index in 0..<vector.count { product += Float(vector[index]) * mean[index] }
+        return product / length
       }
-      products[number] = product / length
+    }
+    return place(languageProducts: languages.map(product), centreProduct: product(centre))
+  }
+
+  /// A vector placed nowhere: compared as alike to nothing.
+  public static let unplaced = Placed(language: -1, centreProduct: 0, length: 0)
+
+  /// A stored vector's place from its unit vector's products with each
+  /// language's mean and with the centre (a scan of many vectors computes
+  /// them together).
+  public func place(languageProducts products: [Float], centreProduct: Float) -> Placed {
+    guard products.count == languages.count, !languages.isEmpty else { return Self.unplaced }
+    var (best, nearest) = (-Float.infinity, 0)
+    for number in products.indices {
       let cosine = products[number] / max(languageLengths[number], .leastNonzeroMagnitude)
       if cosine > best { (best, nearest) = (cosine, number) }
     }

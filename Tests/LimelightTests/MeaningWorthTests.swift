@@ -85,6 +85,61 @@ import Testing
   }
 }
 
+/// The local index's meaning search with each document's language taken out.
+@Suite struct MeaningCentredSearchTests {
+  /// A unit vector of 384 dimensions from a few weighted axes.
+  func vector(_ parts: [(Int, Float)]) -> [Float] {
+    var made = [Float](repeating: 0, count: 384)
+    for (axis, weight) in parts { made[axis] += weight }
+    let length = made.reduce(0) { $0 + $1 * $1 }.squareRoot()
+    return made.map { $0 / length }
+  }
+
+  func stored(_ vector: [Float]) -> [UInt8] {
+    let largest = vector.map(abs).max() ?? 1
+    return vector.map { UInt8(bitPattern: Int8(($0 * 127 / largest).rounded())) }
+  }
+
+  /// Axis 0 is what all texts share, 1 English, 2 Spanish, 3 and 4 what a
+  /// text is about. A Spanish query about 3 finds, by plain cosines, the
+  /// Spanish document about 4 first; with their languages out (the index's
+  /// vectors placed together), the English one about 3, and not the
+  /// Spanish one, below the centred floor. A vector written again is
+  /// placed again.
+  @Test func documentsAreComparedWithTheirLanguageTakenOut() throws {
+    let store = try MeaningWorthTests().filled()
+    let engine = SearchEngine(store: store)
+    let english = vector([(0, 3), (1, 1)])
+    let spanish = vector([(0, 3), (2, 1)])
+    let centring = MeaningCentring(
+      centre: zip(english, spanish).map { ($0 + $1) / 2 }, languages: [english, spanish])
+    let work = try store.meaningWork(limit: 20, opening: 100)
+    let byName = Dictionary(uniqueKeysWithValues: work.map { ($0.heading, $0) })
+    try store.keepMeaning([
+      (try #require(byName["notes.txt"]), stored(vector([(0, 3), (1, 1), (3, 0.8)]))),
+      (try #require(byName["README"]), stored(vector([(0, 3), (2, 1), (4, 0.8)]))),
+      (try #require(byName["report.md"]), stored(vector([(0, 3), (1, 1), (4, 0.8)]))),
+    ])
+    let query = stored(vector([(0, 3), (2, 1.2), (3, 0.6)]))
+    func nearest(centred: Bool) throws -> [String] {
+      let selection = MeaningSelection(
+        floor: 0.5, margin: 0, band: 0.5,
+        centred: centred ? MeaningSelection.Centred(floor: 0.2, scale: 3, slack: 0.02) : nil)
+      return try engine.meaningMatches(
+        query, words: [], selection: selection, centring: centred ? centring : nil,
+        filters: .and([]), limit: 5
+      ).map(\.displayName)
+    }
+    #expect(try nearest(centred: false).first == "README")
+    #expect(try nearest(centred: true) == ["notes.txt"])
+    // README written again about 3: placed again, and found.
+    try store.keepMeaning([
+      (try #require(byName["README"]), stored(vector([(0, 3), (2, 1), (3, 0.8)])))
+    ])
+    #expect(Set(try nearest(centred: true)) == ["notes.txt", "README"])
+  }
+}
+
 /// Words asked of paths alone (a reading's typed words, when it has
 /// filters) are looked up in the name index alone: the text tiers would
 /// read every text holding the words to find none.

@@ -335,21 +335,47 @@ final class MeaningVectors: Sendable {
     }
   }
 
-  /// Places the vectors not placed yet, or written again since.
+  /// Places the vectors not placed yet, or written again since: each
+  /// mean's products with every vector by the scan's own function (the
+  /// means in signed bytes as the vectors are), a scan a mean (100,000
+  /// vectors placed one by one took 230 ms of a first search).
   private static func place(_ held: inout Held, _ centring: MeaningCentring, dimensions: Int) {
     let count = held.rowIDs.count
-    held.bytes.withUnsafeBufferPointer { bytes in
-      for position in 0..<count
-      where position >= held.placed.count || held.placed[position].length < 0 {
-        let placed = centring.place(
-          UnsafeBufferPointer(
-            rebasing: bytes[(position * dimensions)..<((position + 1) * dimensions)]))
-        if position < held.placed.count {
-          held.placed[position] = placed
-        } else {
-          held.placed.append(placed)
+    let waiting = (0..<count).filter { $0 >= held.placed.count || held.placed[$0].length < 0 }
+    guard !waiting.isEmpty else { return }
+    let means = centring.languages + [centring.centre]
+    var products = [[Int32]](repeating: [], count: means.count)
+    var scales = [Float](repeating: 0, count: means.count)
+    held.bytes.withUnsafeBufferPointer { vectors in
+      for (number, mean) in means.enumerated() {
+        let largest = mean.map(abs).max() ?? 0
+        scales[number] = largest > 0 ? 127 / largest : 0
+        let bytes = mean.map { Int8(($0 * scales[number]).rounded()) }
+        var out = [Int32](repeating: 0, count: count)
+        bytes.withUnsafeBufferPointer { mean in
+          out.withUnsafeMutableBufferPointer { out in
+            limelight_dot_products(
+              vectors.baseAddress, count, Int32(dimensions), mean.baseAddress, out.baseAddress)
+          }
         }
+        products[number] = out
       }
+    }
+    if held.placed.count < count {
+      held.placed.append(
+        contentsOf: repeatElement(MeaningCentring.unplaced, count: count - held.placed.count))
+    }
+    for position in waiting {
+      let length = held.lengths[position]
+      guard length > 0 else {
+        held.placed[position] = MeaningCentring.unplaced
+        continue
+      }
+      let unit = means.indices.map { number in
+        scales[number] > 0 ? Float(products[number][position]) / (scales[number] * length) : 0
+      }
+      held.placed[position] = centring.place(
+        languageProducts: Array(unit.dropLast()), centreProduct: unit.last ?? 0)
     }
   }
 }
