@@ -104,22 +104,32 @@ import Testing
   /// text is about. A Spanish query about 3 finds, by plain cosines, the
   /// Spanish document about 4 first; with their languages out (the index's
   /// vectors placed together), the English one about 3, and not the
-  /// Spanish one, below the centred floor. A vector written again is
-  /// placed again.
+  /// Spanish one, below the centred floor. The vectors are placed together
+  /// at the first search; a vector written again is placed again alone
+  /// (eleven others about something else beside it).
   @Test func documentsAreComparedWithTheirLanguageTakenOut() throws {
     let store = try MeaningWorthTests().filled()
+    let others = (1...11).map { "/h/other \($0).txt" }
+    try store.write { writer in
+      for path in others { try writer.upsert(Fixtures.record(path, text: MeaningWorthTests.prose)) }
+    }
     let engine = SearchEngine(store: store)
     let english = vector([(0, 3), (1, 1)])
     let spanish = vector([(0, 3), (2, 1)])
     let centring = MeaningCentring(
       centre: zip(english, spanish).map { ($0 + $1) / 2 }, languages: [english, spanish])
-    let work = try store.meaningWork(limit: 20, opening: 100)
+    let work = try store.meaningWork(limit: 30, opening: 100)
     let byName = Dictionary(uniqueKeysWithValues: work.map { ($0.heading, $0) })
     try store.keepMeaning([
       (try #require(byName["notes.txt"]), stored(vector([(0, 3), (1, 1), (3, 0.8)]))),
       (try #require(byName["README"]), stored(vector([(0, 3), (2, 1), (4, 0.8)]))),
       (try #require(byName["report.md"]), stored(vector([(0, 3), (1, 1), (4, 0.8)]))),
     ])
+    try store.keepMeaning(
+      try others.enumerated().map { number, path in
+        let name = String(path.split(separator: "/").last ?? "")
+        return (try #require(byName[name]), stored(vector([(0, 3), (1, 1), (5 + number, 1)])))
+      })
     let query = stored(vector([(0, 3), (2, 1.2), (3, 0.6)]))
     func nearest(centred: Bool) throws -> [String] {
       let selection = MeaningSelection(

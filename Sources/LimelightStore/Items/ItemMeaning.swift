@@ -247,7 +247,7 @@ final class MeaningVectors: Sendable {
 
   /// How ordinary the vectors of `rowIDs` are
   /// (``MeaningSelection/ordinariness(of:means:)``), by row. Read as held:
-  /// a search reads them after ``scan(_:floor:in:)``.
+  /// a search reads them after ``scan(_:floor:centring:in:)``.
   func ordinariness(of rowIDs: [Int64], means: [[Float]]) -> [Int64: Double] {
     guard let dimensions = means.first?.count else { return [:] }
     return held.withLock { held in
@@ -335,14 +335,30 @@ final class MeaningVectors: Sendable {
     }
   }
 
-  /// Places the vectors not placed yet, or written again since: each
-  /// mean's products with every vector by the scan's own function (the
-  /// means in signed bytes as the vectors are), a scan a mean (100,000
-  /// vectors placed one by one took 230 ms of a first search).
+  /// Places the vectors not placed yet, or written again since: many at
+  /// once by each mean's products with every vector, by the scan's own
+  /// function (the means in signed bytes as the vectors are), a scan a
+  /// mean (100,000 vectors placed one by one took 230 ms of a first
+  /// search, 7 scans take 20); a few (those the third pass wrote since the
+  /// last search) one by one.
   private static func place(_ held: inout Held, _ centring: MeaningCentring, dimensions: Int) {
     let count = held.rowIDs.count
     let waiting = (0..<count).filter { $0 >= held.placed.count || held.placed[$0].length < 0 }
     guard !waiting.isEmpty else { return }
+    if held.placed.count < count {
+      held.placed.append(
+        contentsOf: repeatElement(MeaningCentring.unplaced, count: count - held.placed.count))
+    }
+    if waiting.count * 8 < count {
+      held.bytes.withUnsafeBufferPointer { bytes in
+        for position in waiting {
+          held.placed[position] = centring.place(
+            UnsafeBufferPointer(
+              rebasing: bytes[(position * dimensions)..<((position + 1) * dimensions)]))
+        }
+      }
+      return
+    }
     let means = centring.languages + [centring.centre]
     var products = [[Int32]](repeating: [], count: means.count)
     var scales = [Float](repeating: 0, count: means.count)
@@ -360,10 +376,6 @@ final class MeaningVectors: Sendable {
         }
         products[number] = out
       }
-    }
-    if held.placed.count < count {
-      held.placed.append(
-        contentsOf: repeatElement(MeaningCentring.unplaced, count: count - held.placed.count))
     }
     for position in waiting {
       let length = held.lengths[position]
@@ -400,7 +412,9 @@ extension SearchEngine {
   /// (``WordEvidence``), and each item's ordinariness (its largest product
   /// with one of `ordinary`, the means of the model's ordinary passages,
   /// one a language) against it. The average `selection` compares with is
-  /// of the items but the nearest, when there are enough of them.
+  /// of the items but the nearest, when there are enough of them. With
+  /// `centring`, and `selection` for it, each is compared with its
+  /// language taken out (``MeaningCentring``).
   public func meaningMatches(
     _ query: [UInt8], words: [String], ordinary: [[Float]] = [], selection: MeaningSelection,
     centring: MeaningCentring? = nil, filters: QueryNode, limit: Int, readAhead: StemRows? = nil
@@ -463,7 +477,7 @@ extension SearchEngine {
 
   /// The rows of the text index holding each of `words`' stems
   /// (``WordEvidence/stems(of:)``), read while the query's meaning is made:
-  /// ``meaningMatches(_:words:ordinary:selection:filters:limit:readAhead:)``
+  /// ``meaningMatches(_:words:ordinary:selection:centring:filters:limit:readAhead:)``
   /// takes them.
   public func stemRows(of words: [String]) throws -> StemRows {
     try store.read { db in try Self.stemRows(WordEvidence.stems(of: words), in: db) }

@@ -28,7 +28,7 @@ public struct SearchResult: Sendable {
   /// The words of the query it does not hold, when nothing held them all
   /// (``ReadingSearch``).
   public var unmatched: [String] = []
-  /// Found by meaning alone (``SearchEngine/meaningMatches(_:floor:band:filters:limit:)``),
+  /// Found by meaning alone (``SearchEngine/meaningMatches(_:words:ordinary:selection:centring:filters:limit:readAhead:)``),
   /// not by its words.
   public var byMeaning = false
 
