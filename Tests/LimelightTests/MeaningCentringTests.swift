@@ -6,7 +6,7 @@ import Testing
 /// Meaning compared with each document's language taken out.
 @Suite struct MeaningCentringTests {
   /// Unit vectors of `dimensions` from a few weighted axes.
-  func vector(_ parts: [(Int, Float)], dimensions: Int = 8) -> [Float] {
+  static func vector(_ parts: [(Int, Float)], dimensions: Int = 8) -> [Float] {
     var made = [Float](repeating: 0, count: dimensions)
     for (axis, weight) in parts { made[axis] += weight }
     let length = made.reduce(0) { $0 + $1 * $1 }.squareRoot()
@@ -14,10 +14,13 @@ import Testing
   }
 
   /// As stored: a signed byte a dimension, the largest 127.
-  func stored(_ vector: [Float]) -> [UInt8] {
+  static func stored(_ vector: [Float]) -> [UInt8] {
     let largest = vector.map(abs).max() ?? 1
     return vector.map { UInt8(bitPattern: Int8(($0 * 127 / largest).rounded())) }
   }
+
+  func vector(_ parts: [(Int, Float)]) -> [Float] { Self.vector(parts) }
+  func stored(_ vector: [Float]) -> [UInt8] { Self.stored(vector) }
 
   func cosine(_ a: [UInt8], _ b: [UInt8]) -> Float {
     let values = (a.map { Float(Int8(bitPattern: $0)) }, b.map { Float(Int8(bitPattern: $0)) })

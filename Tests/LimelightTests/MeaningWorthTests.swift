@@ -87,18 +87,12 @@ import Testing
 
 /// The local index's meaning search with each document's language taken out.
 @Suite struct MeaningCentredSearchTests {
-  /// A unit vector of 384 dimensions from a few weighted axes.
+  /// A unit vector of the model's 384 dimensions from a few weighted axes.
   func vector(_ parts: [(Int, Float)]) -> [Float] {
-    var made = [Float](repeating: 0, count: 384)
-    for (axis, weight) in parts { made[axis] += weight }
-    let length = made.reduce(0) { $0 + $1 * $1 }.squareRoot()
-    return made.map { $0 / length }
+    MeaningCentringTests.vector(parts, dimensions: 384)
   }
 
-  func stored(_ vector: [Float]) -> [UInt8] {
-    let largest = vector.map(abs).max() ?? 1
-    return vector.map { UInt8(bitPattern: Int8(($0 * 127 / largest).rounded())) }
-  }
+  func stored(_ vector: [Float]) -> [UInt8] { MeaningCentringTests.stored(vector) }
 
   /// Axis 0 is what all texts share, 1 English, 2 Spanish, 3 and 4 what a
   /// text is about. A Spanish query about 3 finds, by plain cosines, the
