@@ -49,6 +49,20 @@ public struct MeaningSelection: Sendable {
     (self.floor, self.margin, self.band, self.centred) = (floor, margin, band, centred)
   }
 
+  /// This selection with documents compared by `centring` when it can
+  /// compare vectors of `dimensions`, and by plain cosines otherwise: the
+  /// centring to use (nil for plain cosines) and the selection for it.
+  public func comparing(
+    by centring: MeaningCentring?, dimensions: Int
+  ) -> (centring: MeaningCentring?, selection: MeaningSelection) {
+    guard centred != nil, let centring, centring.centre.count == dimensions else {
+      var plain = self
+      plain.centred = nil
+      return (nil, plain)
+    }
+    return (centring, self)
+  }
+
   /// The lowest plain cosine a candidate may have.
   public var lowestCosine: Double { floor - (centred?.slack ?? 0) }
 

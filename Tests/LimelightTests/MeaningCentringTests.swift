@@ -84,4 +84,23 @@ import Testing
     let plain = MeaningSelection(floor: 0.8, margin: 0.03, band: 0.04)
     #expect(plain.candidates(centred: near, average: 0.7, most: 10).isEmpty)
   }
+  /// A centring is used only with a selection for it and vectors of its
+  /// dimensions; otherwise plain cosines, and a selection that weighs them
+  /// as plain (its band and words' weight not scaled).
+  @Test func aCentringOfOtherDimensionsIsNotUsed() {
+    let english = vector([(0, 3), (1, 1)])
+    let centring = MeaningCentring(centre: english, languages: [english])
+    let centred = MeaningSelection(
+      floor: 0.8, margin: 0.03, band: 0.04,
+      centred: MeaningSelection.Centred(floor: 0.2, scale: 3, slack: 0.02))
+    let used = centred.comparing(by: centring, dimensions: 8)
+    #expect(used.centring != nil && used.selection.centred != nil)
+    let other = centred.comparing(by: centring, dimensions: 384)
+    #expect(other.centring == nil && other.selection.centred == nil)
+    #expect(other.selection.lowestCosine == 0.8)
+    let none = centred.comparing(by: nil, dimensions: 8)
+    #expect(none.centring == nil && none.selection.centred == nil)
+    let plain = MeaningSelection(floor: 0.8, margin: 0.03, band: 0.04)
+    #expect(plain.comparing(by: centring, dimensions: 8).centring == nil)
+  }
 }

@@ -155,7 +155,9 @@ public final class StoreBackend: SearchBackend {
   public func nearest(
     to asked: MeaningQuery, filteredBy filters: QueryNode, limit: Int
   ) throws -> [SearchResult] {
-    let (query, selection) = (asked.vector, asked.selection)
+    let query = asked.vector
+    let (centring, selection) = asked.selection.comparing(
+      by: asked.centring, dimensions: query.count)
     let stored = try reading { index throws(PostgresError) in
       try index.meaningCandidates(of: query, count: Self.meaningCandidates)
     }
@@ -168,7 +170,7 @@ public final class StoreBackend: SearchBackend {
     let average =
       stored.count > SearchEngine.meaningAverageOf ? MeaningVector.averageSimilarity(of: query) : 0
     let candidates: [(key: String, similarity: Float)]
-    if let centring = asked.centring, selection.centred != nil {
+    if let centring {
       let centredQuery = centring.asked(query)
       candidates = selection.candidates(
         centred: byURI.map { uri, stored in

@@ -424,7 +424,7 @@ extension SearchEngine {
     let vectors = MeaningVectors.of(store.location.databasePath.string)
     return try store.read { db in
       let compared = Date()
-      let centring = selection.centred == nil ? nil : centring
+      let (centring, selection) = selection.comparing(by: centring, dimensions: query.count)
       // Those below the lowest floor are never candidates: left out before
       // they are sorted (the nearest is among those kept when any is).
       let scan = try vectors.scan(query, floor: selection.lowestCosine, centring: centring, in: db)
