@@ -95,7 +95,7 @@ enum MeaningSearch {
 
   /// How documents are chosen with their languages taken out
   /// (``MeaningSelection/Centred``).
-  static let centred = MeaningSelection.Centred(floor: 0.20, scale: 3, slack: 0.02)
+  static let centred = MeaningSelection.Centred(floor: 0.22, scale: 3, slack: 0.02)
 
   /// The model's centre and its languages' means (``MeaningCentring``).
   static let centring = MeaningCentring(
