@@ -17,6 +17,8 @@ public struct MeaningCentring: Sendable {
   let languageLengths: [Float]
   @usableFromInline let centreProducts: [Float]
   let squaredLengths: [Float]
+  /// The centre's own squared length.
+  let centreSquares: Float
 
   public init(centre: [Float], languages: [[Float]]) {
     self.centre = centre
@@ -24,6 +26,7 @@ public struct MeaningCentring: Sendable {
     squaredLengths = self.languages.map { mean in mean.reduce(0) { $0 + $1 * $1 } }
     languageLengths = squaredLengths.map { $0.squareRoot() }
     centreProducts = self.languages.map { mean in zip(mean, centre).reduce(0) { $0 + $1.0 * $1.1 } }
+    centreSquares = centre.reduce(0) { $0 + $1 * $1 }
   }
 
   /// What a stored vector needs beside its product with a query: its
@@ -91,7 +94,6 @@ public struct MeaningCentring: Sendable {
     }
     let unit = values.map { $0 / length }
     let centreProduct = zip(unit, centre).reduce(0) { $0 + $1.0 * $1.1 }
-    let centreSquares = centre.reduce(0) { $0 + $1 * $1 }
     return Asked(
       languageProducts: languages.map { mean in zip(unit, mean).reduce(0) { $0 + $1.0 * $1.1 } },
       centreProduct: centreProduct,

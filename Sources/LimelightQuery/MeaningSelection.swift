@@ -125,6 +125,19 @@ public struct MeaningSelection: Sendable {
         .prefix(most).map { (key: $0.key, similarity: $0.similarity) })
   }
 
+  /// The candidates of documents compared as this selection compares
+  /// them: with ``centred``, ``candidates(centred:average:most:)``; else
+  /// ``candidates(_:average:most:)`` of their plain cosines (`raw`).
+  @inlinable
+  public func candidates<Key: Comparable>(
+    near: [(key: Key, raw: Float, similarity: Float)], average: Double, most: Int
+  ) -> [(key: Key, similarity: Float)] {
+    centred != nil
+      ? candidates(centred: near, average: average, most: most)
+      : candidates(
+        near.map { (key: $0.key, similarity: $0.raw) }, average: average, most: most)
+  }
+
   /// How much a document's ordinariness (its mean similarity to the
   /// model's ordinary passages of the language it is nearest) takes from
   /// its similarity to a query. A short or general text is near any query

@@ -169,22 +169,16 @@ public final class StoreBackend: SearchBackend {
     }
     let average =
       stored.count > SearchEngine.meaningAverageOf ? MeaningVector.averageSimilarity(of: query) : 0
-    let candidates: [(key: String, similarity: Float)]
-    if let centring {
-      let centredQuery = centring.asked(query)
-      candidates = selection.candidates(
-        centred: byURI.map { uri, stored in
-          let raw = MeaningVector.similarity(query, stored.vector)
-          return (
-            key: uri, raw: raw,
-            similarity: centring.similarity(raw: raw, centring.place(stored.vector), centredQuery)
-          )
-        }, average: average, most: SearchEngine.meaningCandidates)
-    } else {
-      candidates = selection.candidates(
-        byURI.map { (key: $0.key, similarity: MeaningVector.similarity(query, $0.value.vector)) },
-        average: average, most: SearchEngine.meaningCandidates)
-    }
+    let centred = centring.map { (centring: $0, query: $0.asked(query)) }
+    let candidates = selection.candidates(
+      near: byURI.map { uri, stored in
+        let raw = MeaningVector.similarity(query, stored.vector)
+        let similarity =
+          centred.map { centring, asked in
+            centring.similarity(raw: raw, centring.place(stored.vector), asked)
+          } ?? raw
+        return (key: uri, raw: raw, similarity: similarity)
+      }, average: average, most: SearchEngine.meaningCandidates)
     guard !candidates.isEmpty else { return [] }
     let stems = WordEvidence.stems(of: asked.words)
     let held = try reading { index throws(PostgresError) in

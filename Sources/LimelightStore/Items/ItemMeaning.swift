@@ -182,9 +182,11 @@ final class MeaningVectors: Sendable {
     /// Each vector's length.
     var lengths: [Float] = []
     /// Each vector's place for a centred comparison (``MeaningCentring``),
-    /// made at the first search that asks for one; a vector written again
-    /// is placed again (its length set to -1 until then).
+    /// made at the first search that asks for one (those beyond its end
+    /// are not placed yet); and the positions written again since, placed
+    /// again at the next.
     var placed: [MeaningCentring.Placed] = []
+    var placedAgain: [Int] = []
 
     /// Keeps `vector` (of `dimensions` bytes) as the one of `rowID`.
     mutating func keep(_ rowID: Int64, _ vector: UnsafeRawBufferPointer, dimensions: Int) {
@@ -194,7 +196,7 @@ final class MeaningVectors: Sendable {
         bytes.replaceSubrange(
           (position * dimensions)..<((position + 1) * dimensions), with: values)
         lengths[position] = length
-        if position < placed.count { placed[position].length = -1 }
+        if position < placed.count { placedAgain.append(position) }
       } else {
         positions[rowID] = rowIDs.count
         rowIDs.append(rowID)
@@ -343,12 +345,11 @@ final class MeaningVectors: Sendable {
   /// last search) one by one.
   private static func place(_ held: inout Held, _ centring: MeaningCentring, dimensions: Int) {
     let count = held.rowIDs.count
-    let waiting = (0..<count).filter { $0 >= held.placed.count || held.placed[$0].length < 0 }
+    let waiting = held.placedAgain + Array(held.placed.count..<count)
     guard !waiting.isEmpty else { return }
-    if held.placed.count < count {
-      held.placed.append(
-        contentsOf: repeatElement(MeaningCentring.unplaced, count: count - held.placed.count))
-    }
+    held.placedAgain = []
+    held.placed.append(
+      contentsOf: repeatElement(MeaningCentring.unplaced, count: count - held.placed.count))
     if waiting.count * 8 < count {
       held.bytes.withUnsafeBufferPointer { bytes in
         for position in waiting {
@@ -433,12 +434,8 @@ extension SearchEngine {
       let others =
         scan.count > Self.meaningAverageOf
         ? (scan.sum - Double(top)) / Double(scan.count - 1) : 0
-      let candidates =
-        centring == nil
-        ? selection.candidates(
-          scan.near.map { (key: $0.key, similarity: $0.raw) }, average: others,
-          most: Self.meaningCandidates)
-        : selection.candidates(centred: scan.near, average: others, most: Self.meaningCandidates)
+      let candidates = selection.candidates(
+        near: scan.near, average: others, most: Self.meaningCandidates)
       guard !candidates.isEmpty else { return [] }
       let stems = WordEvidence.stems(of: words)
       let started = Date()
