@@ -19,8 +19,9 @@ public final class MeaningPass: Sendable {
   let logger: Logger
   let location: IndexLocation
   private let stopping = StopFlag()
-  /// Items embedded since the pass began, and when it began (monotonic seconds).
-  private let progress = Mutex<(embedded: Int, since: Double?)>((0, nil))
+  /// Items embedded since the pass began (those that took a copy's vector
+  /// among them), and when it began (monotonic seconds).
+  private let progress = Mutex<(embedded: Int, copies: Int, since: Double?)>((0, 0, nil))
 
   /// Letters (not spaces) of text a document needs beside its title to be
   /// embedded: a note of a few words is found by its words.
@@ -99,17 +100,26 @@ public final class MeaningPass: Sendable {
         if work.isEmpty {
           if idleSince == nil { logIdle() }
           idleSince = try store.generation()
-          progress.withLock { $0 = (0, nil) }
+          progress.withLock { $0 = (0, 0, nil) }
           MeaningReport().write(location)
           continue
         }
         idleSince = nil
         progress.withLock { if $0.since == nil { $0.since = monotonicNow() } }
         var vectors: [(work: IndexStore.MeaningWork, vector: [UInt8])] = []
+        // Copies in one batch (hard-linked trees list them side by side):
+        // each passage is embedded once, under its heading.
+        var made: [[String]: [UInt8]] = [:]
+        var copies = 0
         // A burst that starts meanwhile cuts the batch short: what was
         // embedded is kept, the rest comes again.
         for item in work
         where !stopping.isStopped && !watcher.isBusy(within: Self.quietSeconds) {
+          if let copied = item.copied {
+            vectors.append((item, copied))
+            copies += 1
+            continue
+          }
           // An empty vector: too short to be about anything, or the model
           // failed on this text; tried again once it changes.
           let (passage, substance) = MeaningPassage.of(
@@ -118,13 +128,22 @@ public final class MeaningPass: Sendable {
             vectors.append((item, []))
             continue
           }
+          if let vector = made[[item.heading, passage]] {
+            vectors.append((item, vector))
+            copies += 1
+            continue
+          }
           let vector = engine.embedDocument(heading: item.heading, passage: passage)
             .map(MeaningVector.quantized)
           if vector == nil { logger.warning("meaning: the model failed on item \(item.rowID)") }
           vectors.append((item, vector ?? []))
+          made[[item.heading, passage]] = vector ?? []
         }
         try store.keepMeaning(vectors)
-        progress.withLock { $0.embedded += vectors.count }
+        progress.withLock {
+          $0.embedded += vectors.count
+          $0.copies += copies
+        }
         if monotonicNow() - reported > 5 {
           MeaningReport(rate: rate).write(location)
           reported = monotonicNow()
@@ -137,13 +156,14 @@ public final class MeaningPass: Sendable {
   }
 
   private func logIdle() {
-    let (embedded, since) = progress.withLock { ($0.embedded, $0.since) }
+    let (embedded, copies, since) = progress.withLock { ($0.embedded, $0.copies, $0.since) }
     guard embedded > 0, let since else { return }
     let seconds = monotonicNow() - since
     logger.info(
       "meaning pass done: documents are found by what they are about",
       metadata: [
-        "items": "\(embedded)", "seconds": "\(String(format: "%.1f", seconds))",
+        "items": "\(embedded)", "copies": "\(copies)",
+        "seconds": "\(String(format: "%.1f", seconds))",
         "rate": "\(String(format: "%.2f", Double(embedded) / max(seconds, 0.001)))/s",
       ])
   }

@@ -166,6 +166,24 @@ import Testing
       "\(stopped)")
   }
 
+  /// A copy of a document (a backup, the same file under a second root)
+  /// is given the vector of the copy the third pass embedded, not
+  /// embedded again, and is found by meaning as the first is.
+  @Test func aCopyOfADocumentIsEmbeddedOnce() throws {
+    try instance.mkdir("Backup")
+    let text = try String(contentsOfFile: instance.path("Documents/wlan.txt"), encoding: .utf8)
+    try instance.write("Backup/wlan.txt", text)
+    try instance.startWatcher()
+    try waitForMeaning()
+    try instance.waitFor("the meaning pass's account") {
+      instance.log.contains("meaning pass done")
+    }
+    #expect(instance.log.contains("copies=1"), "\(instance.log)")
+    let about = try results(["--about", "how do I connect to a wireless network"])
+    #expect(
+      Set(about.prefix(2).map(\.path)) == ["Documents/wlan.txt", "Backup/wlan.txt"], "\(about)")
+  }
+
   /// The model finds every text somewhat alike: with few documents to
   /// compare, an unrelated word must still find none of them (the shape:
   /// an application's name, once it is uninstalled, found the only other).

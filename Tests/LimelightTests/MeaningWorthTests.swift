@@ -47,6 +47,41 @@ import Testing
     #expect(try store.pruneMeaning() == 0)
   }
 
+  /// A copy of a document (the same text under the same heading) takes the
+  /// vector its first copy was given; a copy renamed, or another text under
+  /// the same name, is embedded on its own; a copy whose text changed no
+  /// longer lends its vector.
+  @Test func aCopyOfADocumentTakesTheVectorOfTheOneEmbedded() throws {
+    let store = try Fixtures.newStore()
+    let other = "Minutes of the meeting: the budget for next year was approved."
+    try store.write { writer in
+      for path in ["/h/a/report.md", "/h/b/report.md", "/h/b/report-copy.md"] {
+        try writer.upsert(Fixtures.record(path, text: Self.prose))
+      }
+      try writer.upsert(Fixtures.record("/h/c/report.md", text: other))
+    }
+    let work = try store.meaningWork(limit: 10, opening: 100)
+    #expect(work.count == 4)
+    #expect(work.allSatisfy { $0.copied == nil })
+    let first = try #require(work.first { $0.heading == "report.md" && $0.opening == Self.prose })
+    let vector = (0..<384).map { UInt8($0 % 100) }
+    try store.keepMeaning([(first, vector)])
+    let left = try store.meaningWork(limit: 10, opening: 100)
+    let copied = Dictionary(
+      uniqueKeysWithValues: left.map {
+        ($0.heading + " " + String($0.opening.prefix(7)), $0.copied)
+      })
+    #expect(
+      copied == [
+        "report.md The com": vector, "report-copy.md The com": nil, "report.md Minutes": nil,
+      ])
+    // The first copy changed: the others are embedded on their own.
+    try store.write { writer in
+      try writer.upsert(Fixtures.record("/h/a/report.md", text: other + " And more."))
+    }
+    #expect(try store.meaningWork(limit: 10, opening: 100).allSatisfy { $0.copied == nil })
+  }
+
   /// A meaning search holds the vectors in memory and reads those written
   /// since it last looked (the third pass writes while people search);
   /// a vector removed or written again makes it read them all.

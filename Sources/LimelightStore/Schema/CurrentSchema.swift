@@ -164,6 +164,7 @@ extension Schema {
     CREATE TRIGGER item_meaning_removed AFTER DELETE ON item_meaning BEGIN
       UPDATE meta SET value = value + 1 WHERE key = 'meaningChanges';
     END;
+    CREATE INDEX item_words_text ON item_words_stored (textID) WHERE textID IS NOT NULL;
     """
 
   /// The rows a new index starts with: its generation, the count of

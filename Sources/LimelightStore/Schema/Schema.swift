@@ -25,7 +25,9 @@ import GRDB
 ///   (with its word parts, initials and reading), keywords, path, the
 ///   extracted text's body (`textID`), and the item's facets (``ItemFacets``).
 ///   A view of `item_words_stored`, which keeps an empty path where it is
-///   the item's own as text: that one is read from `item`.
+///   the item's own as text: that one is read from `item`. Its items by
+///   their text (`item_words_text`): a copy of a document takes the vector
+///   the third pass made of the first.
 /// - `text_body`: each distinct extracted text once, packed, with the count
 ///   of the items that hold it (``TextBodies``).
 /// - `item_text_source`: `item_words` with the text unpacked, as `item_text`

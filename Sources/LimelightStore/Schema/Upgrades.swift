@@ -48,5 +48,11 @@ extension Schema {
       INSERT OR REPLACE INTO meta (key, value) VALUES ('mergeWanted', 1), ('packWanted', 1);
       """
     ),
+    // The items that hold a text, by it: a copy of a document takes the
+    // vector of the copy the third pass embedded (``IndexStore/meaningWork(limit:opening:)``).
+    (
+      "v33-items-by-text",
+      "CREATE INDEX item_words_text ON item_words_stored (textID) WHERE textID IS NOT NULL;"
+    ),
   ]
 }
