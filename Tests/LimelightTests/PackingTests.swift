@@ -96,6 +96,28 @@ import Testing
     try expectWholeIndexes("merging between commits")
   }
 
+  /// A transaction writes each full-text index's words as one segment, as
+  /// the two passes write files: their names first, then their texts in
+  /// place of what the names left. A statement that opens a statement
+  /// journal makes FTS5 write what it gathered so far as a segment of its
+  /// own (a `REPLACE` into a table with an index did, for every file of
+  /// the content pass).
+  @Test func aTransactionWritesOneSegmentAnIndex() throws {
+    let paths = (0..<40).map { "/d/note \($0).txt" }
+    try store.write { writer in
+      for path in paths { try writer.upsert(Fixtures.record(path, text: nil, pending: true)) }
+    }
+    #expect(try segments() == ["item_name": 1, "item_text": 1])
+    try store.write { writer in
+      for (number, path) in paths.enumerated() {
+        try writer.upsert(Fixtures.record(path, text: "harbour log \(number) of the fleet"))
+      }
+    }
+    #expect(try segments() == ["item_name": 1, "item_text": 2])
+    #expect(try names("harbour").count == 40)
+    try expectWholeIndexes("two passes")
+  }
+
   @Test func aNewIndexGivesItsFreePagesBackInSteps() throws {
     #expect(try pragma("auto_vacuum") == 2)
     try writeNotes(200, words: 800)
