@@ -682,6 +682,7 @@ import Testing
             content = 'item_text_source', content_rowid = 'rowid',
             tokenize = 'limelight_pairs remove_diacritics 2', detail = none, prefix = '3');
           INSERT INTO item_text (item_text) VALUES ('rebuild');
+          DROP INDEX item_words_text;
           UPDATE grdb_migrations SET identifier = 'schema-v30';
           """)
     }
