@@ -103,6 +103,36 @@ import Testing
     #expect(try store.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM item_meaning") } == 0)
   }
 
+  /// An index the last version made (which lists its identifier as
+  /// applied) gets the steps added since: each new step comes with a new
+  /// identifier, and the one before it names the step it stood for.
+  @Test func anIndexOfTheLastVersionGetsTheStepsAddedSince() throws {
+    let previous = try #require(Schema.upgrades.dropLast().last?.name)
+    let identifier = try #require(
+      Schema.earlierIdentifiers.first { $0.value == previous }?.key,
+      "no identifier stands for \(previous): a new step needs a new Schema.identifier")
+    let location = Fixtures.newLocation()
+    defer { try? FileManager.default.removeItem(atPath: location.home.string) }
+    let store = try IndexStore.open(location, create: true)
+    try store.write { writer in
+      try writer.db.execute(
+        sql: """
+          DROP INDEX item_words_text;
+          UPDATE grdb_migrations SET identifier = ?;
+          """, arguments: [identifier])
+    }
+    let upgraded = try IndexStore.open(location, create: false)
+    #expect(
+      try upgraded.read { db in
+        try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")
+      } == [Schema.identifier])
+    #expect(
+      try upgraded.read { db in
+        try Bool.fetchOne(
+          db, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_schema WHERE name = 'item_words_text')")
+      } == true)
+  }
+
   /// An index made by `sql` is refused as older: the watcher builds it anew.
   func expectBuiltAnew(_ sql: String) throws {
     let location = Fixtures.newLocation()

@@ -93,7 +93,7 @@ enum Schema {
   /// silently change an old migration): a change that needs code (reading
   /// every text again, say) moves ``oldestUpgraded`` forward instead, and
   /// older indexes are built anew.
-  static let identifier = "schema-v31"
+  static let identifier = "schema-v32"
 
   /// The identifiers this migration had before, each with the last step
   /// it stood for: an index lists only the identifier it was made or
@@ -102,6 +102,7 @@ enum Schema {
     "schema-v25": "v25-meaning", "schema-v26": "v26-one-folding",
     "schema-v27": "v27-code-pairs", "schema-v28": "v28-meaning-passages",
     "schema-v29": "v29-meaning-token-cap", "schema-v30": "v30-meaning-changes",
+    "schema-v31": "v32-text-prefixes-of-four",
   ]
 
   /// Every migration an index may list, oldest first: those made before
