@@ -37,11 +37,17 @@ pool's drawn at random (a fixed seed). The speed is then that of a whole
 index of vectors; the ranks are meaningless for the borrowed ones.
 
 `--also-root DIR` (with `--instance`) adds a root the watcher follows: a
-copy of the corpus hard-linked (`cp -al`) for an index twice the size.
+copy of the corpus hard-linked (`cp -al`) for an index twice the size (its
+documents are copies: the third pass gives them their first copy's vector).
+
+The third pass's cost: the watcher's CPU time for each vector it makes,
+from the end of the content pass to the last vector (`--pool`), or over
+`--pass-seconds N` of an instance's pass that goes on (`--instance`): what
+a pass over the whole corpus takes on one core, without waiting hours for it.
 
 Usage: benchmarks/meaning.py --bin BIN_DIR --corpus CORPUS [--instance DIR | --pool N]
        [--also-root DIR]... [--store URL] [--speed N] [--borrow-vectors POOL_WORKDIR]
-       [WORKDIR]
+       [--pass-seconds N] [WORKDIR]
 """
 import argparse
 import json
@@ -274,11 +280,49 @@ def rank_of(found, patterns):
     return None
 
 
-def wait_for_meaning(ll, env, deadline):
+def cpu_seconds(pid):
+    """The CPU time a process has used so far (user and system), in seconds."""
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+class PassCost:
+    """The watcher's CPU time for each vector its third pass makes, from
+    the first reading of it with the content read to the last: what the
+    pass costs a document on one core, whatever else shares the machine
+    (the queries asked of the watcher meanwhile count too)."""
+
+    def __init__(self):
+        self.first, self.last = None, None
+
+    def read(self, report):
+        """Takes a reading from the watcher's report (`limelight status --json`)."""
+        meaning = report.get("meaning") or {}
+        if not report.get("contentDone") or not report.get("pid") or meaning.get("vectors") is None:
+            return
+        reading = (cpu_seconds(report["pid"]), meaning["vectors"], meaning.get("embedded") or 0)
+        if self.first is None:
+            self.first = reading
+        self.last = reading
+
+    def report(self):
+        if not self.first or self.last[1] <= self.first[1]:
+            return
+        seconds, vectors = self.last[0] - self.first[0], self.last[1] - self.first[1]
+        print(f"third pass: {vectors} vectors made, {seconds:.0f} s of the watcher's CPU: "
+              f"{seconds / vectors:.3f} s a vector ({self.last[2] - self.first[2]} documents "
+              "done, copies and texts too short to embed among them)")
+
+
+def wait_for_meaning(ll, env, deadline, cost=None):
     """Waits until the third pass has embedded every document worth it."""
     shown = 0.0
     while time.time() < deadline:
-        meaning = status(ll, env).get("meaning") or {}
+        report = status(ll, env)
+        meaning = report.get("meaning") or {}
+        if cost:
+            cost.read(report)
         worth, embedded = meaning.get("worth"), meaning.get("embedded")
         if worth and embedded is not None and embedded >= worth:
             return meaning
@@ -433,6 +477,9 @@ def main():
     parser.add_argument("--also-root", action="append", default=[], metavar="DIR",
                         help="with --instance: another root its watcher follows (a copy of "
                              "the corpus hard-linked, for a larger index)")
+    parser.add_argument("--pass-seconds", type=float, default=0, metavar="N",
+                        help="with --instance: first watch the third pass for N seconds and "
+                             "report its CPU time a vector")
     parser.add_argument("--borrow-vectors", metavar="POOL_WORKDIR",
                         help="with --instance: first give its documents the pool's vectors")
     parser.add_argument("workdir", nargs="?")
@@ -471,13 +518,20 @@ def main():
     try:
         if watcher:
             wait_for_service(env)
+            cost = PassCost()
             if args.instance:
                 time.sleep(5)
+                # The third pass watched for a while: its cost a document.
+                until = time.time() + args.pass_seconds
+                while time.time() < until:
+                    cost.read(status(ll, env))
+                    time.sleep(min(10, max(0, until - time.time())))
                 meaning = status(ll, env).get("meaning") or {}
             else:
-                meaning = wait_for_meaning(ll, env, time.time() + args.hours * 3600)
+                meaning = wait_for_meaning(ll, env, time.time() + args.hours * 3600, cost)
             log(f"meaning: {meaning.get('embedded')} of {meaning.get('worth')} documents "
                 f"embedded, {meaning.get('vectors')} vectors")
+            cost.report()
             if args.store:
                 wait_for_store(ll, env)
         elif not args.instance:
