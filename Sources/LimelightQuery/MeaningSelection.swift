@@ -32,11 +32,11 @@ public struct MeaningSelection: Sendable {
   /// Centred, a scale of 3, a slack of 0.02, a floor of 0.22: 24 and 43, 8;
   /// 18 and 37, 30. A floor of 0.20: 24 and 46, 10; 18 and 37, 42 (the
   /// larger pool's queries about nothing came nearer); 0.24: 35 in the
-  /// first ten and 2; 31 and 20. Over the smaller pool, without ordinariness: a floor of 0.17,
-  /// 49 in the first ten and 21; 0.20, 46 and 12. A floor of 0.20 and no
-  /// slack, 41 and 4; 0.01, 42 and 9; 0.03 to any, 46 and 15. A scale of
-  /// 4, the same as 3; 4.5 (how much wider they spread) and no floor of
-  /// their own, 44 and 13.
+  /// first ten and 2; 31 and 20. Over the smaller pool, without
+  /// ordinariness: a floor of 0.17, 49 in the first ten and 21; 0.20, 46
+  /// and 12. A floor of 0.20 and no slack, 41 and 4; 0.01, 42 and 9; 0.03
+  /// to any, 46 and 15. A scale of 4, the same as 3; 4.5 (how much wider
+  /// they spread) and no floor of their own, 44 and 13.
   public struct Centred: Sendable {
     public var floor: Double
     public var scale: Double

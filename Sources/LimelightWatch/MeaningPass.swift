@@ -115,11 +115,6 @@ public final class MeaningPass: Sendable {
         // embedded is kept, the rest comes again.
         for item in work
         where !stopping.isStopped && !watcher.isBusy(within: Self.quietSeconds) {
-          if let copied = item.copied {
-            vectors.append((item, copied))
-            copies += 1
-            continue
-          }
           // An empty vector: too short to be about anything, or the model
           // failed on this text; tried again once it changes.
           let (passage, substance) = MeaningPassage.of(
@@ -128,7 +123,7 @@ public final class MeaningPass: Sendable {
             vectors.append((item, []))
             continue
           }
-          if let vector = made[[item.heading, passage]] {
+          if let vector = item.copied ?? made[[item.heading, passage]] {
             vectors.append((item, vector))
             copies += 1
             continue

@@ -82,7 +82,7 @@ extension IndexStore {
       try Row.fetchAll(
         db,
         sql: """
-          SELECT item.rowid, item.generation, item.displayName, item.title,
+          SELECT item.rowid, item.generation, \(Self.heading) AS heading,
             item.contentDescription, substr(limelight_inflate(b.text), 1, ?) AS opening,
             w.textID
           FROM item
@@ -93,11 +93,10 @@ extension IndexStore {
           ORDER BY item.modified DESC LIMIT ?
           """, arguments: [opening, limit]
       ).map { row in
-        let title: String? = row[ItemTable.title]
         var work = MeaningWork(
           rowID: row[ItemTable.rowID], generation: row[ItemTable.generation],
-          heading: title.flatMap { $0.isEmpty ? nil : $0 } ?? row[ItemTable.displayName],
-          description: row[ItemTable.contentDescription], opening: row["opening"] ?? "")
+          heading: row["heading"], description: row[ItemTable.contentDescription],
+          opening: row["opening"] ?? "")
         if let text: Int64 = row["textID"] {
           work.copied = try Self.copiedVector(of: work, text: text, in: db)
         }
@@ -105,6 +104,10 @@ extension IndexStore {
       }
     }
   }
+
+  /// An item's heading, which it is embedded under, as SQL on `item`: its
+  /// title, or its name when it has none.
+  static let heading = "coalesce(nullif(item.title, ''), item.displayName)"
 
   /// The vector of an item other than `work`'s that holds the same text
   /// (`text`, its body's id) under the same heading and description: the
@@ -121,7 +124,7 @@ extension IndexStore {
             JOIN item_meaning AS m ON m.rowid = w.rowid
             JOIN item ON item.rowid = w.rowid
           WHERE w.textID = ? AND w.rowid != ?
-            AND coalesce(nullif(item.title, ''), item.displayName) = ?
+            AND \(Self.heading) = ?
             AND item.contentDescription IS ?
           LIMIT 1
           """), arguments: [text, work.rowID, work.heading, work.description])
