@@ -61,12 +61,7 @@ public struct MeaningCentring: Sendable {
   /// language's mean and with the centre (a scan of many vectors computes
   /// them together).
   public func place(languageProducts products: [Float], centreProduct: Float) -> Placed {
-    guard products.count == languages.count, !languages.isEmpty else { return Self.unplaced }
-    var (best, nearest) = (-Float.infinity, 0)
-    for number in products.indices {
-      let cosine = products[number] / max(languageLengths[number], .leastNonzeroMagnitude)
-      if cosine > best { (best, nearest) = (cosine, number) }
-    }
+    guard let nearest = nearestLanguage(products) else { return Self.unplaced }
     // |d - m|² = 1 - 2 d·m + |m|² for a unit d.
     let centred = max(1 - 2 * products[nearest] + squaredLengths[nearest], 0).squareRoot()
     return Placed(language: Int32(nearest), centreProduct: centreProduct, length: centred)
@@ -98,6 +93,24 @@ public struct MeaningCentring: Sendable {
       languageProducts: languages.map { mean in zip(unit, mean).reduce(0) { $0 + $1.0 * $1.1 } },
       centreProduct: centreProduct,
       length: max(1 - 2 * centreProduct + centreSquares, 0).squareRoot())
+  }
+
+  /// The language a query is asked in, told as a document's is; nil when
+  /// none is known.
+  public func language(of query: Asked) -> Int32? {
+    nearestLanguage(query.languageProducts).map { Int32($0) }
+  }
+
+  /// The language whose mean is nearest by cosine, of a unit vector's
+  /// products with each; nil without languages.
+  private func nearestLanguage(_ products: [Float]) -> Int? {
+    guard products.count == languages.count, !languages.isEmpty else { return nil }
+    var (best, nearest) = (-Float.infinity, 0)
+    for number in products.indices {
+      let cosine = products[number] / max(languageLengths[number], .leastNonzeroMagnitude)
+      if cosine > best { (best, nearest) = (cosine, number) }
+    }
+    return nearest
   }
 
   /// The cosine of a query less the centre and a document less its

@@ -73,6 +73,54 @@ import Testing
     #expect(high.candidates(similarities, average: 0, most: 10).isEmpty)
   }
 
+  /// A document in the query's own language that holds none of its words
+  /// is shown only when it is very near: one in another language cannot
+  /// hold them, and a query whose words were not all looked for holds
+  /// none to them.
+  @Test func aDocumentInTheQuerysLanguageHoldingNoneOfItsWordsMustBeVeryNear() {
+    let selection = MeaningSelection(floor: 0.5, margin: 0, band: 0.2)
+    let floor = Float(MeaningSelection.wordlessFloor)
+    let candidates: [(key: String, similarity: Float)] = [
+      ("licence", floor - 0.01), ("the page, with a word", floor - 0.05),
+      ("German page", floor - 0.02), ("very near", floor + 0.01),
+    ]
+    let shares = ["the page, with a word": 0.5]
+    let languages: [String: Int32] = [
+      "licence": 0, "the page, with a word": 0, "German page": 1, "very near": 0,
+    ]
+    let own = MeaningSelection.inQueryLanguage(
+      candidates.map(\.key), languages: languages, query: 0, everyStemLooked: true)
+    #expect(own == ["licence", "the page, with a word", "very near"])
+    #expect(
+      Set(selection.chosen(candidates, shares: shares, inQueryLanguage: own).map(\.key))
+        == ["the page, with a word", "German page", "very near"])
+    // Without every stem looked for, or the query's language: none held.
+    #expect(
+      MeaningSelection.inQueryLanguage(
+        candidates.map(\.key), languages: languages, query: 0, everyStemLooked: false
+      ).isEmpty)
+    #expect(
+      MeaningSelection.inQueryLanguage(
+        candidates.map(\.key), languages: languages, query: nil, everyStemLooked: true
+      ).isEmpty)
+    #expect(selection.chosen(candidates, shares: shares).count == 4)
+  }
+
+  /// A query's language is told as a document's: the language whose mean
+  /// is nearest by cosine, whatever the means' lengths.
+  @Test func aQuerysLanguageIsTheNearestMean() {
+    let centring = MeaningCentring(
+      centre: [0, 0, 0], languages: [[0.9, 0.1, 0], [0, 0.2, 0.2], [0.1, 0, 0]])
+    func asked(_ values: [Int8]) -> MeaningCentring.Asked {
+      centring.asked(values.map { UInt8(bitPattern: $0) })
+    }
+    #expect(centring.language(of: asked([127, 0, 0])) == 2)
+    #expect(centring.language(of: asked([0, 90, 90])) == 1)
+    #expect(centring.language(of: asked([100, 12, 0])) == 0)
+    #expect(
+      MeaningCentring(centre: [0, 0, 0], languages: []).language(of: asked([1, 0, 0])) == nil)
+  }
+
   /// A note of a line is near any query: of two documents as near, the one
   /// less near ordinary text comes first.
   @Test func anOrdinaryDocumentGivesWayToAParticularOne() {

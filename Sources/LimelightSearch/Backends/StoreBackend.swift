@@ -170,13 +170,16 @@ public final class StoreBackend: SearchBackend {
     let average =
       stored.count > SearchEngine.meaningAverageOf ? MeaningVector.averageSimilarity(of: query) : 0
     let centred = centring.map { (centring: $0, query: $0.asked(query)) }
+    var languages: [String: Int32] = [:]
     let candidates = selection.candidates(
       near: byURI.map { uri, stored in
         let raw = MeaningVector.similarity(query, stored.vector)
-        let similarity =
-          centred.map { centring, asked in
-            centring.similarity(raw: raw, centring.place(stored.vector), asked)
-          } ?? raw
+        var similarity = raw
+        if let (centring, asked) = centred {
+          let placed = centring.place(stored.vector)
+          similarity = centring.similarity(raw: raw, placed, asked)
+          languages[uri] = placed.language
+        }
         return (key: uri, raw: raw, similarity: similarity)
       }, average: average, most: SearchEngine.meaningCandidates)
     guard !candidates.isEmpty else { return [] }
@@ -198,7 +201,11 @@ public final class StoreBackend: SearchBackend {
               }
             )
           }
-        }, uniquingKeysWith: { first, _ in first }))
+        }, uniquingKeysWith: { first, _ in first }),
+      inQueryLanguage: MeaningSelection.inQueryLanguage(
+        candidates.map(\.key), languages: languages,
+        query: centred.flatMap { $0.centring.language(of: $0.query) },
+        everyStemLooked: !stems.isEmpty))
     let score = Dictionary(near.map { ($0.key, $0.score) }, uniquingKeysWith: { first, _ in first })
     let hits = try reading { index throws(PostgresError) in
       try index.hits(at: entries(near.map(\.key)), filteredBy: filters)

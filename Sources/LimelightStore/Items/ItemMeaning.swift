@@ -313,6 +313,8 @@ final class MeaningVectors: Sendable {
     var top: Float?
     var sum = 0.0
     var near: [(key: Int64, raw: Float, similarity: Float)] = []
+    /// The language each of those was placed in, with a ``MeaningCentring``.
+    var languages: [Int64: Int32] = [:]
   }
 
   /// Each vector's similarity to `query`, read from `db` again if it
@@ -350,6 +352,7 @@ final class MeaningVectors: Sendable {
       let least = Float(floor)
       var (top, sum) = (-Float.infinity, 0.0)
       var near: [(key: Int64, raw: Float, similarity: Float)] = []
+      var languages: [Int64: Int32] = [:]
       let asked = centring.map { $0.asked(query) }
       if let centring { Self.place(&held, centring, dimensions: query.count) }
       held.lengths.withUnsafeBufferPointer { lengths in
@@ -360,15 +363,18 @@ final class MeaningVectors: Sendable {
             sum += Double(similarity)
             top = max(top, similarity)
             guard similarity >= least else { continue }
-            let centred =
-              if let centring, let asked {
-                centring.similarity(raw: similarity, held.placed[row], asked)
-              } else { similarity }
+            var centred = similarity
+            if let centring, let asked {
+              centred = centring.similarity(raw: similarity, held.placed[row], asked)
+              languages[held.rowIDs[row]] = held.placed[row].language
+            }
             near.append((held.rowIDs[row], similarity, centred))
           }
         }
       }
-      return Scan(count: dots.count, top: dots.isEmpty ? nil : top, sum: sum, near: near)
+      return Scan(
+        count: dots.count, top: dots.isEmpty ? nil : top, sum: sum, near: near,
+        languages: languages)
     }
   }
 
@@ -486,7 +492,11 @@ extension SearchEngine {
       let near = selection.chosen(
         candidates,
         shares: WordEvidence.shares(held: held, stems: looked, documents: candidates.count),
-        ordinariness: vectors.ordinariness(of: candidates.map(\.key), means: ordinary))
+        ordinariness: vectors.ordinariness(of: candidates.map(\.key), means: ordinary),
+        inQueryLanguage: MeaningSelection.inQueryLanguage(
+          candidates.map(\.key), languages: scan.languages,
+          query: centring.flatMap { $0.language(of: $0.asked(query)) },
+          everyStemLooked: !stems.isEmpty && looked.count == stems.count))
       let score = Dictionary(near.map { ($0.key, $0.score) }, uniquingKeysWith: { a, _ in a })
       // By their rows, never by an index: for `hidden = 0` the planner
       // walked `item_order` over every item of the index (about 10 ms a
