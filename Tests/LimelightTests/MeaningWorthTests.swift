@@ -16,10 +16,24 @@ import Testing
   ]
   static let worth: Set = ["notes.txt", "README", "NEWS.Debian", "report.md"]
 
+  /// Plain text (as libmagic types them) named in capitals, to read or
+  /// not: a certificate, a graph, rules of a compiler.
+  static let plainText = [
+    "/h/LICENSE.python", "/h/COPYRIGHT.PATENT", "/h/GLOBALTRUST_2020.crt",
+    "/h/NAVER_Global_Root.crt", "/h/SSL.com_Root_CA.crt", "/h/DOT-fe8cb898.dot",
+    "/h/AMD64splitload.rules",
+  ]
+  static let plainTextWorth: Set = ["LICENSE.python", "COPYRIGHT.PATENT"]
+
   func filled() throws -> IndexStore {
     let store = try Fixtures.newStore()
     try store.write { writer in
       for path in Self.files { try writer.upsert(Fixtures.record(path, text: Self.prose)) }
+      for path in Self.plainText {
+        var record = Fixtures.record(path, text: Self.prose)
+        record.attributes.contentType = "text/plain"
+        try writer.upsert(record)
+      }
     }
     return store
   }
@@ -27,7 +41,7 @@ import Testing
   @Test func documentsAreWorthAMeaningAndWhatProgramsWriteIsNot() throws {
     let store = try filled()
     let work = try store.meaningWork(limit: 20, opening: 100)
-    #expect(Set(work.map(\.heading)) == Self.worth)
+    #expect(Set(work.map(\.heading)) == Self.worth.union(Self.plainTextWorth))
   }
 
   @Test func vectorsOfItemsNoLongerWorthOneAreDropped() throws {
@@ -36,14 +50,16 @@ import Testing
       try writer.db.execute(
         sql: "INSERT INTO item_meaning (rowid, vector) SELECT rowid, x'7f00' FROM item")
     }
-    #expect(try store.pruneMeaning() == Self.files.count - Self.worth.count)
+    #expect(
+      try store.pruneMeaning()
+        == Self.files.count + Self.plainText.count - Self.worth.count - Self.plainTextWorth.count)
     let kept = try store.read { db in
       try String.fetchAll(
         db,
         sql:
           "SELECT item.displayName FROM item_meaning JOIN item ON item.rowid = item_meaning.rowid")
     }
-    #expect(Set(kept) == Self.worth)
+    #expect(Set(kept) == Self.worth.union(Self.plainTextWorth))
     #expect(try store.pruneMeaning() == 0)
   }
 
