@@ -202,6 +202,10 @@ public struct MeaningSelection: Sendable {
   /// document holding none of the words left out (a script over the
   /// pools' vectors): 4 of the 65 lost theirs, most of them asked in
   /// another language than their document's, which cannot hold its words.
+  /// Over the whole corpus (49,117 documents) it changed no count: 43 % in
+  /// the first ten, 82 results for the 14, with the rule or without, as
+  /// others holding a word, or in another language, take the places of
+  /// those it leaves out.
   public static let wordlessFloor = 0.28
 
   /// The candidates written in the query's language (`query`, as
