@@ -324,8 +324,10 @@ final class MeaningVectors: Sendable {
     var top: Float?
     var sum = 0.0
     var near: [(key: Int64, raw: Float, similarity: Float)] = []
-    /// The language each of those was placed in, with a ``MeaningCentring``.
+    /// The language each of those was placed in, and the query's, with a
+    /// ``MeaningCentring``.
     var languages: [Int64: Int32] = [:]
+    var queryLanguage: Int32?
   }
 
   /// Each vector's similarity to `query`, read from `db` again if it
@@ -385,7 +387,8 @@ final class MeaningVectors: Sendable {
       }
       return Scan(
         count: dots.count, top: dots.isEmpty ? nil : top, sum: sum, near: near,
-        languages: languages)
+        languages: languages,
+        queryLanguage: centring.flatMap { centring in asked.flatMap(centring.language(of:)) })
     }
   }
 
@@ -493,7 +496,8 @@ extension SearchEngine {
       let started = Date()
       let stemRows =
         try readAhead.flatMap { $0.stems == stems ? $0 : nil } ?? Self.stemRows(stems, in: db)
-      let held = stemRows.held(by: candidates.map(\.key))
+      let keys = candidates.map(\.key)
+      let held = stemRows.held(by: keys)
       let looked = stemRows.looked
       if Self.trace {
         Self.traceLine(
@@ -503,10 +507,9 @@ extension SearchEngine {
       let near = selection.chosen(
         candidates,
         shares: WordEvidence.shares(held: held, stems: looked, documents: candidates.count),
-        ordinariness: vectors.ordinariness(of: candidates.map(\.key), means: ordinary),
+        ordinariness: vectors.ordinariness(of: keys, means: ordinary),
         inQueryLanguage: MeaningSelection.inQueryLanguage(
-          candidates.map(\.key), languages: scan.languages,
-          query: centring.flatMap { $0.language(of: $0.asked(query)) },
+          keys, languages: scan.languages, query: scan.queryLanguage,
           everyStemLooked: !stems.isEmpty && looked.count == stems.count))
       let score = Dictionary(near.map { ($0.key, $0.score) }, uniquingKeysWith: { a, _ in a })
       // By their rows, never by an index: for `hidden = 0` the planner
