@@ -155,7 +155,8 @@ extension PostgresIndex {
         """
         SELECT \(number) AS stem, host, path FROM item
         WHERE host = ANY ($1::text[]) AND path = ANY ($2::bytea[])
-          AND (\(PostgresQuery.allWords) @@ \(query) OR \(PostgresQuery.pathWords) @@ \(query))
+          AND (name_vector @@ \(query) OR \(PostgresQuery.pathWords) @@ \(query)
+            OR coalesce(\(PostgresQuery.textsHolding(query, longest: "NULL::integer")), false))
         """)
     }
     let rows = try connection.execute(

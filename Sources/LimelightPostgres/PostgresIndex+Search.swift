@@ -52,8 +52,16 @@ extension PostgresIndex {
       var compiled = PostgresQuery(closeWords: read == nil ? nil : closeWords, usesPairs: pairs)
       compiled.closeWordsRead = read ?? [:]
       let condition = try compiled.condition(query)
+      guard let halves = try Self.halves(of: query, compiled, condition) else {
+        return try connection.execute(
+          "SELECT EXISTS (SELECT 1 FROM item WHERE \(condition))", compiled.parameters
+        ).rows.first?.first == "t"
+      }
       return try connection.execute(
-        "SELECT EXISTS (SELECT 1 FROM item WHERE \(condition))", compiled.parameters
+        """
+        SELECT EXISTS (SELECT 1 FROM item WHERE \(halves.names))
+          OR EXISTS (SELECT 1 FROM item WHERE \(halves.texts))
+        """, halves.parameters
       ).rows.first?.first == "t"
     }
     if try exists(nil) { return true }
@@ -101,13 +109,51 @@ extension PostgresIndex {
     for typos in [false, true] {
       var compiled = PostgresQuery(closeWords: typos ? closeWords : nil, usesPairs: pairs)
       let condition = try compiled.condition(query)
+      let (sql, parameters) =
+        try Self.halves(of: query, compiled, condition).map { halves in
+          (
+            """
+            SELECT (SELECT count(*) FROM item WHERE \(halves.names))
+              + (SELECT count(*) FROM item WHERE \(halves.texts))
+            """, halves.parameters
+          )
+        } ?? ("SELECT count(*) FROM item WHERE \(condition)", compiled.parameters)
       let total =
-        try connection.execute(
-          "SELECT count(*) FROM item WHERE \(condition)", compiled.parameters
-        ).rows.first?.first.flatMap { $0 }.flatMap { Int($0) } ?? 0
+        try connection.execute(sql, parameters).rows.first?.first.flatMap { $0 }
+        .flatMap { Int($0) } ?? 0
       if total > 0 || compiled.rankTerms.isEmpty { return total }
     }
     return 0
+  }
+
+  /// `condition` (`compiled`'s, of `query`) as the two whose disjunction
+  /// it is, each read from the indexes that answer it: of the entries
+  /// whose names hold one of the query's terms, and of those whose names
+  /// hold none, their words looked up in their texts alone (the two
+  /// one condition, a word's texts would be read for every entry: the
+  /// store keeps no index of an entry's words with its text's). Their
+  /// parameters are one list. Nil for a query without terms.
+  static func halves(of query: QueryNode, _ compiled: PostgresQuery, _ condition: String)
+    throws(PostgresError) -> (names: String, texts: String, parameters: [String?])?
+  {
+    guard !compiled.rankTerms.isEmpty else { return nil }
+    var parameters = compiled.parameters
+    parameters.append(compiled.rankTerms.map { "(\($0))" }.joined(separator: " | "))
+    let inAnyName = "name_vector @@ $\(parameters.count)::tsquery"
+    let texts = try compiled.forNamesHoldingNone(query, after: parameters)
+    return (
+      "\(condition) AND \(inAnyName)", "\(texts.condition) AND NOT \(inAnyName)",
+      texts.parameters
+    )
+  }
+
+  /// `parameters` and a `LIMIT` clause of `count` bound after them (nil:
+  /// no clause).
+  static func limited(_ count: Int?, after parameters: [String?]) -> (
+    clause: String, parameters: [String?]
+  ) {
+    guard let count else { return ("", parameters) }
+    return ("LIMIT $\(parameters.count + 1)::int", parameters + [String(count)])
   }
 
   /// `pairs`: whether phrases may ask for pairs (``pairsComplete()``);
@@ -198,8 +244,7 @@ extension PostgresIndex {
       : "\(textOrder)\(Self.nameRank), \(Self.tieBreak)"
     /// `LIMIT` at `count`, or nothing without a limit.
     func limited(_ count: Int?) -> (clause: String, parameters: [String?]) {
-      guard let count else { return ("", parameters) }
-      return ("LIMIT $\(parameters.count + 1)::int", parameters + [String(count)])
+      Self.limited(count, after: parameters)
     }
     guard let apart else {
       guard let inAnyName else {
@@ -218,7 +263,8 @@ extension PostgresIndex {
       // (the whole ranking in two parts): the texts' matches (29,419 of
       // 100,000 entries for `version`) are never weighed as names, and
       // not read at all when the names fill the page (240 -> 25 ms).
-      var (clause, named) = limited(limit)
+      let clause = limited(limit).clause
+      var named = limited(limit).parameters
       let wordAlone = try compiled.inNames(query)
       let inNames = wordAlone ?? condition
       // Several words: the names that hold every one, read in their order.
@@ -264,15 +310,18 @@ extension PostgresIndex {
           """, named)
       }
       if let limit, names.count >= limit { return names }
-      (clause, named) = limited(limit.map { $0 - names.count })
-      // (The rank, 0 for all of them, names every parameter for the server.)
-      let texts = "\(condition) AND NOT name_vector @@ \(inAnyName)"
-      let order = "ORDER BY \(Self.textLength), \(Self.nameRank), \(Self.tieBreak) \(clause)"
+      // Those whose names hold none of the words, found by their texts
+      // alone (the rank, 0 for all of them).
+      let rest = limit.map { $0 - names.count }
+      let texts = try compiled.forNamesHoldingNone(query, after: parameters)
+      let (textsClause, textsParameters) = Self.limited(rest, after: texts.parameters)
+      let order = "ORDER BY \(Self.textLength), \(Self.nameRank), \(Self.tieBreak) \(textsClause)"
       return try names
-        + textsShortFirst(
-          rank: rank, limit: limit.map { $0 - names.count }, named, slices: !fewFiltered
-        ) { slice in
-          ("item", "WHERE \(texts)\(slice) \(order)")
+        + textsShortFirst(rank: rank, limit: rest, textsParameters, slices: !fewFiltered) {
+          slice in
+          let condition = PostgresQuery.sliced(texts.condition, to: slice)
+          let short = slice.map { " AND " + Self.inShortTexts($0) } ?? ""
+          return ("item", "WHERE \(condition) AND NOT name_vector @@ \(inAnyName)\(short) \(order)")
         }
     }
     // The candidates ranked (their texts not read), then their texts
@@ -280,9 +329,8 @@ extension PostgresIndex {
     // thousands of candidates, and each text checked is one unpacked. The
     // ranked subquery is kept whole (OFFSET 0), and a filter and a limit
     // over it keep its order.
-    func checked(_ candidates: String, _ count: Int?) -> (from: String, clauses: String) {
-      let clause = limited(count).clause
-      return (
+    func checked(_ candidates: String, _ clause: String) -> (from: String, clauses: String) {
+      (
         """
         (SELECT *, \(rank) AS rank_score FROM item WHERE \(candidates)
           ORDER BY rank_score DESC, \(ranked) OFFSET 0) AS item
@@ -290,19 +338,25 @@ extension PostgresIndex {
       )
     }
     guard let inAnyName else {
-      let (from, clauses) = checked(apart.candidates, limit)
+      let (from, clauses) = checked(apart.candidates, limited(limit).clause)
       return try hits(rank: "rank_score", from: from, clauses, limited(limit).parameters)
     }
     // The names that hold a word first (they rank above every text), then
     // the texts, the shortest first, read from the short texts first
     // (6,878 candidates of `"free software foundation"` ranked: 67 ms).
-    let (from, clauses) = checked("\(apart.candidates) AND name_vector @@ \(inAnyName)", limit)
+    let (from, clauses) = checked(
+      "\(apart.candidates) AND name_vector @@ \(inAnyName)", limited(limit).clause)
     let names = try hits(rank: "rank_score", from: from, clauses, limited(limit).parameters)
     if let limit, names.count >= limit { return names }
     let rest = limit.map { $0 - names.count }
+    let texts = try compiled.forNamesHoldingNone(query, after: parameters, candidates: true)
+    let (textsClause, textsParameters) = Self.limited(rest, after: texts.parameters)
     return try names
-      + textsShortFirst(rank: "rank_score", limit: rest, limited(rest).parameters) { slice in
-        checked("\(apart.candidates) AND NOT name_vector @@ \(inAnyName)\(slice)", rest)
+      + textsShortFirst(rank: "rank_score", limit: rest, textsParameters) { slice in
+        let candidates = PostgresQuery.sliced(texts.condition, to: slice)
+        let short = slice.map { " AND " + Self.inShortTexts($0) } ?? ""
+        return checked(
+          "\(candidates) AND NOT name_vector @@ \(inAnyName)\(short)", textsClause)
       }
   }
 

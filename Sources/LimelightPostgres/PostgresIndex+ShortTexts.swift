@@ -1,9 +1,10 @@
 /// The entries found by their texts alone, the shortest first, read from
 /// the short texts before the rest.
 extension PostgresIndex {
-  /// The longest texts (in words, with the path's) of each slice the
-  /// store keeps an index of its words for (store migration
-  /// `v13-short-texts`, `v20-texts-of-128-words`), shortest slice first.
+  /// The longest texts (in words) of each slice the store keeps an index
+  /// of its words for (store migration `v22-text-words-once`; an entry's
+  /// words counted with its name's and path's, which a text's are at most),
+  /// shortest slice first.
   ///
   /// Texts are ranked by their length, so a page of the texts that hold a
   /// common word (`include`: 51,000 of 100,000 entries) is made of short
@@ -15,33 +16,39 @@ extension PostgresIndex {
   static let shortTextSlices = [64, 128, 256]
 
   /// The condition on `item` that puts a row in the slice of texts of at
-  /// most `words` words: the predicate of that slice's index, which the
-  /// planner reads for a query that states it word for word.
+  /// most `words` words (its text's own words are read from the slice's
+  /// index, ``PostgresQuery/sliced(_:to:)``).
   static func inShortTexts(_ words: Int) -> String { "word_count <= \(words)" }
 
   /// The first `limit` rows `statement` chooses, asked of each slice of
   /// short texts in turn. `statement` gives the rows (`FROM`) and the
   /// clauses (`WHERE`, `ORDER BY`, `LIMIT`) of the texts that hold the
-  /// words, ranked with every row of a shorter text first, its condition
-  /// on `item` followed by `slice` (` AND` a slice's condition, or
-  /// nothing). Rows of a slice rank above every row outside it, so a
-  /// slice that fills the page is the page. When none does, or `slices`
-  /// is false, `statement` is asked whole.
+  /// words, ranked with every row of a shorter text first, asking only
+  /// the texts of at most `slice` words (nil: any; its condition on the
+  /// texts ``PostgresQuery/sliced(_:to:)``, and on `item`
+  /// ``inShortTexts(_:)``). Rows of a slice rank above every row outside
+  /// it, so a slice that fills the page is the page. When none does, or
+  /// `slices` is false, `statement` is asked whole. The statements need
+  /// not read every one of `parameters`.
   func textsShortFirst(
     rank: String, limit: Int?, _ parameters: [String?], slices: Bool = true,
-    _ statement: (_ slice: String) -> (from: String, clauses: String)
+    _ statement: (_ slice: Int?) -> (from: String, clauses: String)
   ) throws(PostgresError) -> [Hit] {
+    func ask(_ slice: Int?) throws(PostgresError) -> [Hit] {
+      let (from, clauses) = statement(slice)
+      let (sql, used) = PostgresQuery.standalone(
+        "SELECT \(Self.hitColumns(rank: rank)) FROM \(from) \(clauses)", parameters)
+      return try connection.execute(sql, used).rows.map(Self.hit)
+    }
     if let limit, slices {
       for words in Self.shortTextSlices {
-        let (from, clauses) = statement(" AND " + Self.inShortTexts(words))
-        let page = try hits(rank: rank, from: from, clauses, parameters)
+        let page = try ask(words)
         if page.count >= limit {
           pagesOfShortTexts += 1
           return page
         }
       }
     }
-    let (from, clauses) = statement("")
-    return try hits(rank: rank, from: from, clauses, parameters)
+    return try ask(nil)
   }
 }

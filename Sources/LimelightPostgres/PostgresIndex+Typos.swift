@@ -46,28 +46,38 @@ extension PostgresIndex {
       try NearWords.nameReadings(of: word, among: similar, counts: textCounts), limit: 8)
   }
 
-  /// How many entries' words (of name, keywords or text) hold each word.
+  /// How many entries' words (of name, keywords or text) hold each word:
+  /// those whose names do, and those whose texts do and names do not.
   private func textCounts(_ words: [String]) throws(PostgresError) -> [String: Int] {
-    try counts(of: words, in: PostgresQuery.allWords)
+    try counts(of: words, in: [Self.inNames, Self.inTextsAlone])
   }
 
   /// How many names hold each word.
   private func nameCounts(_ words: [String]) throws(PostgresError) -> [String: Int] {
-    try counts(of: words, in: "name_vector")
+    try counts(of: words, in: [Self.inNames])
   }
 
-  /// How many entries' `vector` (a `tsvector`, as SQL) holds each word;
-  /// those none holds left out. Counted up to ``countedUpTo``, and only the
+  /// Whether an entry's name holds a word `w` (a column of the statement).
+  private static let inNames = "name_vector @@ quote_literal(w)::tsquery"
+
+  /// Whether an entry's text holds a word `w` and its name does not.
+  private static let inTextsAlone =
+    PostgresQuery.textsHolding("quote_literal(w)::tsquery", longest: "NULL::integer")
+    + " AND NOT name_vector @@ quote_literal(w)::tsquery"
+
+  /// How many entries each word is held by, by the conditions `parts`
+  /// (SQL of the word `w`: each entry passes one at most); those none
+  /// holds left out. Counted up to ``countedUpTo``, and only the
   /// words that reach it counted whole, to be ordered among themselves:
   /// counting every entry that holds a common word (`config`, 6,600 names
   /// of 100,000) read each of their rows, 24 ms a word, only to rank it
   /// above words few hold.
-  private func counts(of words: [String], in vector: String) throws(PostgresError) -> [String: Int]
+  private func counts(of words: [String], in parts: [String]) throws(PostgresError) -> [String: Int]
   {
-    var counts = try counts(of: words, in: vector, upTo: Self.countedUpTo)
+    var counts = try counts(of: words, in: parts, upTo: Self.countedUpTo)
     let reached = counts.filter { $0.value >= Self.countedUpTo }.map(\.key)
     if reached.count > 1 {
-      counts.merge(try self.counts(of: reached, in: vector, upTo: nil)) { $1 }
+      counts.merge(try self.counts(of: reached, in: parts, upTo: nil)) { $1 }
     }
     return counts
   }
@@ -75,16 +85,18 @@ extension PostgresIndex {
   /// How far ``counts(of:in:)`` counts each word first.
   static let countedUpTo = 300
 
-  /// How many entries' `vector` holds each word, up to `limit` (nil: all).
-  private func counts(of words: [String], in vector: String, upTo limit: Int?)
+  /// How many entries hold each word by `parts`, up to `limit` (nil: all).
+  private func counts(of words: [String], in parts: [String], upTo limit: Int?)
     throws(PostgresError) -> [String: Int]
   {
     guard !words.isEmpty else { return [:] }
     var counts: [String: Int] = [:]
+    let counted = parts.map { part in
+      "(SELECT count(*) FROM (SELECT FROM item WHERE \(part) LIMIT $2::int) AS held)"
+    }
     for row in try connection.execute(
       """
-      SELECT w, (SELECT count(*) FROM (SELECT FROM item
-        WHERE \(vector) @@ quote_literal(w)::tsquery LIMIT $2::int) AS held)
+      SELECT w, least(\(counted.joined(separator: " + ")), $2::int)
       FROM unnest($1::text[]) AS w
       """, [PostgresQuery.array(words), limit.map(String.init)]
     ).rows {

@@ -72,7 +72,7 @@ struct PostgresQuery {
           parts.append(try condition(node))
         }
       }
-      if !words.isEmpty { parts.insert(inWords(words.joined(separator: " & ")), at: 0) }
+      if !words.isEmpty { parts.insert(inWords(words), at: 0) }
       return "(" + parts.joined(separator: " AND ") + ")"
     case .or(let nodes):
       guard !nodes.isEmpty else { return "false" }
@@ -119,14 +119,76 @@ struct PostgresQuery {
     return "(" + query + ")"
   }
 
-  /// The entries whose words (of name, keywords and text) `query` matches.
-  private mutating func inWords(_ query: String) -> String {
-    checks == .texts ? "true" : "(\(wordsColumn) @@ \(bind(query))::tsquery)"
+  /// The entries whose words (of name, keywords and text) hold each of
+  /// `groups` (a `tsquery` text each: a word, or the words it may stand
+  /// for). The words of texts are indexed once a distinct text
+  /// (`item_text`), not once an entry that names one (three hosts held
+  /// each text five times over: 1,510 bytes an entry), so each group is
+  /// held by the name or by the text; of the entries whose names hold
+  /// none of the query's terms (``namesHoldNone``), by the text alone,
+  /// every group at once.
+  private mutating func inWords(_ groups: [String]) -> String {
+    if checks == .texts { return "true" }
+    // A parameter a group in every way of compiling: the names' alone
+    // (``inNames(_:)``) are numbered as the whole condition's.
+    let queries = groups.map { "\(bind($0))::tsquery" }
+    let all = queries.count == 1 ? queries[0] : "(\(queries.joined(separator: " && ")))"
+    if namesAlone { return "(name_vector @@ \(all))" }
+    if namesHoldNone { return "(\(Self.textsHolding(all, longest: Self.anyLength)))" }
+    let held = queries.map { query in
+      "(name_vector @@ \(query) OR coalesce(\(Self.textsHolding(query, longest: "NULL::integer")), false))"
+    }
+    return "(" + held.joined(separator: " AND ") + ")"
   }
 
-  /// What words are looked up in: all of an entry's, or its name's alone
-  /// (``inNames(_:)``).
-  private var wordsColumn = Self.allWords
+  /// The entries whose texts hold `query` (SQL of a `tsquery`), among the
+  /// texts of at most `longest` words (SQL: an integer, or NULL for any).
+  /// The texts are read by the store's owner (`limelight_texts_holding`):
+  /// a reader is granted the entries alone, and sees the entries that
+  /// name them that it may.
+  static func textsHolding(_ query: String, longest: String) -> String {
+    "text_hash IN (SELECT limelight_texts_holding(\(query), \(longest)))"
+  }
+
+  /// Where a condition compiled for the entries whose names hold none of
+  /// the query's terms names the longest text it asks of: any, until
+  /// ``sliced(_:to:)`` makes it a slice of short texts.
+  static let anyLength = "NULL::integer /* texts of any length */"
+
+  /// `condition` (compiled with ``namesHoldNone``) asking only the texts
+  /// of at most `words` words (nil: any), whose words' own indexes answer
+  /// a common word at once (store migration `v22-text-words-once`).
+  static func sliced(_ condition: String, to words: Int?) -> String {
+    guard let words else { return condition }
+    return condition.replacingOccurrences(of: anyLength, with: String(words))
+  }
+
+  /// Whether words are looked up in names alone (``inNames(_:)``).
+  private var namesAlone = false
+
+  /// Whether the entries asked about are those whose names hold none of
+  /// the query's terms (its ``rankTerms``): the words a name should hold
+  /// are then held by none (false), and the others by texts alone, all
+  /// of a conjunction looked up at once in the texts' index (a word at a
+  /// time, a common word read thousands of texts to be intersected).
+  private(set) var namesHoldNone = false
+
+  /// `node` compiled for the entries whose names hold none of its terms
+  /// (``namesHoldNone``), the words it read for its typos taken as this
+  /// compiling read them, its parameters bound after `parameters`; only
+  /// the candidates the words' indexes find (``Checks/candidates``) when
+  /// `candidates`.
+  func forNamesHoldingNone(
+    _ node: QueryNode, after parameters: [String?], candidates: Bool = false
+  ) throws(PostgresError) -> (condition: String, parameters: [String?]) {
+    var texts = PostgresQuery(closeWords: closeWords, usesPairs: usesPairs)
+    texts.closeWordsRead = closeWordsRead
+    texts.parameters = parameters
+    texts.namesHoldNone = true
+    if candidates { texts.checks = .candidates }
+    let condition = try texts.condition(node)
+    return (condition, texts.parameters)
+  }
 
   /// The condition `node` compiles to, asked of the entries whose names
   /// hold its words, for one word (with filters or not): of the names'
@@ -166,7 +228,7 @@ struct PostgresQuery {
     }
     var names = PostgresQuery(closeWords: closeWords, usesPairs: usesPairs)
     names.closeWordsRead = closeWordsRead
-    names.wordsColumn = "name_vector"
+    names.namesAlone = true
     return try names.condition(node)
   }
 
@@ -239,7 +301,7 @@ struct PostgresQuery {
   private mutating func textCondition(_ text: String, prefix: Bool, column: TextColumn?)
     throws(PostgresError) -> String
   {
-    if column == nil, let word = try anyWord(text, prefix) { return inWords(word) }
+    if column == nil, let word = try anyWord(text, prefix) { return inWords([word]) }
     if column == .path {
       // The path's words, folded by its host as the local index folds
       // them: the words typed, in order, the last one perhaps begun.
@@ -275,6 +337,7 @@ struct PostgresQuery {
     func inName(_ query: inout PostgresQuery) -> String {
       query.rankTerms.append(nameQuery)
       query.typedWords += words
+      if query.namesHoldNone { return "false" }
       return "(name_vector @@ \(query.bind(nameQuery))::tsquery)"
     }
     if column == .name || column == .keywords { return inName(&self) }
@@ -284,19 +347,21 @@ struct PostgresQuery {
     // With the pairs of common words the phrase holds, which the host
     // made of the text's words (``PostgresWords/pairWords(_:)``).
     let pairs = usesPairs ? PostgresWords.pairs(of: prefix ? Array(words.dropLast()) : words) : []
-    let inAll = inWords((lexemes + pairs.map(PostgresWords.quoted)).joined(separator: " & "))
+    let inAll = inWords(lexemes + pairs.map(PostgresWords.quoted))
     // Two whole words that are a pair: the pair is in the text exactly
     // when the words are side by side there (the host made the pairs of
     // the words kept), and the text need not be read.
     if words.count == 2 && !prefix && pairs.count == 1 {
-      if column == .content { return inAll }
+      if column == .content || namesHoldNone { return inAll }
       let name = inName(&self)
       return "(\(name) OR \(inAll))"
     }
     let pattern =
       "% " + words.joined(separator: " ") + (prefix ? "%" : " %")
     let inText = inText(pattern)
-    if column == .content { return "(\(inAll) AND \(inText))" }
+    // (No name holds the phrase: `false OR` would keep the planner from
+    // reading the texts' index first.)
+    if column == .content || namesHoldNone { return "(\(inAll) AND \(inText))" }
     let name = inName(&self)
     // (name OR all) AND (name OR text): the same as name OR (all AND
     // text), with the indexes reading the first half alone.
@@ -306,12 +371,6 @@ struct PostgresQuery {
   /// The words of an entry's path, folded by its host, as a vector of
   /// them (the expression of the index `item_path_words`).
   static let pathWords = "limelight_path_words(path_words)"
-
-  /// The distinct words of an entry's name, keywords and text, as its
-  /// index holds them (the same expression, so that a condition on it
-  /// reads the index).
-  static let allWords =
-    "limelight_words(name_words || ' ' || coalesce(limelight_text_words(text_hash), ''))"
 
   /// An entry's text, as the host that sent it made its words (nil
   /// without one), read from the texts kept once (`item_text`).

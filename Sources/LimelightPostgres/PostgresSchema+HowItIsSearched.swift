@@ -171,18 +171,18 @@ extension PostgresSchema {
           """,
           "ALTER TABLE item DROP COLUMN text_content, DROP COLUMN pair_words",
           "CREATE INDEX item_text_hash ON item (text_hash)",
-          "CREATE INDEX item_words ON item USING gin (\(PostgresQuery.allWords))",
+          "CREATE INDEX item_words ON item USING gin (\(entriesWordsInV17))",
         ]
         + slicesOfV13.map { words in
           """
-          CREATE INDEX item_words_\(words) ON item USING gin (\(PostgresQuery.allWords))
+          CREATE INDEX item_words_\(words) ON item USING gin (\(entriesWordsInV17))
             WHERE \(PostgresIndex.inShortTexts(words))
           """
         } + [
           """
           CREATE POLICY readers ON text_word FOR SELECT
             USING (EXISTS (SELECT FROM item
-              WHERE \(PostgresQuery.allWords) @@ quote_literal(word)::tsquery))
+              WHERE \(entriesWordsInV17) @@ quote_literal(word)::tsquery))
           """,
           // A text no entry names any more goes with the last that did:
           // the entries' writes are one at a time (``PostgresIndex/lockWrites()``),
@@ -255,7 +255,7 @@ extension PostgresSchema {
         // 892,000 entries, `"the following"`: 290 ms) for the six shortest,
         // and 7,983 of at most 128 (35 ms). 28 bytes an entry there.
         """
-        CREATE INDEX item_words_128 ON item USING gin (\(PostgresQuery.allWords))
+        CREATE INDEX item_words_128 ON item USING gin (\(entriesWordsInV17))
           WHERE \(PostgresIndex.inShortTexts(128))
         """
       ]
@@ -270,6 +270,12 @@ extension PostgresSchema {
   /// text, which `v21-slimmer-rows` keeps only where it is not the path's
   /// bytes.
   static let depthInV9 = "length(path_text) - length(replace(path_text, '/', ''))"
+
+  /// The words' index of the entries as migration `v17-texts-once` made
+  /// it, each entry's text's words read from the texts kept once, which
+  /// `v22-text-words-once` leaves for an index of the texts' own.
+  static let entriesWordsInV17 =
+    "limelight_words(name_words || ' ' || coalesce(limelight_text_words(text_hash), ''))"
 
   /// The words' index of the rows as migrations before `v17-texts-once`
   /// made it, each text in its entry's row.

@@ -82,6 +82,36 @@ struct PostgresStoreTests {
     #expect(try index.search(.or([]), limit: 5).isEmpty)
   }
 
+  /// Each word is held by an entry's name or by its text, whichever:
+  /// the words of texts are indexed once a distinct text, not once an
+  /// entry, so a query of words one holds and words the other holds, a
+  /// word left out, and two entries naming one text, are each read from
+  /// both. Counts and whether anything is found say the same.
+  @Test func aWordOfTheNameAndAWordOfTheTextFindTheEntryTogether() throws {
+    let (index, files) = try sampleStore()
+    try index.write([try files.write("copy.txt", "croissant and coffee")])
+    var parser = QueryParser(home: RawPath("/"))
+    var known: [String: [String]] = [:]
+    for (query, expected) in [
+      ("wombat notes", ["field notes.md"]),
+      ("report revenue", ["Quarterly Report 2024.txt"]),
+      ("\"third quarter\" report", ["Quarterly Report 2024.txt"]),
+      ("coffee -menu", ["copy.txt"]),
+      ("wombat -creek", []),
+      ("croissant -wombat", ["Café menu.txt", "copy.txt"]),
+      ("coffee", ["Café menu.txt", "copy.txt"]),
+      ("copy croissant", ["copy.txt"]),
+      ("menu croissant", ["Café menu.txt"]),
+      ("menu wombat", []),
+      ("wombta notes", ["field notes.md"]),
+    ] {
+      #expect(try Set(names(index, query)) == Set(expected), "\(query)")
+      let node = try parser.parse(query)
+      #expect(try index.count(node) == expected.count, "\(query)")
+      #expect(try index.holdsAny(node, closeWordsKnown: &known) == !expected.isEmpty, "\(query)")
+    }
+  }
+
   /// The predicate language on what the store keeps: names and paths by
   /// wildcard, with its modifiers, beside words, types, sizes and dates.
   /// Whether a query finds anything, asked of each word of a sentence
