@@ -59,29 +59,29 @@ extension PostgresIndex {
   /// their names kept for typos (`name_word`).
   private func send(_ batch: SentBatch, sweep: Int64) throws(PostgresError) {
     let hashes = try keepTexts(batch.texts, pairs: batch.pairs, descriptions: batch.descriptions)
-    // The texts' hashes are the rows' 10th column (`text_hash`, `$11`).
+    // The texts' hashes are the rows' 9th column (`text_hash`, `$10`).
     var columns = batch.columns
-    columns.insert(hashes, at: 9)
+    columns.insert(hashes, at: 8)
     try connection.execute(
       """
-      INSERT INTO item (host, path, path_text, name, name_words, folder, content_types,
+      INSERT INTO item (host, path, path_text, name, folder, content_types,
         kinds, size, modified, text_hash, name_vector, reach, domain, title, kind,
         authors, keywords, description, created, last_used, path_words, word_count, sweep)
       SELECT $1, path, \(PostgresQuery.pathTextKept(text: "path_text", path: "path")), name,
-        name_words, folder, string_to_array(types, ' '),
+        folder, string_to_array(types, ' '),
         string_to_array(kinds, ' '), size, to_timestamp(modified), text_hash,
         name_vector::tsvector, reach::integer[], domain, title, kind,
         string_to_array(authors, chr(31)), string_to_array(keywords, chr(31)), description,
-        to_timestamp(created), to_timestamp(last_used), path_words, word_count, $24::bigint
-      FROM unnest($2::bytea[], $3::text[], $4::text[], $5::text[], $6::boolean[],
-        $7::text[], $8::text[], $9::bigint[], $10::float8[], $11::bytea[], $12::text[],
-        $13::text[], $14::text[], $15::text[], $16::text[], $17::text[], $18::text[],
-        $19::text[], $20::float8[], $21::float8[], $22::text[], $23::integer[])
-        AS r(path, path_text, name, name_words, folder, types, kinds, size, modified,
+        to_timestamp(created), to_timestamp(last_used), path_words, word_count, $23::bigint
+      FROM unnest($2::bytea[], $3::text[], $4::text[], $5::boolean[],
+        $6::text[], $7::text[], $8::bigint[], $9::float8[], $10::bytea[], $11::text[],
+        $12::text[], $13::text[], $14::text[], $15::text[], $16::text[], $17::text[],
+        $18::text[], $19::float8[], $20::float8[], $21::text[], $22::integer[])
+        AS r(path, path_text, name, folder, types, kinds, size, modified,
           text_hash, name_vector, reach, domain, title, kind, authors, keywords,
           description, created, last_used, path_words, word_count)
       ON CONFLICT (host, path) DO UPDATE SET path_text = excluded.path_text,
-        name = excluded.name, name_words = excluded.name_words, folder = excluded.folder,
+        name = excluded.name, folder = excluded.folder,
         content_types = excluded.content_types, kinds = excluded.kinds,
         size = excluded.size, modified = excluded.modified,
         text_hash = excluded.text_hash, name_vector = excluded.name_vector,
@@ -142,8 +142,8 @@ extension PostgresIndex {
       WITH sent AS (
           SELECT i, c, p, d, CASE WHEN c IS NOT NULL THEN limelight_text_hash(c, p, d) END AS h
           FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS r(c, p, d, i)),
-        kept AS (INSERT INTO item_text (hash, content, pair_words, description)
-          SELECT DISTINCT ON (h) h, c, p, d FROM sent WHERE h IS NOT NULL
+        kept AS (INSERT INTO item_text (hash, content, description)
+          SELECT DISTINCT ON (h) h, c, d FROM sent WHERE h IS NOT NULL
           ON CONFLICT DO NOTHING)
       SELECT '\\x' || encode(h, 'hex') FROM sent ORDER BY i
       """,

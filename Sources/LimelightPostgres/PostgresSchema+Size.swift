@@ -41,16 +41,45 @@ extension PostgresSchema {
       // no longer once for every entry that names it: a team's hosts hold
       // many of the same files (three hosts of one pool, 267,000 entries
       // with a text and 51,000 distinct texts: the entries' words' index
-      // took 1,510 bytes an entry, 4,058 in all; the texts' takes 630).
+      // took 1,510 bytes an entry, 4,058 in all; the texts' takes 510).
       // An entry holds a word when its name (`name_vector`) or its text
       // does (``PostgresQuery/textsHolding(_:longest:)``).
       [
+        // What read the entries' words: the index and its slices, the
+        // policy of the texts' words, and the function that gave an
+        // entry's text's words; the name's words as text (its vector
+        // holds them) and the pairs kept beside each text, which only
+        // that index read.
+        "DROP POLICY readers ON text_word",
+        "DROP INDEX item_words",
+      ] + [64, 128, 256].map { "DROP INDEX item_words_\($0)" } + [
+        "DROP FUNCTION limelight_text_words(bytea)",
+        "ALTER TABLE item DROP COLUMN name_words",
+        "ALTER TABLE item_text DROP COLUMN pair_words",
         // A text's words, counted as its host counts them into its
         // entries' (which add their names' and paths' words): the slices
         // of short texts are asked of the texts of at most as many.
+        // (Adding it writes the texts again, without their pairs.)
         """
         ALTER TABLE item_text ADD COLUMN word_count integer
           GENERATED ALWAYS AS (cardinality(string_to_array(content, ' '))) STORED
+        """,
+        // The entries written again without their names' words (a column
+        // dropped keeps its bytes in each row until then), in their keys'
+        // order: 9 s for 300,000 entries.
+        "CLUSTER item USING item_pkey",
+        // The pairs of common words a text holds (`the+quick`), made by
+        // the server from its words as each host makes them
+        // (``PostgresWords/pairs(of:)``) rather than kept beside them (142
+        // bytes an entry): the index holds them, no phrase reads them.
+        // What the hosts send of them still goes into the text's hash.
+        """
+        CREATE FUNCTION limelight_pair_words(content text) RETURNS text
+        LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+        AS $$ SELECT coalesce(string_agg(DISTINCT w || '+' || n, ' '), '')
+          FROM (SELECT string_to_array(content, ' ') AS a) AS s, unnest(a, a[2:]) AS t(w, n)
+          WHERE w = ANY ('\(PostgresQuery.array(commonWordsInV22.sorted()))'::text[])
+            AND octet_length(n) = length(n) $$
         """,
         "CREATE INDEX item_text_words ON item_text USING gin (\(textWordsInV22))",
       ]
@@ -83,19 +112,29 @@ extension PostgresSchema {
           $$
           """,
           // A reader sees the words of the names and texts it may read.
-          "DROP POLICY readers ON text_word",
           """
           CREATE POLICY readers ON text_word FOR SELECT
             USING (EXISTS (SELECT FROM item WHERE name_vector @@ quote_literal(word)::tsquery)
               OR EXISTS (SELECT FROM item WHERE text_hash IN (
                 SELECT limelight_texts_holding(quote_literal(word)::tsquery, NULL))))
           """,
-          "DROP INDEX item_words",
-        ] + [64, 128, 256].map { "DROP INDEX item_words_\($0)" }
+        ]
     ),
   ]
 
   /// The words of a text kept once, with its pairs of common words, as
   /// migration `v22-text-words-once` indexed them.
-  static let textWordsInV22 = "limelight_words(content || ' ' || pair_words)"
+  static let textWordsInV22 = "limelight_words(content || ' ' || limelight_pair_words(content))"
+
+  /// The words whose pairs migration `v22-text-words-once` made the
+  /// server make (``PostgresWords/commonWords`` then).
+  static let commonWordsInV22: Set<String> = [
+    "a", "an", "as", "at", "be", "by", "de", "do", "en", "et", "fn", "he", "if", "in", "is",
+    "it", "la", "le", "no", "of", "on", "or", "so", "to", "we", "all", "and", "are", "but",
+    "can", "def", "der", "des", "die", "for", "has", "his", "int", "its", "les", "let", "may",
+    "new", "not", "one", "pub", "the", "und", "use", "var", "was", "you", "also", "been",
+    "char", "else", "from", "func", "have", "impl", "into", "more", "self", "than", "that",
+    "then", "they", "this", "void", "will", "with", "about", "class", "const", "other", "their",
+    "there", "these", "which", "define", "import", "public", "return", "static", "struct",
+  ]
 }

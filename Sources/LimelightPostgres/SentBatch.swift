@@ -92,7 +92,7 @@ struct SentBatch: Sendable {
         + (text.map { $0.utf8.reduce(1) { $0 + ($1 == 0x20 ? 1 : 0) } } ?? 0)
       let row: [String?] = [
         PostgresQuery.hex(item.path.bytes), item.path.string, item.name,
-        words.joined(separator: " "), item.isFolder ? "t" : "f",
+        item.isFolder ? "t" : "f",
         item.contentTypeTree.joined(separator: " "), kinds.joined(separator: " "),
         item.size.map(String.init), item.modifiedNs.map { String(Double($0) / 1_000_000_000) },
         PostgresWords.positionedVector(words, nameCount: ownWords.count),

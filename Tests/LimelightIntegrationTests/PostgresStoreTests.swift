@@ -1,3 +1,4 @@
+import CTextRank
 import Foundation
 import LimelightImport
 import LimelightModel
@@ -569,7 +570,7 @@ struct PostgresStoreTests {
       ])
     // Every column but the texts' hashes, a value for each entry.
     for batch in batches {
-      #expect(batch.columns.count == 21)
+      #expect(batch.columns.count == 20)
       #expect(batch.columns.allSatisfy { $0.count == batch.items.count })
       #expect(batch.texts.count == batch.items.count)
     }
@@ -988,9 +989,9 @@ struct PostgresStoreTests {
       """)
     let index = try PostgresIndex(url, host: "alpha")
     #expect(
-      try owner.execute("SELECT content, pair_words FROM item_text ORDER BY content").rows == [
-        ["a slow wombat", ""], ["the quick fox", "the+quick"],
-      ])
+      try owner.execute(
+        "SELECT content, limelight_pair_words(content) FROM item_text ORDER BY content"
+      ).rows == [["a slow wombat", "a+slow"], ["the quick fox", "the+quick"]])
     #expect(try names(index, "fox") == ["a.txt", "a.txt"])
     #expect(try names(index, "\"the quick\"") == ["a.txt", "a.txt"])
     #expect(try names(index, "wombat") == ["b.txt"])
@@ -1174,14 +1175,17 @@ struct PostgresStoreTests {
       item("/a.txt", "The quick fox, the quick one"), item("/b.txt", "the slow and quick"),
       item("/c.c", "int main(void) { return 0; }"), item("/d.txt", "Thé quick"),
     ])
+    // The server makes them from each text's words, as its host does.
     let pairs = try PostgresConnection(store).execute(
-      "SELECT convert_from(path, 'UTF8') AS p, pair_words FROM item JOIN item_text ON hash = text_hash"
-        + " ORDER BY p"
+      """
+      SELECT convert_from(path, 'UTF8') AS p, limelight_pair_words(content)
+      FROM item JOIN item_text ON hash = text_hash ORDER BY p
+      """
     ).rows.map { "\($0[0] ?? ""): \($0[1] ?? "")" }
     #expect(
       pairs == [
-        "/a.txt: the+quick", "/b.txt: the+slow and+quick",
-        "/c.c: int+main void+return return+0", "/d.txt: the+quick",
+        "/a.txt: the+quick", "/b.txt: and+quick the+slow",
+        "/c.c: int+main return+0 void+return", "/d.txt: the+quick",
       ])
     // Pairs are asked for once every host has sent its entries with them.
     let connection = try PostgresConnection(store)
@@ -1194,29 +1198,40 @@ struct PostgresStoreTests {
       ])
     #expect(
       try index.search(parser.parse("\"int main\""), limit: 10).map(\.uri) == ["file://alpha/c.c"])
-    // An entry sent before the store kept pairs is found while its host
-    // has still to send it again, and the phrase's texts are read then.
-    // (Its text kept again without pairs: a text by hash never changes. A
-    // statement apart, as an entry's words are read from the texts kept
-    // before its statement.)
-    let withoutPairs =
-      try connection.execute(
-        """
-        INSERT INTO item_text SELECT limelight_text_hash(content, ''), content, ''
-        FROM item_text JOIN item ON hash = text_hash WHERE path = convert_to('/d.txt', 'UTF8')
-        RETURNING '\\x' || encode(hash, 'hex')
-        """
-      ).rows.first?.first ?? nil
-    try connection.execute(
-      "UPDATE item SET text_hash = $1::bytea WHERE path = convert_to('/d.txt', 'UTF8')",
-      [withoutPairs])
-    #expect(try index.search(quick, limit: 10).map(\.uri).sorted() == ["file://alpha/a.txt"])
+    // While a host has still to send its entries again, a phrase's texts
+    // are read without its pairs, and find the same.
     try connection.execute("UPDATE host SET index_id = NULL")
     #expect(
       try index.search(quick, limit: 10).map(\.uri).sorted() == [
         "file://alpha/a.txt", "file://alpha/d.txt",
       ])
     #expect(try index.count(quick) == 2)
+  }
+
+  /// The words whose pairs the server makes are those a phrase asks for,
+  /// the list the store's migration holds, and the local text index's.
+  @Test func theStoresCommonWordsAreTheLocalIndexs() {
+    #expect(PostgresWords.commonWords == PostgresSchema.commonWordsInV22)
+    func isCommonLocally(_ word: String) -> Bool {
+      var word = word
+      return word.withUTF8 { bytes in
+        bytes.withMemoryRebound(to: CChar.self) {
+          limelight_is_common_word($0.baseAddress, Int32($0.count)) != 0
+        }
+      }
+    }
+    #expect(PostgresWords.commonWords.allSatisfy(isCommonLocally))
+    // Every word of four letters or fewer the local index pairs.
+    let letters = "abcdefghijklmnopqrstuvwxyz".map(String.init)
+    var words = letters
+    var last = letters
+    for _ in 2...4 {
+      last = last.flatMap { word in letters.map { word + $0 } }
+      words += last
+    }
+    let locally = words.filter(isCommonLocally)
+    #expect(Set(locally).isSubset(of: PostgresWords.commonWords))
+    #expect(locally.count == PostgresWords.commonWords.count { $0.count <= 4 })
   }
 
   /// A snippet of the store's text: the words around the first match,
