@@ -126,7 +126,6 @@ let package = Package(
       name: "LimelightPostgres",
       dependencies: [
         "LimelightPlatform", "LimelightModel", "LimelightQuery", "LimelightMeaning", "CPostgres",
-        "CTextRank",
       ]),
     // The watcher's sending of its entries to a shared PostgreSQL store,
     // from the local index, which keeps them while the store is away.

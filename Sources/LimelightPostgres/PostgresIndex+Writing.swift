@@ -56,7 +56,7 @@ extension PostgresIndex {
 
   /// A batch's entries, in a statement for them all, with their texts
   /// kept once (``keepTexts(_:pairs:descriptions:)``) and the words of
-  /// their names kept for typos (`name_word`).
+  /// their names kept for typos (`name_word_key`).
   private func send(_ batch: SentBatch, sweep: Int64) throws(PostgresError) {
     let hashes = try keepTexts(batch.texts, pairs: batch.pairs, descriptions: batch.descriptions)
     // The texts' hashes are the rows' 9th column (`text_hash`, `$10`).
@@ -103,18 +103,30 @@ extension PostgresIndex {
       if textWordsSent.count > Self.textWordsRemembered { textWordsSent.removeAll() }
       textWordsSent.formUnion(textWords)
     }
-    // Words no name held before get their keys for typos.
+    // Words no name held before get their keys for typos: those of
+    // letters, of the lengths a typo is read in, not yet kept under their
+    // first letters (a word's own key, which every word has).
+    var firstLetters: [String] = []
+    var typed: [String] = []
+    for word in batch.nameWords.sorted() {
+      let letters = Array(word)
+      guard NearWords.termLengths.contains(letters.count), letters.allSatisfy(\.isLetter) else {
+        continue
+      }
+      firstLetters.append(String(letters.prefix(NearWords.keyLength)))
+      typed.append(word)
+    }
+    guard !typed.isEmpty else { return }
     let added = try connection.execute(
-      "INSERT INTO name_word SELECT unnest($1::text[]) ON CONFLICT DO NOTHING RETURNING word",
-      [PostgresQuery.array(batch.nameWords.sorted())]
+      """
+      SELECT w FROM unnest($1::text[], $2::text[]) AS n(k, w)
+      WHERE NOT EXISTS (SELECT FROM name_word_key WHERE key = n.k AND word = n.w)
+      """, [PostgresQuery.array(firstLetters), PostgresQuery.array(typed)]
     ).rows.compactMap { $0[0] }
     var keys: [String] = []
     var words: [String] = []
     for word in added {
       let letters = Array(word)
-      guard NearWords.termLengths.contains(letters.count), letters.allSatisfy(\.isLetter) else {
-        continue
-      }
       for key in NearWords.keys(of: letters, depth: NearWords.termDepth(letters.count)) {
         keys.append(key)
         words.append(word)

@@ -344,12 +344,13 @@ struct PostgresQuery {
     // The words' index finds the entries with every word; the text's
     // words (no vector with positions is kept for a text) then hold the
     // phrase, or the word, as they run.
-    // With the pairs of common words the phrase holds, which the host
-    // made of the text's words (``PostgresWords/pairWords(_:)``).
+    // With the pairs of common words the phrase holds, which the store
+    // made of the text's words (`limelight_pair_words`, as
+    // ``PostgresWords/pairs(of:)`` makes them).
     let pairs = usesPairs ? PostgresWords.pairs(of: prefix ? Array(words.dropLast()) : words) : []
     let inAll = inWords(lexemes + pairs.map(PostgresWords.quoted))
     // Two whole words that are a pair: the pair is in the text exactly
-    // when the words are side by side there (the host made the pairs of
+    // when the words are side by side there (the store made the pairs of
     // the words kept), and the text need not be read.
     if words.count == 2 && !prefix && pairs.count == 1 {
       if column == .content || namesHoldNone { return inAll }

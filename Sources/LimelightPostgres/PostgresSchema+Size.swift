@@ -120,6 +120,16 @@ extension PostgresSchema {
           """,
         ]
     ),
+    (
+      "v23-name-words-by-their-keys",
+      [
+        // Which words of names the store holds is read from their keys
+        // for typos, each word kept under its own first letters
+        // (``PostgresIndex/write(_:removing:sweep:following:)``): the list
+        // of the words beside them took 54 bytes an entry.
+        "DROP TABLE name_word"
+      ]
+    ),
   ]
 
   /// The words of a text kept once, with its pairs of common words, as

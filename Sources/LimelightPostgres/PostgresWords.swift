@@ -1,4 +1,3 @@
-import CTextRank
 import Foundation
 import LimelightModel
 
@@ -26,8 +25,9 @@ enum PostgresWords {
   }
 
   /// The pairs of words side by side in `words` whose first is among the
-  /// commonest (`limelight_is_common_word`, the local text index's pairs),
-  /// both of ASCII, as one lexeme each (`the+quick`), each once.
+  /// commonest (``commonWords``), both of ASCII, as one lexeme each
+  /// (`the+quick`), each once: those a phrase asks the store's index for,
+  /// which the server makes of each text alike (`limelight_pair_words`).
   static func pairs<Words: Sequence>(of words: Words) -> [String]
   where Words.Element: StringProtocol {
     var pairs: [String] = []
@@ -45,7 +45,8 @@ enum PostgresWords {
   }
 
   /// The pairs a text's words (``textWords(_:)``) hold, one space between:
-  /// the store indexes them with the words.
+  /// sent with the text, whose hash they are part of (the server makes
+  /// them again for its index, and keeps none).
   static func pairWords(_ textWords: String) -> String {
     pairs(of: textWords.split(separator: " ")).joined(separator: " ")
   }
