@@ -274,7 +274,7 @@ let package = Package(
         "LimelightQueryClient",
         "LimelightControl",
         "LimelightModel", "LimelightQuery", "LimelightStore", "LimelightPostgres",
-        "LimelightImport", "LimelightThumbnails", "ZIPFoundation",
+        "LimelightImport", "LimelightThumbnails", "ZIPFoundation", "CTextRank",
       ]),
   ],
   swiftLanguageModes: [.v6]
