@@ -141,7 +141,7 @@ extension PostgresIndex {
     }
     let (walked, kept) = (numbers(11), numbers(12))
     guard walked.count == 2, kept.count == 2 else { return .unknown }
-    let hits = rows.filter { $0[0] != nil }.map(Self.hit)
+    let hits = try self.hits(ofRows: rows.filter { $0[0] != nil })
     // Each kind read to its end: every name of the tiers kept, however few.
     let readWhole = walked.allSatisfy({ $0 < readLimit })
     if readWhole && hits.count < limit { return .all(hits) }

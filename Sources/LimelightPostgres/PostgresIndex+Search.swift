@@ -380,15 +380,38 @@ extension PostgresIndex {
   func hits(
     rank: String = "0", from: String = "item", _ clauses: String, _ parameters: [String?]
   ) throws(PostgresError) -> [Hit] {
-    try connection.execute(
-      "SELECT \(Self.hitColumns(rank: rank)) FROM \(from) \(clauses)", parameters
-    ).rows.map(Self.hit)
+    try hits(
+      ofRows: connection.execute(
+        "SELECT \(Self.hitColumns(rank: rank)) FROM \(from) \(clauses)", parameters
+      ).rows)
+  }
+
+  /// The entries of rows of ``hitColumns(rank:)``, each type read from the
+  /// chain of types its row names: the chains not read before, at once
+  /// (a function of the chain's in the columns was called for every row
+  /// a page was ranked among).
+  func hits(ofRows rows: [[String?]]) throws(PostgresError) -> [Hit] {
+    let named = Set(rows.compactMap { $0.count > 4 ? $0[4].flatMap { Int($0) } : nil })
+    let unread = named.subtracting(chainTypes.keys)
+    if !unread.isEmpty {
+      for row in try connection.execute(
+        "SELECT id, (limelight_chain_types(id))[1] FROM unnest($1::integer[]) AS id",
+        [PostgresQuery.array(unread.sorted().map(String.init))]
+      ).rows {
+        if let id = row[0].flatMap({ Int($0) }) { chainTypes[id] = row[1] }
+      }
+    }
+    return rows.map { row in
+      var row = row
+      if row.count > 4 { row[4] = row[4].flatMap { Int($0) }.flatMap { chainTypes[$0] ?? nil } }
+      return Self.hit(row)
+    }
   }
 
   /// The columns of a row that ``hit(_:)`` reads, ranked by `rank`.
   static func hitColumns(rank: String) -> String {
     """
-    host, encode(path, 'hex'), name, folder, content_types[1], size,
+    host, encode(path, 'hex'), name, folder, type_chain, size,
       extract(epoch FROM modified), \(rank) AS rank, domain, kind
     """
   }

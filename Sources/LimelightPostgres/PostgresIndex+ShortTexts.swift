@@ -38,7 +38,7 @@ extension PostgresIndex {
       let (from, clauses) = statement(slice)
       let (sql, used) = PostgresQuery.standalone(
         "SELECT \(Self.hitColumns(rank: rank)) FROM \(from) \(clauses)", parameters)
-      return try connection.execute(sql, used).rows.map(Self.hit)
+      return try hits(ofRows: connection.execute(sql, used).rows)
     }
     if let limit, slices {
       for words in Self.shortTextSlices {

@@ -62,14 +62,23 @@ extension PostgresIndex {
     // The texts' hashes are the rows' 9th column (`text_hash`, `$10`).
     var columns = batch.columns
     columns.insert(hashes, at: 8)
+    // Each chain of types (the 5th and 6th columns: types, kinds) kept
+    // once, the entries naming theirs.
     try connection.execute(
       """
-      INSERT INTO item (host, path, path_text, name, folder, content_types,
-        kinds, size, modified, text_hash, name_vector, reach, domain, title, kind,
+      INSERT INTO type_chain (types, kinds)
+      SELECT DISTINCT string_to_array(t, ' '), string_to_array(k, ' ')
+      FROM unnest($1::text[], $2::text[]) AS r(t, k)
+      ON CONFLICT DO NOTHING
+      """, [PostgresQuery.array(columns[4]), PostgresQuery.array(columns[5])])
+    try connection.execute(
+      """
+      INSERT INTO item (host, path, path_text, name, folder, type_chain,
+        size, modified, text_hash, name_vector, reach, domain, title, kind,
         authors, keywords, description, created, last_used, path_words, word_count, sweep)
       SELECT $1, path, \(PostgresQuery.pathTextKept(text: "path_text", path: "path")), name,
-        folder, string_to_array(types, ' '),
-        string_to_array(kinds, ' '), size, to_timestamp(modified), text_hash,
+        folder, limelight_type_chain(string_to_array(types, ' '), string_to_array(kinds, ' ')),
+        size, to_timestamp(modified), text_hash,
         name_vector::tsvector, reach::integer[], domain, title, kind,
         string_to_array(authors, chr(31)), string_to_array(keywords, chr(31)), description,
         to_timestamp(created), to_timestamp(last_used), path_words, word_count, $23::bigint
@@ -82,7 +91,7 @@ extension PostgresIndex {
           description, created, last_used, path_words, word_count)
       ON CONFLICT (host, path) DO UPDATE SET path_text = excluded.path_text,
         name = excluded.name, folder = excluded.folder,
-        content_types = excluded.content_types, kinds = excluded.kinds,
+        type_chain = excluded.type_chain,
         size = excluded.size, modified = excluded.modified,
         text_hash = excluded.text_hash, name_vector = excluded.name_vector,
         reach = excluded.reach, domain = excluded.domain, title = excluded.title,

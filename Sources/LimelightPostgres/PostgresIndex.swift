@@ -38,6 +38,10 @@ public final class PostgresIndex {
   /// How many pages of texts a slice of short texts answered
   /// (``textsShortFirst(rank:limit:_:_:)``).
   var pagesOfShortTexts = 0
+  /// The type each chain of types names first (the entry's own, nil for
+  /// none), by the chain's number (store migration `v24-type-chains`):
+  /// read once, as a chain never changes (``hits(ofRows:)``).
+  var chainTypes: [Int: String?] = [:]
 
   /// Connects to the store `name` (a URL, `key=value` pairs or
   /// `service=NAME`, as libpq reads them) and brings its tables to this

@@ -13,8 +13,8 @@ extension PostgresIndex {
     guard
       let row = try connection.execute(
         """
-        SELECT name, folder, array_to_string(content_types, ' '),
-          array_to_string(kinds, ' '), size, extract(epoch FROM modified), change,
+        SELECT name, folder, array_to_string(limelight_chain_types(type_chain), ' '),
+          array_to_string(limelight_chain_kinds(type_chain), ' '), size, extract(epoch FROM modified), change,
           length(\(PostgresQuery.text)), title, kind, array_to_string(keywords, $3),
           array_to_string(authors, $3), \(PostgresQuery.description), extract(epoch FROM created),
           extract(epoch FROM last_used)

@@ -404,7 +404,7 @@ struct PostgresQuery {
     case .kind(.folder):
       return "folder"
     case .kind(let kind):
-      return "(kinds @> ARRAY[\(bind(kind.rawValue))::text])"
+      return Self.ofChains(kinds: "ARRAY[\(bind(kind.rawValue))::text]")
     case .extensions(let extensions):
       // A name that ends with `.tar.gz` has `gz` after its last dot (no
       // letter lower-cases to a dot): the index of those narrows the
@@ -448,12 +448,12 @@ struct PostgresQuery {
         // index of each entry's groups; a pattern of more than one slash
         // (no group) by every entry's types.
         if type.utf8.count(where: { $0 == UInt8(ascii: "/") }) == 1 {
-          return "(limelight_type_groups(content_types) @> ARRAY[\(bind(type))::text])"
+          return Self.ofChains(groups: "ARRAY[\(bind(type))::text]")
         }
         let pattern = Self.likeEscaped(String(type.dropLast())) + "%"
-        return "(EXISTS (SELECT FROM unnest(content_types) t WHERE t LIKE \(bind(pattern))))"
+        return Self.ofChains(like: "\(bind(pattern))::text")
       }
-      return "(content_types @> ARRAY[\(bind(type))::text])"
+      return Self.ofChains(types: "ARRAY[\(bind(type))::text]")
     case .range(let field, let lower, let upper):
       // A time compared as one (the seconds of every row's, as numeric,
       // were a third of listing what changed this week).
@@ -474,6 +474,18 @@ struct PostgresQuery {
     case .match(let attribute, let pattern, let flags):
       return try matchCondition(attribute, pattern: pattern, flags: flags)
     }
+  }
+
+  /// The entries whose chain of types (store migration `v24-type-chains`)
+  /// holds `types`, whose kinds hold `kinds`, whose groups of types
+  /// (`image/*`) hold `groups`, or of whose types one is `like` (SQL each,
+  /// nil: any): the few chains that do, read first, then their entries
+  /// from the index of the chains.
+  static func ofChains(
+    types: String? = nil, kinds: String? = nil, groups: String? = nil, like: String? = nil
+  ) -> String {
+    let arguments = [types, kinds, groups, like].map { $0 ?? "NULL" }
+    return "(type_chain = ANY (limelight_type_chains(\(arguments.joined(separator: ", ")))))"
   }
 
   /// The predicate language's comparison (`displayName == "rep*"cd`) on

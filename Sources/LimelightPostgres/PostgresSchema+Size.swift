@@ -78,7 +78,7 @@ extension PostgresSchema {
         LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
         AS $$ SELECT coalesce(string_agg(DISTINCT w || '+' || n, ' '), '')
           FROM (SELECT string_to_array(content, ' ') AS a) AS s, unnest(a, a[2:]) AS t(w, n)
-          WHERE w = ANY ('\(PostgresQuery.array(commonWordsInV22.sorted()))'::text[])
+          WHERE w = ANY ('\(PostgresQuery.array(PostgresWords.commonWords.sorted()))'::text[])
             AND octet_length(n) = length(n) $$
         """,
         "CREATE INDEX item_text_words ON item_text USING gin (\(textWordsInV22))",
@@ -130,21 +130,79 @@ extension PostgresSchema {
         "DROP TABLE name_word"
       ]
     ),
+    (
+      "v24-type-chains",
+      [
+        // Each distinct chain of types an entry's type conforms to, with
+        // the kinds its host made of it, kept once (a few hundred in a
+        // team's store), each entry naming its own: every row kept both
+        // whole (111 bytes an entry) and three indexes of them.
+        """
+        CREATE TABLE type_chain (
+          id serial PRIMARY KEY,
+          types text[] NOT NULL,
+          kinds text[] NOT NULL,
+          UNIQUE (types, kinds))
+        """,
+        "INSERT INTO type_chain (types, kinds) SELECT DISTINCT content_types, kinds FROM item",
+        // The chain of `types` and `kinds`, as the writers name it.
+        """
+        CREATE FUNCTION limelight_type_chain(types text[], kinds text[]) RETURNS integer
+        LANGUAGE sql STABLE STRICT PARALLEL SAFE
+        AS $$ SELECT c.id FROM type_chain AS c
+          WHERE c.types = limelight_type_chain.types AND c.kinds = limelight_type_chain.kinds $$
+        """,
+        "DROP INDEX item_types",
+        "DROP INDEX item_kinds",
+        "DROP INDEX item_type_groups",
+        // The kinds' column made the chain's, in one writing of the table
+        // (an update of every row, then the table written again in the
+        // same transaction, kept both versions of each).
+        """
+        ALTER TABLE item ALTER COLUMN kinds DROP DEFAULT,
+          ALTER COLUMN kinds TYPE integer USING limelight_type_chain(content_types, kinds),
+          DROP COLUMN content_types
+        """,
+        "ALTER TABLE item RENAME COLUMN kinds TO type_chain",
+        // `kind:` and `type:` read the entries of the chains that match
+        // (few rows each: the index keeps each chain's entries once).
+        "CREATE INDEX item_type_chain ON item (type_chain)",
+        // The chains whose types hold all of `with_types`, whose kinds
+        // hold all of `with_kinds`, whose groups of types (`image/*`)
+        // hold all of `in_groups`, or of whose types one is LIKE
+        // `types_like` (each NULL: any), read as the store's owner: a
+        // reader is granted the entries alone.
+        """
+        CREATE FUNCTION limelight_type_chains(
+          with_types text[], with_kinds text[], in_groups text[], types_like text)
+        RETURNS integer[]
+        LANGUAGE sql STABLE PARALLEL SAFE SECURITY DEFINER
+        SET search_path = pg_catalog, public
+        AS $$ SELECT coalesce(array_agg(c.id), '{}') FROM type_chain AS c
+          WHERE (with_types IS NULL OR c.types @> with_types)
+            AND (with_kinds IS NULL OR c.kinds @> with_kinds)
+            AND (in_groups IS NULL OR limelight_type_groups(c.types) @> in_groups)
+            AND (types_like IS NULL
+              OR EXISTS (SELECT FROM unnest(c.types) AS t WHERE t LIKE types_like)) $$
+        """,
+        // A chain's types (the entry's own first) and kinds.
+        """
+        CREATE FUNCTION limelight_chain_types(chain integer) RETURNS text[]
+        LANGUAGE sql STABLE STRICT PARALLEL SAFE SECURITY DEFINER
+        SET search_path = pg_catalog, public
+        AS $$ SELECT c.types FROM type_chain AS c WHERE c.id = chain $$
+        """,
+        """
+        CREATE FUNCTION limelight_chain_kinds(chain integer) RETURNS text[]
+        LANGUAGE sql STABLE STRICT PARALLEL SAFE SECURITY DEFINER
+        SET search_path = pg_catalog, public
+        AS $$ SELECT c.kinds FROM type_chain AS c WHERE c.id = chain $$
+        """,
+      ]
+    ),
   ]
 
   /// The words of a text kept once, with its pairs of common words, as
   /// migration `v22-text-words-once` indexed them.
   static let textWordsInV22 = "limelight_words(content || ' ' || limelight_pair_words(content))"
-
-  /// The words whose pairs migration `v22-text-words-once` made the
-  /// server make (``PostgresWords/commonWords`` then).
-  static let commonWordsInV22: Set<String> = [
-    "a", "an", "as", "at", "be", "by", "de", "do", "en", "et", "fn", "he", "if", "in", "is",
-    "it", "la", "le", "no", "of", "on", "or", "so", "to", "we", "all", "and", "are", "but",
-    "can", "def", "der", "des", "die", "for", "has", "his", "int", "its", "les", "let", "may",
-    "new", "not", "one", "pub", "the", "und", "use", "var", "was", "you", "also", "been",
-    "char", "else", "from", "func", "have", "impl", "into", "more", "self", "than", "that",
-    "then", "they", "this", "void", "will", "with", "about", "class", "const", "other", "their",
-    "there", "these", "which", "define", "import", "public", "return", "static", "struct",
-  ]
 }

@@ -58,11 +58,13 @@ enum PostgresWords {
   }
 
   /// The words whose pairs the store's index holds: the server makes the
-  /// pairs of each text from its words (`limelight_pair_words`, store
-  /// migration `v22-text-words-once`, which holds this list as it was
-  /// then), and a phrase asks for them. The local text index's list
-  /// (`limelight_is_common_word`), ASCII all: a change here needs a
-  /// migration that makes the pairs again.
+  /// pairs of each text from its words (`limelight_pair_words`, which
+  /// store migration `v22-text-words-once` made of this list), and a
+  /// phrase asks for them. The local text index's list
+  /// (`limelight_is_common_word`), ASCII all. Leave it as it is: a store
+  /// made before a change keeps the pairs of the list it was made with,
+  /// and a new list needs a migration of its own, its list written out,
+  /// that makes the function and the index again.
   static let commonWords: Set<String> = [
     "a", "an", "as", "at", "be", "by", "de", "do", "en", "et", "fn", "he", "if", "in", "is",
     "it", "la", "le", "no", "of", "on", "or", "so", "to", "we", "all", "and", "are", "but",

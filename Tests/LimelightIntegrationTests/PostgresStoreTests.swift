@@ -157,6 +157,12 @@ struct PostgresStoreTests {
       (#"name:"field notes""#, ["field notes.md"]),
       (#"textContent == "the third quarter""#, ["Quarterly Report 2024.txt"]),
       (#"type:text/plain ext:md"#, ["field notes.md"]),
+      // Types and kinds read from the chains kept once (`v24-type-chains`).
+      (#"type:text/* ext:md"#, ["field notes.md"]),
+      (#"type:image/*"#, []),
+      (#"kind:text ext:md"#, ["field notes.md"]),
+      (#"kind:image"#, []),
+      (#"type:inode/directory"#, ["notes"]),
     ] {
       #expect(try names(index, query).sorted() == expected, "\(query)")
     }
@@ -1196,6 +1202,8 @@ struct PostgresStoreTests {
       ])
     #expect(
       try index.search(parser.parse("\"int main\""), limit: 10).map(\.uri) == ["file://alpha/c.c"])
+    // Each entry's type, read from the chain of types it names.
+    #expect(try index.search(quick, limit: 10).map(\.contentType) == ["text/plain", "text/plain"])
     // While a host has still to send its entries again, a phrase's texts
     // are read without its pairs, and find the same.
     try connection.execute("UPDATE host SET index_id = NULL")
@@ -1206,10 +1214,9 @@ struct PostgresStoreTests {
     #expect(try index.count(quick) == 2)
   }
 
-  /// The words whose pairs the server makes are those a phrase asks for,
-  /// the list the store's migration holds, and the local text index's.
+  /// The words whose pairs the server makes, and a phrase asks for, are
+  /// the local text index's.
   @Test func theStoresCommonWordsAreTheLocalIndexs() {
-    #expect(PostgresWords.commonWords == PostgresSchema.commonWordsInV22)
     func isCommonLocally(_ word: String) -> Bool {
       var word = word
       return word.withUTF8 { bytes in
