@@ -69,16 +69,19 @@ extension PostgresSchema {
         // order: 9 s for 300,000 entries.
         "CLUSTER item USING item_pkey",
         // The pairs of common words a text holds (`the+quick`), made by
-        // the server from its words as each host makes them
+        // the server from its words as a phrase asks for them
         // (``PostgresWords/pairs(of:)``) rather than kept beside them (142
         // bytes an entry): the index holds them, no phrase reads them.
-        // What the hosts send of them still goes into the text's hash.
+        // Those that end in a common word (`of+the`) are left out, as the
+        // local text index leaves them out: 1.2 of 6.1 million pairs. What
+        // the hosts send of them still goes into the text's hash.
         """
         CREATE FUNCTION limelight_pair_words(content text) RETURNS text
         LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
         AS $$ SELECT coalesce(string_agg(DISTINCT w || '+' || n, ' '), '')
           FROM (SELECT string_to_array(content, ' ') AS a) AS s, unnest(a, a[2:]) AS t(w, n)
           WHERE w = ANY ('\(PostgresQuery.array(PostgresWords.commonWords.sorted()))'::text[])
+            AND NOT n = ANY ('\(PostgresQuery.array(PostgresWords.commonWords.sorted()))'::text[])
             AND octet_length(n) = length(n) $$
         """,
         "CREATE INDEX item_text_words ON item_text USING gin (\(textWordsInV22))",

@@ -25,30 +25,43 @@ enum PostgresWords {
   }
 
   /// The pairs of words side by side in `words` whose first is among the
-  /// commonest (``commonWords``), both of ASCII, as one lexeme each
-  /// (`the+quick`), each once: those a phrase asks the store's index for,
-  /// which the server makes of each text alike (`limelight_pair_words`).
+  /// commonest (``commonWords``) and whose second is not, both of ASCII,
+  /// as one lexeme each (`the+quick`), each once: those a phrase asks the
+  /// store's index for, which the server makes of each text alike
+  /// (`limelight_pair_words`). A pair that ends in a common word (`of+the`)
+  /// is left out, as the local text index leaves it out: a fifth of the
+  /// pairs, and a phrase ends in a common word alone far less often.
   static func pairs<Words: Sequence>(of words: Words) -> [String]
+  where Words.Element: StringProtocol {
+    pairs(of: words, endingInCommonWords: false)
+  }
+
+  /// The pairs of `words` as ``pairs(of:)`` makes them, those that end in
+  /// a common word too with `endingInCommonWords`.
+  private static func pairs<Words: Sequence>(of words: Words, endingInCommonWords: Bool)
+    -> [String]
   where Words.Element: StringProtocol {
     var pairs: [String] = []
     var seen: Set<String> = []
     var previous: Words.Element?
     for word in words {
       defer { previous = word }
-      guard let first = previous, isCommon(first), word.utf8.allSatisfy({ $0 < 0x80 }) else {
-        continue
-      }
+      guard let first = previous, isCommon(first), word.utf8.allSatisfy({ $0 < 0x80 }),
+        endingInCommonWords || !isCommon(word)
+      else { continue }
       let pair = first + "+" + word
       if seen.insert(pair).inserted { pairs.append(pair) }
     }
     return pairs
   }
 
-  /// The pairs a text's words (``textWords(_:)``) hold, one space between:
-  /// sent with the text, whose hash they are part of (the server makes
-  /// them again for its index, and keeps none).
+  /// The pairs a text's words (``textWords(_:)``) hold, one space between,
+  /// those that end in a common word too: sent with the text, whose hash
+  /// they are part of as they were when the store first kept them (the
+  /// server makes the pairs of its index itself, and keeps none).
   static func pairWords(_ textWords: String) -> String {
-    pairs(of: textWords.split(separator: " ")).joined(separator: " ")
+    pairs(of: textWords.split(separator: " "), endingInCommonWords: true)
+      .joined(separator: " ")
   }
 
   /// Whether a word is one whose pairs the store's index holds: among

@@ -1189,7 +1189,7 @@ struct PostgresStoreTests {
     #expect(
       pairs == [
         "/a.txt: the+quick", "/b.txt: and+quick the+slow",
-        "/c.c: int+main return+0 void+return", "/d.txt: the+quick",
+        "/c.c: int+main return+0", "/d.txt: the+quick",
       ])
     // Pairs are asked for once every host has sent its entries with them.
     let connection = try PostgresConnection(store)
@@ -1202,6 +1202,10 @@ struct PostgresStoreTests {
       ])
     #expect(
       try index.search(parser.parse("\"int main\""), limit: 10).map(\.uri) == ["file://alpha/c.c"])
+    // A pair that ends in a common word is not made (`void+return`): the
+    // phrase is checked in the texts holding both words.
+    #expect(
+      try index.search(parser.parse("\"void return\""), limit: 10).map(\.uri) == ["file://alpha/c.c"])
     // Each entry's type, read from the chain of types it names.
     #expect(try index.search(quick, limit: 10).map(\.contentType) == ["text/plain", "text/plain"])
     // While a host has still to send its entries again, a phrase's texts
