@@ -50,6 +50,12 @@ extension PostgresIndex {
     }
   }
 
+  /// The role an entry keeps as its writer (SQL): an application's item
+  /// is found by the role that wrote it alone, a file by who may list its
+  /// folder (``PostgresSchema/readable``), so a file keeps none (store
+  /// migration `v24-type-chains`).
+  static let writer = "CASE WHEN domain IS NULL THEN NULL ELSE current_user END"
+
   /// Between the values of a list sent as one text (authors, keywords):
   /// the unit separator, which no name holds.
   static let listSeparator = "\u{1F}"
@@ -75,13 +81,15 @@ extension PostgresIndex {
       """
       INSERT INTO item (host, path, path_text, name, folder, type_chain,
         size, modified, text_hash, name_vector, reach, domain, title, kind,
-        authors, keywords, description, created, last_used, path_words, word_count, sweep)
+        authors, keywords, description, created, last_used, path_words, word_count, sweep,
+        writer)
       SELECT $1, path, \(PostgresQuery.pathTextKept(text: "path_text", path: "path")), name,
         folder, limelight_type_chain(string_to_array(types, ' '), string_to_array(kinds, ' ')),
         size, to_timestamp(modified), text_hash,
         name_vector::tsvector, reach::integer[], domain, title, kind,
         string_to_array(authors, chr(31)), string_to_array(keywords, chr(31)), description,
-        to_timestamp(created), to_timestamp(last_used), path_words, word_count, $23::bigint
+        to_timestamp(created), to_timestamp(last_used), path_words, word_count, $23::bigint,
+        \(Self.writer)
       FROM unnest($2::bytea[], $3::text[], $4::text[], $5::boolean[],
         $6::text[], $7::text[], $8::bigint[], $9::float8[], $10::bytea[], $11::text[],
         $12::text[], $13::text[], $14::text[], $15::text[], $16::text[], $17::text[],
@@ -98,7 +106,7 @@ extension PostgresIndex {
         kind = excluded.kind, authors = excluded.authors, keywords = excluded.keywords,
         description = excluded.description, created = excluded.created,
         last_used = excluded.last_used, path_words = excluded.path_words,
-        word_count = excluded.word_count, writer = current_user,
+        word_count = excluded.word_count, writer = excluded.writer,
         sweep = excluded.sweep, change = nextval('store_change')
       """, [host] + columns.map(PostgresQuery.array) + [String(sweep)])
     try writeMeaning(of: batch.items)
@@ -184,7 +192,7 @@ extension PostgresIndex {
       WITH gone AS (DELETE FROM item WHERE host = $1 AND \(condition)
         RETURNING host, path, reach, domain, writer)
       INSERT INTO removal (host, path, reach, domain, writer)
-      SELECT host, path, reach, domain, writer FROM gone
+      SELECT host, path, reach, domain, coalesce(writer, current_user) FROM gone
       """, parameters)
   }
 

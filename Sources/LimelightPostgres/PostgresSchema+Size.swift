@@ -160,13 +160,19 @@ extension PostgresSchema {
         "DROP INDEX item_type_groups",
         // The kinds' column made the chain's, in one writing of the table
         // (an update of every row, then the table written again in the
-        // same transaction, kept both versions of each).
+        // same transaction, kept both versions of each); and the writer's
+        // role kept only by an application's item, which only its writer
+        // finds (a file is found by who may list its folder).
+        "DROP POLICY readers ON item",
         """
         ALTER TABLE item ALTER COLUMN kinds DROP DEFAULT,
           ALTER COLUMN kinds TYPE integer USING limelight_type_chain(content_types, kinds),
-          DROP COLUMN content_types
+          DROP COLUMN content_types,
+          ALTER COLUMN writer DROP NOT NULL, ALTER COLUMN writer DROP DEFAULT,
+          ALTER COLUMN writer TYPE text USING (CASE WHEN domain IS NULL THEN NULL ELSE writer END)
         """,
         "ALTER TABLE item RENAME COLUMN kinds TO type_chain",
+        "CREATE POLICY readers ON item FOR SELECT USING (\(readable))",
         // `kind:` and `type:` read the entries of the chains that match
         // (few rows each: the index keeps each chain's entries once).
         "CREATE INDEX item_type_chain ON item (type_chain)",

@@ -1204,8 +1204,8 @@ struct PostgresStoreTests {
       try index.search(parser.parse("\"int main\""), limit: 10).map(\.uri) == ["file://alpha/c.c"])
     // A pair that ends in a common word is not made (`void+return`): the
     // phrase is checked in the texts holding both words.
-    #expect(
-      try index.search(parser.parse("\"void return\""), limit: 10).map(\.uri) == ["file://alpha/c.c"])
+    let voidReturn = try parser.parse("\"void return\"")
+    #expect(try index.search(voidReturn, limit: 10).map(\.uri) == ["file://alpha/c.c"])
     // Each entry's type, read from the chain of types it names.
     #expect(try index.search(quick, limit: 10).map(\.contentType) == ["text/plain", "text/plain"])
     // While a host has still to send its entries again, a phrase's texts
