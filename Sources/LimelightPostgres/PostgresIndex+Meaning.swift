@@ -156,7 +156,7 @@ extension PostgresIndex {
         SELECT \(number) AS stem, host, path FROM item
         WHERE host = ANY ($1::text[]) AND path = ANY ($2::bytea[])
           AND (name_vector @@ \(query) OR \(PostgresQuery.pathWords) @@ \(query)
-            OR coalesce(\(PostgresQuery.textsHolding(query, longest: "NULL::integer")), false))
+            OR coalesce(\(PostgresQuery.textsHolding(query)), false))
         """)
     }
     let rows = try connection.execute(

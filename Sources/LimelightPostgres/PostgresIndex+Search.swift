@@ -138,7 +138,7 @@ extension PostgresIndex {
   {
     guard !compiled.rankTerms.isEmpty else { return nil }
     var parameters = compiled.parameters
-    parameters.append(compiled.rankTerms.map { "(\($0))" }.joined(separator: " | "))
+    parameters.append(compiled.anyTerm)
     let inAnyName = "name_vector @@ $\(parameters.count)::tsquery"
     let texts = try compiled.forNamesHoldingNone(query, after: parameters)
     return (
@@ -226,7 +226,7 @@ extension PostgresIndex {
         tiers.holding = holding
         tiers.whole = "$\(parameters.count)::tsquery"
       }
-      parameters.append(compiled.rankTerms.map { "(\($0))" }.joined(separator: " | "))
+      parameters.append(compiled.anyTerm)
       inAnyName = "$\(parameters.count)::tsquery"
       textOrder =
         "CASE WHEN name_vector @@ $\(parameters.count)::tsquery THEN 0 ELSE \(Self.textLength) END, "
@@ -263,8 +263,9 @@ extension PostgresIndex {
       // (the whole ranking in two parts): the texts' matches (29,419 of
       // 100,000 entries for `version`) are never weighed as names, and
       // not read at all when the names fill the page (240 -> 25 ms).
-      let clause = limited(limit).clause
-      var named = limited(limit).parameters
+      let page = limited(limit)
+      let clause = page.clause
+      var named = page.parameters
       let wordAlone = try compiled.inNames(query)
       let inNames = wordAlone ?? condition
       // Several words: the names that hold every one, read in their order.
@@ -319,9 +320,8 @@ extension PostgresIndex {
       return try names
         + textsShortFirst(rank: rank, limit: rest, textsParameters, slices: !fewFiltered) {
           slice in
-          let condition = PostgresQuery.sliced(texts.condition, to: slice)
-          let short = slice.map { " AND " + Self.inShortTexts($0) } ?? ""
-          return ("item", "WHERE \(condition) AND NOT name_vector @@ \(inAnyName)\(short) \(order)")
+          let condition = Self.inSlice(texts.condition, slice)
+          return ("item", "WHERE \(condition) AND NOT name_vector @@ \(inAnyName) \(order)")
         }
     }
     // The candidates ranked (their texts not read), then their texts
@@ -353,10 +353,9 @@ extension PostgresIndex {
     let (textsClause, textsParameters) = Self.limited(rest, after: texts.parameters)
     return try names
       + textsShortFirst(rank: "rank_score", limit: rest, textsParameters) { slice in
-        let candidates = PostgresQuery.sliced(texts.condition, to: slice)
-        let short = slice.map { " AND " + Self.inShortTexts($0) } ?? ""
-        return checked(
-          "\(candidates) AND NOT name_vector @@ \(inAnyName)\(short)", textsClause)
+        checked(
+          "\(Self.inSlice(texts.condition, slice)) AND NOT name_vector @@ \(inAnyName)",
+          textsClause)
       }
   }
 
@@ -391,7 +390,7 @@ extension PostgresIndex {
   /// (a function of the chain's in the columns was called for every row
   /// a page was ranked among).
   func hits(ofRows rows: [[String?]]) throws(PostgresError) -> [Hit] {
-    let named = Set(rows.compactMap { $0.count > 4 ? $0[4].flatMap { Int($0) } : nil })
+    let named = Set(rows.compactMap { $0[4].flatMap { Int($0) } })
     let unread = named.subtracting(chainTypes.keys)
     if !unread.isEmpty {
       for row in try connection.execute(
@@ -403,7 +402,7 @@ extension PostgresIndex {
     }
     return rows.map { row in
       var row = row
-      if row.count > 4 { row[4] = row[4].flatMap { Int($0) }.flatMap { chainTypes[$0] ?? nil } }
+      row[4] = row[4].flatMap { Int($0) }.flatMap { chainTypes[$0] ?? nil }
       return Self.hit(row)
     }
   }

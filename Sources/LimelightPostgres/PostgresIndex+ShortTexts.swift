@@ -20,16 +20,23 @@ extension PostgresIndex {
   /// index, ``PostgresQuery/sliced(_:to:)``).
   static func inShortTexts(_ words: Int) -> String { "word_count <= \(words)" }
 
+  /// `condition` (compiled for the entries whose names hold none of the
+  /// query's terms) asked of the slice of texts of at most `words` words
+  /// (nil: of every text): of the texts' own slice and of the entries'.
+  static func inSlice(_ condition: String, _ words: Int?) -> String {
+    guard let words else { return condition }
+    return "\(PostgresQuery.sliced(condition, to: words)) AND \(inShortTexts(words))"
+  }
+
   /// The first `limit` rows `statement` chooses, asked of each slice of
   /// short texts in turn. `statement` gives the rows (`FROM`) and the
   /// clauses (`WHERE`, `ORDER BY`, `LIMIT`) of the texts that hold the
   /// words, ranked with every row of a shorter text first, asking only
-  /// the texts of at most `slice` words (nil: any; its condition on the
-  /// texts ``PostgresQuery/sliced(_:to:)``, and on `item`
-  /// ``inShortTexts(_:)``). Rows of a slice rank above every row outside
-  /// it, so a slice that fills the page is the page. When none does, or
-  /// `slices` is false, `statement` is asked whole. The statements need
-  /// not read every one of `parameters`.
+  /// the texts of at most `slice` words (nil: any; ``inSlice(_:_:)``).
+  /// Rows of a slice rank above every row outside it, so a slice that
+  /// fills the page is the page. When none does, or `slices` is false,
+  /// `statement` is asked whole. The statements need not read every one
+  /// of `parameters`.
   func textsShortFirst(
     rank: String, limit: Int?, _ parameters: [String?], slices: Bool = true,
     _ statement: (_ slice: Int?) -> (from: String, clauses: String)

@@ -62,7 +62,7 @@ extension PostgresIndex {
 
   /// Whether an entry's text holds a word `w` and its name does not.
   private static let inTextsAlone =
-    PostgresQuery.textsHolding("quote_literal(w)::tsquery", longest: "NULL::integer")
+    PostgresQuery.textsHolding("quote_literal(w)::tsquery")
     + " AND NOT name_vector @@ quote_literal(w)::tsquery"
 
   /// How many entries each word is held by, by the conditions `parts`

@@ -136,7 +136,7 @@ struct PostgresQuery {
     if namesAlone { return "(name_vector @@ \(all))" }
     if namesHoldNone { return "(\(Self.textsHolding(all, longest: Self.anyLength)))" }
     let held = queries.map { query in
-      "(name_vector @@ \(query) OR coalesce(\(Self.textsHolding(query, longest: "NULL::integer")), false))"
+      "(name_vector @@ \(query) OR coalesce(\(Self.textsHolding(query)), false))"
     }
     return "(" + held.joined(separator: " AND ") + ")"
   }
@@ -146,7 +146,7 @@ struct PostgresQuery {
   /// The texts are read by the store's owner (`limelight_texts_holding`):
   /// a reader is granted the entries alone, and sees the entries that
   /// name them that it may.
-  static func textsHolding(_ query: String, longest: String) -> String {
+  static func textsHolding(_ query: String, longest: String = "NULL::integer") -> String {
     "text_hash IN (SELECT limelight_texts_holding(\(query), \(longest)))"
   }
 
@@ -156,12 +156,15 @@ struct PostgresQuery {
   static let anyLength = "NULL::integer /* texts of any length */"
 
   /// `condition` (compiled with ``namesHoldNone``) asking only the texts
-  /// of at most `words` words (nil: any), whose words' own indexes answer
-  /// a common word at once (store migration `v22-text-words-once`).
-  static func sliced(_ condition: String, to words: Int?) -> String {
-    guard let words else { return condition }
-    return condition.replacingOccurrences(of: anyLength, with: String(words))
+  /// of at most `words` words, whose words' own indexes answer a common
+  /// word at once (store migration `v22-text-words-once`).
+  static func sliced(_ condition: String, to words: Int) -> String {
+    condition.replacingOccurrences(of: anyLength, with: String(words))
   }
+
+  /// The query's terms as one `tsquery` text, any of them: what a name
+  /// holds when it holds one.
+  var anyTerm: String { rankTerms.map { "(\($0))" }.joined(separator: " | ") }
 
   /// Whether words are looked up in names alone (``inNames(_:)``).
   private var namesAlone = false
