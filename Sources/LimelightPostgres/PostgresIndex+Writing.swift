@@ -77,6 +77,8 @@ extension PostgresIndex {
       FROM unnest($1::text[], $2::text[]) AS r(t, k)
       ON CONFLICT DO NOTHING
       """, [PostgresQuery.array(columns[4]), PostgresQuery.array(columns[5])])
+    // The rows in the order of their keys: the primary key's pages are met
+    // in turn, each split where a page ends rather than in its middle.
     try connection.execute(
       """
       INSERT INTO item (host, path, path_text, name, folder, type_chain,
@@ -88,8 +90,9 @@ extension PostgresIndex {
         size, to_timestamp(modified), text_hash,
         name_vector::tsvector, reach::integer[], domain, title, kind,
         string_to_array(authors, chr(31)), string_to_array(keywords, chr(31)), description,
-        to_timestamp(created), to_timestamp(last_used), path_words, word_count, $23::bigint,
-        \(Self.writer)
+        to_timestamp(created), to_timestamp(last_used),
+        \(PostgresQuery.pathWordsKept(words: "path_words", path: "path")), word_count,
+        $23::bigint, \(Self.writer)
       FROM unnest($2::bytea[], $3::text[], $4::text[], $5::boolean[],
         $6::text[], $7::text[], $8::bigint[], $9::float8[], $10::bytea[], $11::text[],
         $12::text[], $13::text[], $14::text[], $15::text[], $16::text[], $17::text[],
@@ -97,6 +100,7 @@ extension PostgresIndex {
         AS r(path, path_text, name, folder, types, kinds, size, modified,
           text_hash, name_vector, reach, domain, title, kind, authors, keywords,
           description, created, last_used, path_words, word_count)
+      ORDER BY r.path
       ON CONFLICT (host, path) DO UPDATE SET path_text = excluded.path_text,
         name = excluded.name, folder = excluded.folder,
         type_chain = excluded.type_chain,

@@ -324,7 +324,7 @@ struct PostgresQuery {
       let inPath =
         "(\(Self.pathWords) @@ \(bind(lexemes.joined(separator: " & ")))::tsquery)"
       guard words.count > 1 else { return inPath }
-      return "(\(inPath) AND ' ' || path_words || ' ' LIKE \(bind(pattern)))"
+      return "(\(inPath) AND ' ' || \(Self.pathWordsText) || ' ' LIKE \(bind(pattern)))"
     }
     let words = PostgresWords.words(text)
     guard !words.isEmpty else { return "true" }
@@ -374,7 +374,20 @@ struct PostgresQuery {
 
   /// The words of an entry's path, folded by its host, as a vector of
   /// them (the expression of the index `item_path_words`).
-  static let pathWords = "limelight_path_words(path_words)"
+  static let pathWords = "limelight_path_words(\(pathWordsText))"
+
+  /// The words of an entry's path, folded by its host, one space apart:
+  /// kept where they are not the words of the path's bytes
+  /// (``pathWordsKept(words:path:)``), else read from them.
+  static let pathWordsText = "coalesce(path_words, limelight_ascii_path_words(path))"
+
+  /// What a row keeps of a path's `words` (folded by its host) beside its
+  /// bytes (`path`), as SQL: nothing when they are the words the store
+  /// reads of the bytes (store migration `v25-path-words-from-paths`),
+  /// so that no fold of the server's need match the host's.
+  static func pathWordsKept(words: String, path: String) -> String {
+    "CASE WHEN \(words) = limelight_ascii_path_words(\(path)) THEN NULL ELSE \(words) END"
+  }
 
   /// An entry's text, as the host that sent it made its words (nil
   /// without one), read from the texts kept once (`item_text`).

@@ -94,7 +94,7 @@ extension PostgresSchema {
         """,
         // A typed word in the path (each word of a query read into
         // filters: "photos from last week"), found by its index.
-        "CREATE INDEX item_path_words ON item USING gin (\(PostgresQuery.pathWords))",
+        "CREATE INDEX item_path_words ON item USING gin (limelight_path_words(path_words))",
       ]
     ),
     (

@@ -209,6 +209,30 @@ extension PostgresSchema {
         """,
       ]
     ),
+    (
+      "v25-path-words-from-paths",
+      [
+        // A path's words where they are its bytes' words (a path of
+        // ASCII, lower-cased and split at all but letters and digits:
+        // most paths) read from the path (``PostgresQuery/pathWordsText``)
+        // and not kept beside it: 76 bytes an entry.
+        """
+        CREATE FUNCTION limelight_ascii_path_words(path bytea) RETURNS text
+        LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+        AS $$ SELECT btrim(regexp_replace(translate(encode(path, 'escape'),
+          'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz'), '[^a-z0-9]+', ' ', 'g'), ' ') $$
+        """,
+        // Made again on the words' new expression, once the table is.
+        "DROP INDEX item_path_words",
+        """
+        ALTER TABLE item ALTER COLUMN path_words DROP NOT NULL,
+          ALTER COLUMN path_words DROP DEFAULT,
+          ALTER COLUMN path_words TYPE text
+            USING (\(PostgresQuery.pathWordsKept(words: "path_words", path: "path")))
+        """,
+        "CREATE INDEX item_path_words ON item USING gin (\(PostgresQuery.pathWords))",
+      ]
+    ),
   ]
 
   /// The words of a text kept once, with its pairs of common words, as

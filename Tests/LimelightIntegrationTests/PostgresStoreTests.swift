@@ -752,6 +752,73 @@ struct PostgresStoreTests {
     }
   }
 
+  /// A path's words are kept only where the store would not read the same
+  /// of its bytes (store migration `v25-path-words-from-paths`), written
+  /// so and upgraded so; where they are read, they are the host's, and a
+  /// word typed finds them.
+  @Test func aPathsWordsAreKeptOnlyWhereTheBytesDoNotGiveThem() throws {
+    let long = String(repeating: "q", count: PostgresWords.longestWord + 1)
+    let read = [
+      "/u/Mixed_Case-Name.TXT", "/u/tab\tquokka\u{1}.txt", "/u/a\\b//c--d.txt", "/u/x~y 42.md",
+      "/u/Zz@9(1).txt",
+    ]
+    let kept = ["/u/été/photo.txt", "/u/\(long) tail.txt", "/u/日本/photo.txt"]
+    let items = (read + kept).map {
+      SharedItem(
+        path: RawPath($0), isFolder: false, size: 1, modifiedNs: 0,
+        contentTypeTree: ["text/plain"], keywords: [], text: nil)
+    }
+    let hostsWords = Dictionary(
+      uniqueKeysWithValues: (read + kept).map {
+        (PostgresQuery.hex(RawPath($0).bytes), PostgresWords.words($0).joined(separator: " "))
+      })
+    func check(_ url: String) throws {
+      let owner = try PostgresConnection(url)
+      let rows = try owner.execute(
+        """
+        SELECT '\\x' || encode(path, 'hex'), path_words IS NULL, \(PostgresQuery.pathWordsText)
+        FROM item
+        """
+      ).rows
+      #expect(rows.count == read.count + kept.count)
+      for row in rows {
+        let path = row[0] ?? ""
+        #expect(row[2] == hostsWords[path], "\(path)")
+        let isRead = read.contains { PostgresQuery.hex(RawPath($0).bytes) == path }
+        #expect((row[1] == "t") == isRead, "\(path)")
+      }
+      let index = try PostgresIndex(url, host: "alpha")
+      for (word, expected) in [
+        ("mixed", ["Mixed_Case-Name.TXT"]), ("quokka", ["tab\tquokka\u{1}.txt"]),
+        ("42", ["x~y 42.md"]),
+        ("ete", ["photo.txt"]), ("tail", ["\(long) tail.txt"]), ("zz", ["Zz@9(1).txt"]),
+      ] {
+        let found = try index.search(.text(word, prefix: false, column: .path), limit: nil)
+        #expect(found.map(\.name) == expected, "\(word)")
+      }
+    }
+    let server = try #require(PostgresServer.shared)
+    let url = try server.newDatabase()
+    try PostgresIndex(url, host: "alpha").write(items)
+    try check(url)
+    // Written before: every row kept its path's words.
+    let (older, owner) = try store(before: "v25-path-words-from-paths")
+    try owner.execute("INSERT INTO host (name, last_contact) VALUES ('alpha', now())")
+    for item in items {
+      try owner.execute(
+        """
+        INSERT INTO item (host, path, name, folder, type_chain, path_words)
+        VALUES ('alpha', $1::bytea, $2, false, 0, $3)
+        """,
+        [
+          PostgresQuery.hex(item.path.bytes), item.name,
+          hostsWords[PostgresQuery.hex(item.path.bytes)],
+        ])
+    }
+    try PostgresSchema.migrate(owner)
+    try check(older)
+  }
+
   /// `ext:` is what a name ends with after a dot, in any case, however
   /// many dots the extension or the name holds.
   @Test func extensionsAreTheNamesEnds() throws {
