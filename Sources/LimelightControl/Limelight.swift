@@ -236,6 +236,10 @@ struct Status: ParsableCommand {
         // Vectors the third pass wrote, sent after the entries.
         state = shared.progress.map { "current; " + sendingLine($0, behind: 0) } ?? "current"
       case .sending: state = sendingLine(shared.progress, behind: status.sharedStoreBehind ?? 0)
+      case .packing:
+        state =
+          "packing the store's indexes after sending every entry "
+          + "(since \(ShortDateFormatter().string(shared.since)))"
       case .unreachable:
         state =
           "UNREACHABLE since \(ShortDateFormatter().string(shared.since)): "

@@ -77,8 +77,6 @@ extension PostgresIndex {
       FROM unnest($1::text[], $2::text[]) AS r(t, k)
       ON CONFLICT DO NOTHING
       """, [PostgresQuery.array(columns[4]), PostgresQuery.array(columns[5])])
-    // The rows in the order of their keys: the primary key's pages are met
-    // in turn, each split where a page ends rather than in its middle.
     try connection.execute(
       """
       INSERT INTO item (host, path, path_text, name, folder, type_chain,
@@ -100,7 +98,6 @@ extension PostgresIndex {
         AS r(path, path_text, name, folder, types, kinds, size, modified,
           text_hash, name_vector, reach, domain, title, kind, authors, keywords,
           description, created, last_used, path_words, word_count)
-      ORDER BY r.path
       ON CONFLICT (host, path) DO UPDATE SET path_text = excluded.path_text,
         name = excluded.name, folder = excluded.folder,
         type_chain = excluded.type_chain,

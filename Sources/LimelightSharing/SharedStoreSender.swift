@@ -250,8 +250,27 @@ public final class SharedStoreSender: @unchecked Sendable {
       try index.finishResend(
         sweep: mark, following: PostgresIndex.Following(indexID: identity, generation: now))
       logger.info("shared store: sent every entry of this host again (through \(now))")
+      pack(index, after: lastSent)
     }
     return true
+  }
+
+  /// Packs the store's indexes after a whole resend of `sent` entries
+  /// (``PostgresIndex/packs(after:)``). The entries are sent whether or
+  /// not it can: a pack that fails is only said.
+  private func pack(_ index: PostgresIndex, after sent: Int) {
+    do {
+      guard try index.packs(after: sent) else { return }
+      set(.packing)
+      defer { set(.sending) }
+      let began = Date()
+      try index.pack()
+      logger.info(
+        "shared store: packed its indexes after \(sent) entries sent, in \(Int(-began.timeIntervalSinceNow)) s"
+      )
+    } catch {
+      logger.warning("shared store: could not pack its indexes: \(error)")
+    }
   }
 
   /// A page of what changed after `after` through `now`, from the row

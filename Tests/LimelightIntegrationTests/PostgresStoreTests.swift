@@ -819,6 +819,42 @@ struct PostgresStoreTests {
     try check(older)
   }
 
+  /// After a host sent everything, the store's B-trees are built again
+  /// while it is in use, what a pack cut short left dropped first; what
+  /// was found is found the same.
+  @Test func aStoreIsPackedAfterAHostSentEverything() throws {
+    let server = try #require(PostgresServer.shared)
+    let url = try server.newDatabase()
+    let index = try PostgresIndex(url, host: "alpha")
+    try index.write(
+      (0..<300).map {
+        SharedItem(
+          path: RawPath("/u/notes \($0).txt"), isFolder: false, size: Int64($0), modifiedNs: 0,
+          contentTypeTree: ["text/plain"], keywords: [], text: "wombat \($0)")
+      })
+    #expect(try !index.packs(after: PostgresIndex.packedAfter - 1))
+    #expect(try index.packs(after: PostgresIndex.packedAfter))
+    let owner = try PostgresConnection(url)
+    // A pack cut short leaves an invalid copy behind (here, one that
+    // failed to be unique).
+    #expect(throws: PostgresError.self) {
+      try owner.execute("CREATE UNIQUE INDEX CONCURRENTLY item_size_ccnew ON item (folder)")
+    }
+    let indexes = """
+      SELECT c.relname, i.indisvalid FROM pg_index AS i JOIN pg_class AS c ON c.oid = i.indexrelid
+      WHERE i.indrelid IN ('item'::regclass, 'item_text'::regclass) ORDER BY c.relname
+      """
+    let before = try owner.execute(indexes).rows
+    #expect(before.contains(["item_size_ccnew", "f"]))
+    var parser = QueryParser(home: RawPath("/"))
+    let query = try parser.parse("wombat notes size:<10")
+    let found = try index.search(query, limit: nil).map(\.uri).sorted()
+    #expect(found.count == 10)
+    try index.pack()
+    #expect(try owner.execute(indexes).rows == before.filter { $0[0] != "item_size_ccnew" })
+    #expect(try index.search(query, limit: nil).map(\.uri).sorted() == found)
+  }
+
   /// `ext:` is what a name ends with after a dot, in any case, however
   /// many dots the extension or the name holds.
   @Test func extensionsAreTheNamesEnds() throws {

@@ -11,6 +11,9 @@ public struct SharedStoreReport: Codable, Sendable, Equatable {
     case current
     /// The store cannot be reached: changes wait in the local index.
     case unreachable
+    /// Packing the store's indexes after sending every entry
+    /// (`PostgresIndex.packAfterSending`): changes wait until it is done.
+    case packing
   }
 
   /// The store as configured (never with a password: those are refused).
