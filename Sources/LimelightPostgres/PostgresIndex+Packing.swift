@@ -6,7 +6,8 @@ import Foundation
 /// Rows written a batch at a time, several hosts at once, split the
 /// B-trees' pages where they land, each about 70 % full where a tree built
 /// whole fills 90 %: three hosts of 100,000 entries, sent to a new store,
-/// kept the key in 181 bytes an entry, 114 once built again.
+/// kept their B-trees in 330 bytes an entry (the key 158), 236 once built
+/// again (the key 114), in 4 s.
 extension PostgresIndex {
   /// Entries a whole resend sends at least for the store to be packed
   /// after it (``packs(after:)``).
