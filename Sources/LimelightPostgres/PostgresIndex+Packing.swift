@@ -27,31 +27,58 @@ extension PostgresIndex {
 
   /// Builds the B-trees of the entries and of the texts again, one at a
   /// time, while every host writes and searches (`REINDEX CONCURRENTLY`:
-  /// the old index serves until the new one replaces it). What a pack cut
-  /// short left (an invalid copy, which every write would still keep up)
-  /// is dropped first. Two hosts packing at once take turns.
+  /// the old index serves until the new one replaces it). One host packs
+  /// at a time, the others waiting their turn: two builds of one index at
+  /// once deadlocked, and the one the server stopped left its copy behind,
+  /// invalid, which every write still kept up. Such a copy (of a pack cut
+  /// short) is dropped first, and at once when a build fails.
   public func pack() throws(PostgresError) {
-    let tables = "('item'::regclass, 'item_text'::regclass)"
     // A pack takes what the trees' sizes take.
     connection.answerSeconds = nil
     defer { connection.answerSeconds = PostgresConnection.answerSeconds }
-    for left in try connection.execute(
-      """
-      SELECT quote_ident(c.relname) FROM pg_index AS i JOIN pg_class AS c ON c.oid = i.indexrelid
-      WHERE i.indrelid IN \(tables) AND NOT i.indisvalid AND c.relname ~ '_cc(new|old)[0-9]*$'
-      """
-    ).rows.compactMap({ $0[0] }) {
-      try connection.execute("DROP INDEX CONCURRENTLY IF EXISTS \(left)")
+    // Asked for again and again, not waited for in one statement: a
+    // build waits for every transaction under way, this one too.
+    while try connection.execute("SELECT pg_try_advisory_lock(\(Self.packLockKey))").rows.first?
+      .first != "t"
+    {
+      usleep(200_000)
     }
+    defer { _ = try? connection.execute("SELECT pg_advisory_unlock(\(Self.packLockKey))") }
+    try dropCopiesLeft()
     for tree in try connection.execute(
       """
       SELECT quote_ident(c.relname) FROM pg_index AS i JOIN pg_class AS c ON c.oid = i.indexrelid
         JOIN pg_am AS a ON a.oid = c.relam
-      WHERE i.indrelid IN \(tables) AND i.indisvalid AND a.amname = 'btree'
+      WHERE i.indrelid IN \(Self.packedTables) AND i.indisvalid AND a.amname = 'btree'
       ORDER BY c.relname
       """
     ).rows.compactMap({ $0[0] }) {
-      try connection.execute("REINDEX INDEX CONCURRENTLY \(tree)")
+      do {
+        try connection.execute("REINDEX INDEX CONCURRENTLY \(tree)")
+      } catch {
+        try? dropCopiesLeft()
+        throw error
+      }
+    }
+  }
+
+  /// The tables whose B-trees ``pack()`` builds again.
+  static let packedTables = "('item'::regclass, 'item_text'::regclass)"
+
+  /// The advisory lock a host packs under: "LIMEPACK" in ASCII.
+  static let packLockKey: Int64 = 0x4C49_4D45_5041_434B
+
+  /// Drops the invalid copies that builds cut short left of the packed
+  /// tables' indexes.
+  private func dropCopiesLeft() throws(PostgresError) {
+    for copy in try connection.execute(
+      """
+      SELECT quote_ident(c.relname) FROM pg_index AS i JOIN pg_class AS c ON c.oid = i.indexrelid
+      WHERE i.indrelid IN \(Self.packedTables) AND NOT i.indisvalid
+        AND c.relname ~ '_cc(new|old)[0-9]*$'
+      """
+    ).rows.compactMap({ $0[0] }) {
+      try connection.execute("DROP INDEX CONCURRENTLY IF EXISTS \(copy)")
     }
   }
 }

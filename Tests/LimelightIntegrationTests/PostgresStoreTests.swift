@@ -4,6 +4,7 @@ import LimelightImport
 import LimelightModel
 import LimelightPlatform
 import LimelightQuery
+import Synchronization
 import Testing
 
 @testable import LimelightPostgres
@@ -851,8 +852,21 @@ struct PostgresStoreTests {
     let found = try index.search(query, limit: nil).map(\.uri).sorted()
     #expect(found.count == 10)
     try index.pack()
-    #expect(try owner.execute(indexes).rows == before.filter { $0[0] != "item_size_ccnew" })
+    let after = before.filter { $0[0] != "item_size_ccnew" }
+    #expect(try owner.execute(indexes).rows == after)
     #expect(try index.search(query, limit: nil).map(\.uri).sorted() == found)
+    // Hosts that sent everything at once pack in turn: two builds of one
+    // index at once deadlocked, and left the stopped one's copy behind.
+    let failures = Mutex<[String]>([])
+    DispatchQueue.concurrentPerform(iterations: 3) { host in
+      do {
+        try PostgresIndex(url, host: "host\(host)").pack()
+      } catch {
+        failures.withLock { $0.append("\(error)") }
+      }
+    }
+    #expect(failures.withLock { $0 } == [])
+    #expect(try owner.execute(indexes).rows == after)
   }
 
   /// `ext:` is what a name ends with after a dot, in any case, however
