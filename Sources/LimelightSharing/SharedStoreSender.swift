@@ -264,7 +264,7 @@ public final class SharedStoreSender: @unchecked Sendable {
       set(.packing)
       defer { set(.sending) }
       let began = Date()
-      try index.pack()
+      guard try index.pack(givingUp: { stopped }) else { return }
       logger.info(
         "shared store: packed its indexes after \(sent) entries sent, in \(Int(-began.timeIntervalSinceNow)) s"
       )

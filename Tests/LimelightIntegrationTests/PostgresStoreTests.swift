@@ -867,6 +867,17 @@ struct PostgresStoreTests {
     }
     #expect(failures.withLock { $0 } == [])
     #expect(try owner.execute(indexes).rows == after)
+    // A watcher stopping while another host packs packs nothing.
+    try owner.execute("SELECT pg_advisory_lock(\(PostgresIndex.packLockKey))")
+    var asked = 0
+    #expect(
+      try !index.pack(givingUp: {
+        asked += 1
+        return asked > 2
+      }))
+    #expect(asked == 3)
+    try owner.execute("SELECT pg_advisory_unlock(\(PostgresIndex.packLockKey))")
+    #expect(try index.pack())
   }
 
   /// `ext:` is what a name ends with after a dot, in any case, however

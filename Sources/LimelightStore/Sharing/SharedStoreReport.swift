@@ -12,7 +12,7 @@ public struct SharedStoreReport: Codable, Sendable, Equatable {
     /// The store cannot be reached: changes wait in the local index.
     case unreachable
     /// Packing the store's indexes after sending every entry
-    /// (`PostgresIndex.packAfterSending`): changes wait until it is done.
+    /// (`PostgresIndex.pack`): changes wait until it is done.
     case packing
   }
 
