@@ -296,6 +296,10 @@ def main():
     print(f"| queries with results | {local_hits}/{len(queries)} | {shared_hits}/{len(queries)} |")
     print(f"| saved to found, median / slowest (ms) | {ms(same):.0f} / {1000 * max(same):.0f} "
           f"(same host) | {ms(across):.0f} / {1000 * max(across):.0f} (another host) |")
+    # Each save in turn: a slow first one (a watcher just started) is told
+    # apart from a slow one among others.
+    print(f"| each save in turn (ms) | {', '.join(f'{1000 * s:.0f}' for s in same)} | "
+          f"{', '.join(f'{1000 * s:.0f}' for s in across)} |")
     if rates:
         print(f"| queries a second, {args.clients} clients at once | — | {rates[0]:.1f} (one "
               f"server); {rates[1]:.1f} (half the clients on a hot standby) |")
