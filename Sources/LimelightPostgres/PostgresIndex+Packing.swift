@@ -15,14 +15,12 @@ extension PostgresIndex {
 
   /// Whether the store's B-trees are packed (``pack()``) after this host
   /// sent `sent` entries, all it holds: when they are at least
-  /// ``packedAfter`` and a quarter of the store's entries (a host joining
-  /// a large store leaves it as it is).
+  /// ``packedAfter`` and a quarter of the store's entries, as the planner
+  /// counts them (``expectedEntries()``): a host joining a large store
+  /// leaves it as it is.
   public func packs(after sent: Int) throws(PostgresError) -> Bool {
     guard sent >= Self.packedAfter else { return false }
-    let entries =
-      try connection.execute("SELECT reltuples FROM pg_class WHERE oid = 'item'::regclass")
-      .rows.first?.first.flatMap { $0 }.flatMap(Double.init) ?? 0
-    return Double(sent) * 4 >= entries
+    return try Double(sent) * 4 >= expectedEntries()
   }
 
   /// Builds the B-trees of the entries and of the texts again, one at a
@@ -49,14 +47,7 @@ extension PostgresIndex {
     }
     defer { _ = try? connection.execute("SELECT pg_advisory_unlock(\(Self.packLockKey))") }
     try dropCopiesLeft()
-    for tree in try connection.execute(
-      """
-      SELECT quote_ident(c.relname) FROM pg_index AS i JOIN pg_class AS c ON c.oid = i.indexrelid
-        JOIN pg_am AS a ON a.oid = c.relam
-      WHERE i.indrelid IN \(Self.packedTables) AND i.indisvalid AND a.amname = 'btree'
-      ORDER BY c.relname
-      """
-    ).rows.compactMap({ $0[0] }) {
+    for tree in try packedTablesIndexes(where: "i.indisvalid AND a.amname = 'btree'") {
       do {
         try connection.execute("REINDEX INDEX CONCURRENTLY \(tree)")
       } catch {
@@ -67,8 +58,19 @@ extension PostgresIndex {
     return true
   }
 
-  /// The tables whose B-trees ``pack()`` builds again.
-  static let packedTables = "('item'::regclass, 'item_text'::regclass)"
+  /// The names (quoted) of the indexes of the tables ``pack()`` builds
+  /// again that `condition` picks (SQL of `i`, their `pg_index` row, and
+  /// `a`, their access method), in the order of their names.
+  private func packedTablesIndexes(where condition: String) throws(PostgresError) -> [String] {
+    try connection.execute(
+      """
+      SELECT quote_ident(c.relname) FROM pg_index AS i JOIN pg_class AS c ON c.oid = i.indexrelid
+        JOIN pg_am AS a ON a.oid = c.relam
+      WHERE i.indrelid IN ('item'::regclass, 'item_text'::regclass) AND \(condition)
+      ORDER BY c.relname
+      """
+    ).rows.compactMap { $0[0] }
+  }
 
   /// The advisory lock a host packs under: "LIMEPACK" in ASCII.
   static let packLockKey: Int64 = 0x4C49_4D45_5041_434B
@@ -76,13 +78,9 @@ extension PostgresIndex {
   /// Drops the invalid copies that builds cut short left of the packed
   /// tables' indexes.
   private func dropCopiesLeft() throws(PostgresError) {
-    for copy in try connection.execute(
-      """
-      SELECT quote_ident(c.relname) FROM pg_index AS i JOIN pg_class AS c ON c.oid = i.indexrelid
-      WHERE i.indrelid IN \(Self.packedTables) AND NOT i.indisvalid
-        AND c.relname ~ '_cc(new|old)[0-9]*$'
-      """
-    ).rows.compactMap({ $0[0] }) {
+    for copy in try packedTablesIndexes(
+      where: "NOT i.indisvalid AND c.relname ~ '_cc(new|old)[0-9]*$'")
+    {
       try connection.execute("DROP INDEX CONCURRENTLY IF EXISTS \(copy)")
     }
   }
